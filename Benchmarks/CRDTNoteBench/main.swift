@@ -1,0 +1,3 @@
+import CRDTNote
+
+print("crdtnote-bench \(CRDTNoteLibrary.version)")

@@ -1,0 +1,5 @@
+import Testing
+
+@Test func cliTestTargetBuilds() {
+    #expect(Bool(true))
+}
