@@ -1,0 +1,53 @@
+/// A run: consecutive characters inserted by one replica with consecutive sequence
+/// numbers, stored, indexed, encoded and merged as one unit.
+///
+/// Character `i` of the run has id `(replica, seq + i)`. Its left origin is the run's
+/// `left` for `i == 0` and the previous character of the run otherwise; every
+/// character shares the run's `right` origin (the FugueMax / YjsMod rule).
+/// A deleted run (tombstone) keeps its ids and origins but no content: `byteCount`
+/// and `utf16` are zero, which is how deletion is represented.
+@usableFromInline
+struct Run: Sendable, Equatable {
+    @usableFromInline var replica: UInt32
+    @usableFromInline var seq: UInt32
+    /// Number of characters (Unicode scalars) and ids in the run.
+    @usableFromInline var length: UInt32
+    /// UTF-16 code units of the visible content; 0 when deleted.
+    @usableFromInline var utf16: UInt32
+    /// Start of the run's UTF-8 content in the document's content buffer.
+    @usableFromInline var byteStart: UInt32
+    /// UTF-8 bytes of the visible content; 0 when deleted.
+    @usableFromInline var byteCount: UInt32
+    @usableFromInline var left: ItemRef
+    @usableFromInline var right: ItemRef
+
+    @inlinable var isDeleted: Bool { byteCount == 0 }
+    /// Visible Unicode scalars.
+    @inlinable var visibleScalars: Int { byteCount == 0 ? 0 : Int(length) }
+    /// Visible UTF-16 units.
+    @inlinable var visibleUTF16: Int { Int(utf16) }
+    @inlinable var seqEnd: UInt32 { seq &+ length }
+
+    @inlinable func contains(replica r: UInt32, seq s: UInt32) -> Bool {
+        replica == r && s >= seq && s < seq &+ length
+    }
+
+    /// The left origin of the character at `offset`.
+    @inlinable func leftOrigin(at offset: UInt32) -> ItemRef {
+        offset == 0 ? left : ItemRef(replica: replica, seq: seq &+ offset &- 1)
+    }
+
+    /// Whether `next` can be appended to this run without changing any origin.
+    @inlinable func canAbsorb(_ next: Run) -> Bool {
+        guard next.replica == replica, next.seq == seq &+ length, next.right == right,
+              next.left == ItemRef(replica: replica, seq: next.seq &- 1) else { return false }
+        if isDeleted { return next.isDeleted }
+        return !next.isDeleted && byteStart &+ byteCount == next.byteStart
+    }
+
+    /// Marks the run deleted, dropping its content.
+    @inlinable mutating func markDeleted() {
+        utf16 = 0
+        byteCount = 0
+    }
+}

@@ -1,0 +1,171 @@
+extension TextSequence {
+    /// Applies a change set: validates everything first (so a bad set changes nothing),
+    /// then integrates insert runs in causal order and applies deletions.
+    mutating func apply(_ set: ChangeSet) throws(ChangeSetError) {
+        let plan = try plan(set)
+        var local: [UInt32] = []
+        local.reserveCapacity(set.replicas.count)
+        for id in set.replicas { local.append(index(of: id)) }
+        func map(_ ref: ItemRef) -> ItemRef {
+            ref.isNone ? ref : ItemRef(replica: local[Int(ref.replica)], seq: ref.seq)
+        }
+        for step in plan.inserts {
+            let ins = set.inserts[step.insert]
+            var run = Run(replica: local[Int(ins.replica)], seq: ins.seq, length: ins.length, utf16: ins.utf16,
+                          byteStart: 0, byteCount: ins.byteCount, left: map(ins.left), right: map(ins.right))
+            var bytes = set.content[Int(ins.byteStart)..<Int(ins.byteStart + ins.byteCount)]
+            if step.skip > 0 {
+                run.seq += step.skip
+                run.length -= step.skip
+                run.left = ItemRef(replica: run.replica, seq: run.seq - 1)
+                if !run.isDeleted {
+                    let cut = UTF8Counting.prefix(of: set.content, start: Int(ins.byteStart), scalars: Int(step.skip))
+                    bytes = bytes.dropFirst(cut.bytes)
+                    run.byteCount -= UInt32(cut.bytes)
+                    run.utf16 -= UInt32(cut.utf16)
+                }
+            }
+            integrate(run, content: bytes)
+        }
+        var touched = Set<Int>()
+        for d in set.deletes {
+            deleteIDs(replica: local[Int(d.replica)], seq: d.seq, length: d.length, touched: &touched)
+        }
+        for slot in touched where slot < leaves.count {
+            coalesce(slot: slot)
+        }
+        for (i, r) in local.enumerated() {
+            mergeClock(log: i < set.clockLogs.count ? set.clockLogs[i] : [], previous: plan.known[i], replica: r)
+            if i < set.latestStamps.count, set.latestStamps[i] > latestStamp[Int(r)] {
+                latestStamp[Int(r)] = set.latestStamps[i]
+            }
+        }
+    }
+
+    /// One insert of a change set to integrate, minus the ids already present.
+    struct PlannedInsert {
+        var insert: Int
+        var skip: UInt32
+    }
+
+    struct ApplyPlan {
+        var inserts: [PlannedInsert]
+        /// Per change-set replica: ids this document held before.
+        var known: [UInt32]
+    }
+
+    /// Checks a change set against this document and orders its inserts causally
+    /// (each after its origins), without changing anything.
+    func plan(_ set: ChangeSet) throws(ChangeSetError) -> ApplyPlan {
+        let n = set.replicas.count
+        if set.clockLogs.count > n || set.latestStamps.count > n {
+            throw ChangeSetError(.inconsistent, "clock tables list more replicas than the replica table")
+        }
+        var seen = Set<ReplicaID>()
+        for id in set.replicas where !seen.insert(id).inserted {
+            throw ChangeSetError(.inconsistent, "replica \(id) is listed twice")
+        }
+        let known = set.replicas.map { id in replicaIndex[id].map { nextSeq[Int($0)] } ?? 0 }
+        // Per replica, the inserts in id order; the new ids must continue the known ones without gaps.
+        var queues = [[PlannedInsert]](repeating: [], count: n)
+        var byReplica = [[Int]](repeating: [], count: n)
+        for (i, ins) in set.inserts.enumerated() {
+            let r = Int(ins.replica)
+            guard r < n else { throw ChangeSetError(.inconsistent, "insert \(i) names replica index \(r) of \(n)") }
+            guard ins.length > 0, UInt64(ins.seq) + UInt64(ins.length) <= UInt64(UInt32.max) else {
+                throw ChangeSetError(.inconsistent, "insert \(i) has an invalid id range")
+            }
+            for origin in [ins.left, ins.right] where !origin.isNone && Int(origin.replica) >= n {
+                throw ChangeSetError(.inconsistent, "insert \(i) has an origin naming replica index \(origin.replica) of \(n)")
+            }
+            guard UInt64(ins.byteStart) + UInt64(ins.byteCount) <= UInt64(set.content.count) else {
+                throw ChangeSetError(.inconsistent, "insert \(i) points past the end of the content")
+            }
+            byReplica[r].append(i)
+        }
+        var available = known
+        for r in 0..<n {
+            let sorted = byReplica[r].sorted { set.inserts[$0].seq < set.inserts[$1].seq }
+            for i in sorted {
+                let ins = set.inserts[i]
+                let end = ins.seq + ins.length
+                if end <= known[r] { continue }
+                if ins.seq > available[r] {
+                    throw ChangeSetError(.missingDependency,
+                        "replica \(set.replicas[r]) ids \(available[r])..<\(ins.seq) are missing before insert \(i)")
+                }
+                if ins.seq < available[r] && available[r] != known[r] {
+                    throw ChangeSetError(.inconsistent, "insert \(i) overlaps another insert of replica \(set.replicas[r])")
+                }
+                queues[r].append(PlannedInsert(insert: i, skip: available[r] - ins.seq))
+                available[r] = end
+            }
+        }
+        for (i, d) in set.deletes.enumerated() {
+            guard Int(d.replica) < n, UInt64(d.seq) + UInt64(d.length) <= UInt64(available[Int(d.replica)]) else {
+                throw ChangeSetError(.missingDependency, "deletion \(i) names ids this document will not have")
+            }
+        }
+        var total = content.count
+        for ins in set.inserts { total += Int(ins.byteCount) }
+        guard total < Int(UInt32.max) else { throw ChangeSetError(.tooLarge, "text content would exceed 4 GiB") }
+        return ApplyPlan(inserts: try causalOrder(set, queues: queues, known: known), known: known)
+    }
+
+    /// Depth-first ordering: an insert waits until the ids its origins name are integrated.
+    private func causalOrder(_ set: ChangeSet, queues: [[PlannedInsert]], known: [UInt32]) throws(ChangeSetError) -> [PlannedInsert] {
+        var head = [Int](repeating: 0, count: queues.count)
+        var integrated = known
+        var onStack = [[Bool]](queues.map { [Bool](repeating: false, count: $0.count) })
+        var result: [PlannedInsert] = []
+        result.reserveCapacity(set.inserts.count)
+        for r in 0..<queues.count {
+            while head[r] < queues[r].count {
+                var stack = [(r, head[r])]
+                onStack[r][head[r]] = true
+                while let (qr, qi) = stack.last {
+                    let step = queues[qr][qi]
+                    let ins = set.inserts[step.insert]
+                    var blocker: Int? = nil
+                    for origin in [step.skip > 0 ? ItemRef.none : ins.left, ins.right] where !origin.isNone {
+                        if origin.seq >= integrated[Int(origin.replica)] { blocker = Int(origin.replica); break }
+                    }
+                    if let b = blocker {
+                        guard head[b] < queues[b].count else {
+                            throw ChangeSetError(.missingDependency, "insert \(step.insert) depends on ids of replica \(set.replicas[b]) that are missing")
+                        }
+                        if onStack[b][head[b]] {
+                            throw ChangeSetError(.inconsistent, "insert \(step.insert) has cyclic origins")
+                        }
+                        onStack[b][head[b]] = true
+                        stack.append((b, head[b]))
+                        continue
+                    }
+                    stack.removeLast()
+                    result.append(step)
+                    integrated[qr] = ins.seq + ins.length
+                    head[qr] += 1
+                }
+            }
+        }
+        return result
+    }
+
+    /// Adds a peer's clock entries for the ids this document just received.
+    mutating func mergeClock(log: [ClockLogEntry], previous: UInt32, replica r: UInt32) {
+        let ri = Int(r)
+        guard nextSeq[ri] > previous else { return }
+        func append(_ seq: UInt32, _ stamp: HLCTimestamp) {
+            if let last = clockLog[ri].last, last.stamp == stamp || last.seq >= seq { return }
+            clockLog[ri].append(ClockLogEntry(seq: seq, stamp: stamp))
+        }
+        var inForce: HLCTimestamp? = nil
+        for entry in log {
+            if entry.seq <= previous { inForce = entry.stamp; continue }
+            if entry.seq >= nextSeq[ri] { break }
+            if let stamp = inForce { append(previous, stamp); inForce = nil }
+            append(entry.seq, entry.stamp)
+        }
+        if let stamp = inForce { append(previous, stamp) }
+    }
+}

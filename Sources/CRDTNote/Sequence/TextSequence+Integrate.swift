@@ -1,0 +1,95 @@
+extension TextSequence {
+    /// Places a remote run with the FugueMax / YjsMod rule and inserts it.
+    ///
+    /// Start right after the left origin and scan towards the right origin. Elements met
+    /// on the way were inserted concurrently at the same gap; the rule (Gentle's YjsMod,
+    /// equal to FugueMax) orders them so that concurrent runs never interleave, whether
+    /// typed forwards or backwards. Ties between elements with identical origins go to
+    /// the smaller replica id. Only origins are compared, so every replica computes the
+    /// same place regardless of the order it receives runs in.
+    mutating func integrate(_ new: Run, content bytes: ArraySlice<UInt8>) {
+        let end = endPosition
+        let leftPos: TreePosition? = new.left.isNone ? nil : locate(new.left)
+        let rightPos = new.right.isNone ? end : locate(new.right)
+        var pos = leftPos.map { nextElement(after: $0) } ?? startPosition
+        var dest = pos
+        var scanning = false
+        let newID = replicas[Int(new.replica)]
+        while true {
+            if !scanning { dest = pos }
+            if pos == end || pos == rightPos { break }
+            let other = run(at: pos)
+            let otherLeft = other.leftOrigin(at: pos.offset)
+            let leftOrder: Int
+            if otherLeft == new.left { leftOrder = 0 }
+            else if otherLeft.isNone { leftOrder = -1 }
+            else if let leftPos { leftOrder = locate(otherLeft) < leftPos ? -1 : 1 }
+            else { leftOrder = 1 }
+            if leftOrder < 0 { break }
+            if leftOrder == 0 {
+                let otherRight = other.right.isNone ? end : locate(other.right)
+                if otherRight < rightPos {
+                    scanning = true
+                } else if otherRight == rightPos {
+                    if newID < replicas[Int(other.replica)] { break }
+                    scanning = false
+                } else {
+                    scanning = false
+                }
+            }
+            // The run's later characters have their predecessor as left origin: always skipped.
+            if rightPos.order == pos.order && rightPos.run == pos.run && rightPos.offset > pos.offset {
+                pos = rightPos
+            } else {
+                pos = nextRunStart(after: pos)
+            }
+        }
+        var placed = new
+        if !new.isDeleted {
+            placed.byteStart = UInt32(content.count)
+            content.append(contentsOf: bytes)
+        }
+        let slot: Int
+        let index: Int
+        if dest == end {
+            slot = Int(order[order.count - 1])
+            index = leaves[slot].count
+        } else {
+            slot = Int(order[dest.order])
+            splitRun(at: dest)
+            index = dest.offset > 0 ? dest.run + 1 : dest.run
+        }
+        leaves[slot].insert(placed, at: index)
+        runCount += 1
+        leafOf[Int(new.replica)].append(contentsOf: repeatElement(Int32(slot), count: Int(new.length)))
+        nextSeq[Int(new.replica)] = new.seqEnd
+        adjust(slot: slot, scalars: placed.visibleScalars, utf16: placed.visibleUTF16)
+        mergeWithNext(slot: slot, index: index - 1)
+        splitLeafIfNeeded(slot)
+    }
+
+    /// Marks the ids `seq..<seq+length` of `replica` deleted (all must exist).
+    mutating func deleteIDs(replica r: UInt32, seq: UInt32, length: UInt32, touched: inout Set<Int>) {
+        var s = seq
+        let end = seq + length
+        while s < end {
+            var p = locate(ItemRef(replica: r, seq: s))
+            let found = run(at: p)
+            let take = min(found.length - p.offset, end - s)
+            if !found.isDeleted {
+                let slot = Int(order[p.order])
+                splitRun(at: p)
+                if p.offset > 0 { p = TreePosition(order: p.order, run: p.run + 1, offset: 0) }
+                if leaves[slot][p.run].length > take {
+                    splitRun(at: TreePosition(order: p.order, run: p.run, offset: take))
+                }
+                let target = leaves[slot][p.run]
+                leaves[slot][p.run].markDeleted()
+                adjust(slot: slot, scalars: -Int(target.length), utf16: -Int(target.utf16))
+                touched.insert(slot)
+                splitLeafIfNeeded(slot)
+            }
+            s += take
+        }
+    }
+}

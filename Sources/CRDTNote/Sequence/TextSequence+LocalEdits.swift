@@ -1,0 +1,90 @@
+extension TextSequence {
+    /// Inserts valid UTF-8 `utf8` (`scalars` scalars, `utf16` units) as new elements of
+    /// `replica` so that it starts at visible scalar `p`. The new run is anchored to the
+    /// visible character on its left and placed directly after it (before any tombstones).
+    mutating func insertLocal(_ utf8: [UInt8], scalars: Int, utf16: Int, at p: Int, replica r: UInt32) {
+        guard scalars > 0 else { return }
+        let seq = nextSeq[Int(r)]
+        let byteStart = UInt32(content.count)
+        var left = ItemRef.none
+        let right: ItemRef
+        var slot: Int
+        var index: Int
+        if p == 0 {
+            let start = startPosition
+            right = start == endPosition ? .none : ref(at: start)
+            slot = Int(order[0])
+            index = 0
+        } else {
+            let lp = position(ofScalar: p - 1)
+            let leftRun = run(at: lp)
+            left = ItemRef(replica: leftRun.replica, seq: leftRun.seq &+ lp.offset)
+            slot = Int(order[lp.order])
+            index = lp.run + 1
+            if lp.offset + 1 < leftRun.length {
+                right = ItemRef(replica: leftRun.replica, seq: left.seq &+ 1)
+                splitRun(at: TreePosition(order: lp.order, run: lp.run, offset: lp.offset + 1))
+            } else {
+                let next = nextRunStart(after: lp)
+                right = next == endPosition ? .none : ref(at: next)
+                // Typing on: extend the run instead of starting a new one.
+                if leftRun.replica == r, leftRun.seqEnd == seq, !leftRun.isDeleted, leftRun.right == right,
+                   Int(leftRun.byteStart) + Int(leftRun.byteCount) == content.count {
+                    leaves[slot][lp.run].length &+= UInt32(scalars)
+                    leaves[slot][lp.run].utf16 &+= UInt32(utf16)
+                    leaves[slot][lp.run].byteCount &+= UInt32(utf8.count)
+                    content.append(contentsOf: utf8)
+                    leafOf[Int(r)].append(contentsOf: repeatElement(Int32(slot), count: scalars))
+                    nextSeq[Int(r)] = seq &+ UInt32(scalars)
+                    adjust(slot: slot, scalars: scalars, utf16: utf16)
+                    return
+                }
+            }
+        }
+        let newRun = Run(replica: r, seq: seq, length: UInt32(scalars), utf16: UInt32(utf16),
+                         byteStart: byteStart, byteCount: UInt32(utf8.count), left: left, right: right)
+        content.append(contentsOf: utf8)
+        leaves[slot].insert(newRun, at: index)
+        runCount += 1
+        leafOf[Int(r)].append(contentsOf: repeatElement(Int32(slot), count: scalars))
+        nextSeq[Int(r)] = seq &+ UInt32(scalars)
+        adjust(slot: slot, scalars: scalars, utf16: utf16)
+        splitLeafIfNeeded(slot)
+    }
+
+    /// Deletes the visible scalars `range` (tombstones: ids and origins stay).
+    mutating func deleteLocal(_ range: Range<Int>) {
+        guard !range.isEmpty else { return }
+        var remaining = UInt32(range.count)
+        let start = position(ofScalar: range.lowerBound)
+        splitRun(at: start)
+        var orderPos = start.order
+        var index = start.offset > 0 ? start.run + 1 : start.run
+        var touched: [Int] = []
+        while remaining > 0 && orderPos < order.count {
+            let slot = Int(order[orderPos])
+            var scalars = 0
+            var units = 0
+            while remaining > 0 && index < leaves[slot].count {
+                if leaves[slot][index].isDeleted { index += 1; continue }
+                if leaves[slot][index].length > remaining {
+                    splitRun(at: TreePosition(order: orderPos, run: index, offset: remaining))
+                }
+                let r = leaves[slot][index]
+                scalars -= Int(r.length)
+                units -= Int(r.utf16)
+                leaves[slot][index].markDeleted()
+                remaining -= r.length
+                index += 1
+            }
+            adjust(slot: slot, scalars: scalars, utf16: units)
+            touched.append(slot)
+            orderPos += 1
+            index = 0
+        }
+        for slot in touched {
+            coalesce(slot: slot)
+            splitLeafIfNeeded(slot)
+        }
+    }
+}

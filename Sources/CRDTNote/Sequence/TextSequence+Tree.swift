@@ -1,0 +1,218 @@
+extension TextSequence {
+    /// The position after the last element.
+    @inlinable var endPosition: TreePosition { TreePosition(order: order.count, run: 0, offset: 0) }
+
+    @inlinable func slot(at position: TreePosition) -> Int { Int(order[position.order]) }
+
+    @inlinable func run(at position: TreePosition) -> Run {
+        leaves[Int(order[position.order])][position.run]
+    }
+
+    /// Where the element `ref` is. The id must exist in this document.
+    @inlinable func locate(_ ref: ItemRef) -> TreePosition {
+        let slot = Int(leafOf[Int(ref.replica)][Int(ref.seq)])
+        let runs = leaves[slot]
+        var i = 0
+        while !runs[i].contains(replica: ref.replica, seq: ref.seq) { i += 1 }
+        return TreePosition(order: Int(orderIndex[slot]), run: i, offset: ref.seq - runs[i].seq)
+    }
+
+    /// The id of the element at `position` (which must not be the end).
+    @inlinable func ref(at position: TreePosition) -> ItemRef {
+        let r = run(at: position)
+        return ItemRef(replica: r.replica, seq: r.seq &+ position.offset)
+    }
+
+    /// The start of the run after the one at `position`, or the end.
+    @inlinable func nextRunStart(after position: TreePosition) -> TreePosition {
+        var p = TreePosition(order: position.order, run: position.run + 1, offset: 0)
+        while p.order < order.count, p.run >= leaves[Int(order[p.order])].count {
+            p.order += 1
+            p.run = 0
+        }
+        return p
+    }
+
+    /// The next element after `position` (one character on), or the end.
+    @inlinable func nextElement(after position: TreePosition) -> TreePosition {
+        let r = run(at: position)
+        if position.offset + 1 < r.length {
+            return TreePosition(order: position.order, run: position.run, offset: position.offset + 1)
+        }
+        return nextRunStart(after: position)
+    }
+
+    /// The first element of the document (the end when empty).
+    var startPosition: TreePosition {
+        nextRunStart(after: TreePosition(order: 0, run: -1, offset: 0))
+    }
+
+    /// The position of the visible scalar with index `k` (`0 <= k < scalarCount`).
+    func position(ofScalar k: Int) -> TreePosition {
+        let (orderPos, before) = scalarTree.find(k)
+        var remaining = k - before
+        let runs = leaves[Int(order[orderPos])]
+        var i = 0
+        while true {
+            let visible = runs[i].visibleScalars
+            if remaining < visible { break }
+            remaining -= visible
+            i += 1
+        }
+        return TreePosition(order: orderPos, run: i, offset: UInt32(remaining))
+    }
+
+    /// The scalar index of UTF-16 offset `k` (`0 <= k < utf16Count`), or nil inside a surrogate pair.
+    func scalarIndex(ofUTF16 k: Int) -> Int? {
+        let (orderPos, before) = utf16Tree.find(k)
+        var remaining = k - before
+        var scalars = scalarTree.prefixSum(orderPos)
+        let runs = leaves[Int(order[orderPos])]
+        var i = 0
+        while true {
+            let units = runs[i].visibleUTF16
+            if remaining < units { break }
+            remaining -= units
+            scalars += runs[i].visibleScalars
+            i += 1
+        }
+        let r = runs[i]
+        if r.utf16 == r.length { return scalars + remaining }
+        guard let inRun = UTF8Counting.scalarsForUTF16(content, start: Int(r.byteStart), utf16Units: remaining) else {
+            return nil
+        }
+        return scalars + inRun.scalars
+    }
+
+    /// The UTF-16 offset of scalar index `k` (`0 <= k <= scalarCount`).
+    func utf16Offset(ofScalar k: Int) -> Int {
+        if k == scalarCount { return utf16Count }
+        let p = position(ofScalar: k)
+        var units = utf16Tree.prefixSum(p.order)
+        let runs = leaves[Int(order[p.order])]
+        for i in 0..<p.run { units += runs[i].visibleUTF16 }
+        let r = runs[p.run]
+        if r.utf16 == r.length { return units + Int(p.offset) }
+        return units + UTF8Counting.prefix(of: content, start: Int(r.byteStart), scalars: Int(p.offset)).utf16
+    }
+
+    /// Adds visible-count changes of a leaf to the indexes.
+    @inlinable mutating func adjust(slot: Int, scalars: Int, utf16: Int) {
+        if scalars == 0 && utf16 == 0 { return }
+        slotScalars[slot] += scalars
+        slotUTF16[slot] += utf16
+        let pos = Int(orderIndex[slot])
+        scalarTree.add(scalars, at: pos)
+        utf16Tree.add(utf16, at: pos)
+        scalarCount += scalars
+        utf16Count += utf16
+    }
+
+    /// Splits the run at `position` so that a run starts there (no-op at offset 0).
+    /// Positions of later runs in the same leaf shift by one.
+    @usableFromInline mutating func splitRun(at position: TreePosition) {
+        let k = position.offset
+        let slot = Int(order[position.order])
+        var first = leaves[slot][position.run]
+        var second = first
+        let fullLength = first.length
+        second.seq = first.seq &+ k
+        second.length = fullLength &- k
+        second.left = ItemRef(replica: first.replica, seq: second.seq &- 1)
+        first.length = k
+        if !first.isDeleted {
+            // ASCII runs (one byte per scalar) split without scanning.
+            let cut = first.byteCount == fullLength
+                ? (bytes: Int(k), utf16: Int(k))
+                : UTF8Counting.prefix(of: content, start: Int(first.byteStart), scalars: Int(k))
+            second.byteStart = first.byteStart &+ UInt32(cut.bytes)
+            second.byteCount = first.byteCount &- UInt32(cut.bytes)
+            second.utf16 = first.utf16 &- UInt32(cut.utf16)
+            first.byteCount = UInt32(cut.bytes)
+            first.utf16 = UInt32(cut.utf16)
+        }
+        leaves[slot][position.run] = first
+        leaves[slot].insert(second, at: position.run + 1)
+        runCount += 1
+    }
+
+    /// Merges run `index` of `slot` with the run after it when one can absorb the other.
+    @usableFromInline mutating func mergeWithNext(slot: Int, index: Int) {
+        guard index >= 0, index + 1 < leaves[slot].count else { return }
+        let a = leaves[slot][index]
+        let b = leaves[slot][index + 1]
+        guard a.canAbsorb(b) else { return }
+        leaves[slot][index].length &+= b.length
+        leaves[slot][index].utf16 &+= b.utf16
+        leaves[slot][index].byteCount &+= b.byteCount
+        leaves[slot].remove(at: index + 1)
+        runCount -= 1
+    }
+
+    /// Splits a leaf that grew past capacity, moving the half with fewer ids to a new slot.
+    @usableFromInline mutating func splitLeafIfNeeded(_ slot: Int) {
+        let count = leaves[slot].count
+        guard count > Self.leafCapacity else { return }
+        let half = count / 2
+        var firstIDs = 0
+        var secondIDs = 0
+        for (i, r) in leaves[slot].enumerated() {
+            if i < half { firstIDs += Int(r.length) } else { secondIDs += Int(r.length) }
+        }
+        let newSlot = leaves.count
+        let moveFirst = firstIDs < secondIDs
+        let moved: [Run]
+        if moveFirst {
+            moved = Array(leaves[slot][0..<half])
+            leaves[slot].removeFirst(half)
+        } else {
+            moved = Array(leaves[slot][half...])
+            leaves[slot].removeLast(count - half)
+        }
+        leaves.append(moved)
+        var movedScalars = 0
+        var movedUTF16 = 0
+        for r in moved {
+            movedScalars += r.visibleScalars
+            movedUTF16 += r.visibleUTF16
+            let rep = Int(r.replica)
+            leafOf[rep].withUnsafeMutableBufferPointer { ids in
+                for s in Int(r.seq)..<Int(r.seqEnd) { ids[s] = Int32(newSlot) }
+            }
+        }
+        slotScalars[slot] -= movedScalars
+        slotUTF16[slot] -= movedUTF16
+        slotScalars.append(movedScalars)
+        slotUTF16.append(movedUTF16)
+        let at = Int(orderIndex[slot]) + (moveFirst ? 0 : 1)
+        order.insert(Int32(newSlot), at: at)
+        orderIndex.append(0)
+        rebuildIndexes(from: at)
+        // A leaf that grew by many runs at once (bulk merges) may still be too large.
+        splitLeafIfNeeded(slot)
+        splitLeafIfNeeded(newSlot)
+    }
+
+    /// Merges every pair of neighbouring runs in a leaf that can be one run.
+    @usableFromInline mutating func coalesce(slot: Int) {
+        var i = 0
+        while i + 1 < leaves[slot].count {
+            let before = leaves[slot].count
+            mergeWithNext(slot: slot, index: i)
+            if leaves[slot].count == before { i += 1 }
+        }
+    }
+
+    /// Recomputes order positions from `start` on and both Fenwick trees.
+    @usableFromInline mutating func rebuildIndexes(from start: Int = 0) {
+        for i in start..<order.count { orderIndex[Int(order[i])] = Int32(i) }
+        var scalars = [Int](repeating: 0, count: order.count)
+        var units = [Int](repeating: 0, count: order.count)
+        for (i, s) in order.enumerated() {
+            scalars[i] = slotScalars[Int(s)]
+            units[i] = slotUTF16[Int(s)]
+        }
+        scalarTree.rebuild(scalars)
+        utf16Tree.rebuild(units)
+    }
+}

@@ -1,0 +1,95 @@
+/// The replicated sequence behind a note's text: every character ever inserted, in
+/// document order, grouped in runs, with tombstones for deletions.
+///
+/// Storage is a two-level tree: leaves hold up to `leafCapacity` runs, and a
+/// Fenwick tree over the leaves (in document order) counts visible Unicode scalars and
+/// UTF-16 units, so positional lookup in either unit is O(log n) plus a short scan of
+/// one leaf. Ids map to leaves through `leafOf` (one entry per id), so finding an
+/// element by id is O(1) plus a scan of one leaf. Everything is stored in arrays, so
+/// the whole structure has value semantics with copy-on-write for free.
+@usableFromInline
+struct TextSequence: Sendable {
+    @usableFromInline static let leafCapacity = 64
+
+    /// Replica table: document-local index to replica id.
+    @usableFromInline var replicas: [ReplicaID] = []
+    @usableFromInline var replicaIndex: [ReplicaID: UInt32] = [:]
+    /// Per replica: how many of its ids this document holds (ids `0..<nextSeq`).
+    @usableFromInline var nextSeq: [UInt32] = []
+    /// Per replica, per id: the leaf slot holding that id.
+    @usableFromInline var leafOf: [[Int32]] = []
+    /// Per replica: HLC stamps of its insertions (coalesced per millisecond).
+    @usableFromInline var clockLog: [[ClockLogEntry]] = []
+    /// Per replica: the latest HLC stamp of any of its operations, deletions included.
+    @usableFromInline var latestStamp: [HLCTimestamp] = []
+
+    /// UTF-8 of inserted text; runs point into it. Append-only.
+    @usableFromInline var content: [UInt8] = []
+    /// Leaf slots (arena); a slot's position in the document is `orderIndex[slot]`.
+    @usableFromInline var leaves: [[Run]] = [[]]
+    @usableFromInline var order: [Int32] = [0]
+    @usableFromInline var orderIndex: [Int32] = [0]
+    /// Visible scalars / UTF-16 units per leaf slot (the Fenwick trees' point values, by slot).
+    @usableFromInline var slotScalars: [Int] = [0]
+    @usableFromInline var slotUTF16: [Int] = [0]
+    /// Fenwick trees indexed by document-order position.
+    @usableFromInline var scalarTree = FenwickTree()
+    @usableFromInline var utf16Tree = FenwickTree()
+    @usableFromInline var scalarCount = 0
+    @usableFromInline var utf16Count = 0
+    /// Total runs, for statistics.
+    @usableFromInline var runCount = 0
+
+    init() {
+        scalarTree.rebuild([0])
+        utf16Tree.rebuild([0])
+    }
+
+    /// The document-local index of `replica`, adding it to the table when new.
+    @usableFromInline mutating func index(of replica: ReplicaID) -> UInt32 {
+        if let i = replicaIndex[replica] { return i }
+        let i = UInt32(replicas.count)
+        replicas.append(replica)
+        replicaIndex[replica] = i
+        nextSeq.append(0)
+        leafOf.append([])
+        clockLog.append([])
+        latestStamp.append(.zero)
+        return i
+    }
+
+    /// The visible text as UTF-8.
+    func utf8Bytes() -> [UInt8] {
+        var out = [UInt8]()
+        out.reserveCapacity(scalarCount + scalarCount / 8)
+        content.withUnsafeBufferPointer { buffer in
+            for slot in order {
+                for run in leaves[Int(slot)] where run.byteCount > 0 {
+                    let start = Int(run.byteStart)
+                    out.append(contentsOf: buffer[start..<start + Int(run.byteCount)])
+                }
+            }
+        }
+        return out
+    }
+
+    /// The visible text.
+    var string: String { String(decoding: utf8Bytes(), as: UTF8.self) }
+
+    /// Records that `replica` performed an operation at `stamp`; insertions log the
+    /// first id they created so every id's stamp can be recovered (to the millisecond).
+    @usableFromInline mutating func noteStamp(_ stamp: HLCTimestamp, replica: UInt32, firstInsertedSeq: UInt32?) {
+        let r = Int(replica)
+        if stamp > latestStamp[r] { latestStamp[r] = stamp }
+        guard let seq = firstInsertedSeq else { return }
+        if let last = clockLog[r].last, last.stamp.milliseconds == stamp.milliseconds { return }
+        clockLog[r].append(ClockLogEntry(seq: seq, stamp: stamp))
+    }
+}
+
+/// The HLC stamp of a replica's insertions from `seq` on (until the next entry).
+@usableFromInline
+struct ClockLogEntry: Sendable, Equatable {
+    @usableFromInline var seq: UInt32
+    @usableFromInline var stamp: HLCTimestamp
+}

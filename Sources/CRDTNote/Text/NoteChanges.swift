@@ -1,0 +1,19 @@
+/// The operations one copy of a note has and another lacks: insert runs with their
+/// origins and text, the deleted id ranges, and the clock stamps that go with them.
+///
+/// Get them with ``NoteText/changes(since:)`` and hand them to ``NoteText/apply(_:)``
+/// on the other copy. Applying changes is idempotent and commutative, like merging.
+public struct NoteChanges: Sendable, Equatable {
+    @usableFromInline var set: ChangeSet
+
+    @usableFromInline init(set: ChangeSet) { self.set = set }
+
+    /// True when there is nothing to apply.
+    public var isEmpty: Bool { set.isEmpty }
+
+    /// Number of characters inserted by these changes (deleted on arrival included).
+    public var insertedCount: Int { set.inserts.reduce(0) { $0 + Int($1.length) } }
+
+    /// Number of deleted ids these changes carry.
+    public var deletedCount: Int { set.deletes.reduce(0) { $0 + Int($1.length) } }
+}

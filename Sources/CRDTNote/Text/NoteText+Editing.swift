@@ -1,0 +1,97 @@
+extension NoteText {
+    /// Inserts `text` so that it starts at Unicode-scalar `offset` (0...scalarCount).
+    public mutating func insert(_ text: String, atScalarOffset offset: Int) throws(NoteTextError) {
+        try replaceScalars(in: offset..<offset, with: text)
+    }
+
+    /// Deletes the Unicode scalars in `range`.
+    public mutating func deleteScalars(in range: Range<Int>) throws(NoteTextError) {
+        try replaceScalars(in: range, with: "")
+    }
+
+    /// Replaces the Unicode scalars in `range` with `text`, as one edit.
+    public mutating func replaceScalars(in range: Range<Int>, with text: String) throws(NoteTextError) {
+        guard range.lowerBound >= 0, range.upperBound <= sequence.scalarCount else {
+            throw NoteTextError(.outOfBounds, "scalar range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(sequence.scalarCount)")
+        }
+        let utf8 = Array(text.utf8)
+        let counts = UTF8Counting.counts(utf8)
+        try checkCapacity(adding: utf8.count, scalars: counts.scalars)
+        if range.isEmpty && utf8.isEmpty { return }
+        let stamp = clock.tick()
+        sequence.deleteLocal(range)
+        let firstSeq = sequence.nextSeq[Int(localIndex)]
+        sequence.insertLocal(utf8, scalars: counts.scalars, utf16: counts.utf16, at: range.lowerBound, replica: localIndex)
+        sequence.noteStamp(stamp, replica: localIndex, firstInsertedSeq: utf8.isEmpty ? nil : firstSeq)
+    }
+
+    /// Inserts `text` at UTF-16 `offset` (as in `NSRange`).
+    public mutating func insert(_ text: String, atUTF16Offset offset: Int) throws(NoteTextError) {
+        try replaceUTF16(in: offset..<offset, with: text)
+    }
+
+    /// Deletes the UTF-16 code units in `range`.
+    public mutating func deleteUTF16(in range: Range<Int>) throws(NoteTextError) {
+        try replaceUTF16(in: range, with: "")
+    }
+
+    /// Replaces the UTF-16 code units in `range` (as in `NSRange`) with `text`.
+    public mutating func replaceUTF16(in range: Range<Int>, with text: String) throws(NoteTextError) {
+        try replaceScalars(in: scalarRange(forUTF16: range), with: text)
+    }
+
+    /// The Unicode-scalar range covering a UTF-16 range; throws when an end splits a surrogate pair.
+    public func scalarRange(forUTF16 range: Range<Int>) throws(NoteTextError) -> Range<Int> {
+        guard range.lowerBound >= 0, range.upperBound <= sequence.utf16Count else {
+            throw NoteTextError(.outOfBounds, "UTF-16 range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(sequence.utf16Count)")
+        }
+        let lower = try scalarOffset(forUTF16: range.lowerBound)
+        let upper = range.isEmpty ? lower : try scalarOffset(forUTF16: range.upperBound)
+        return lower..<upper
+    }
+
+    /// The UTF-16 offset of a Unicode-scalar offset (0...scalarCount).
+    public func utf16Offset(forScalar offset: Int) throws(NoteTextError) -> Int {
+        guard offset >= 0, offset <= sequence.scalarCount else {
+            throw NoteTextError(.outOfBounds, "scalar offset \(offset) is outside 0...\(sequence.scalarCount)")
+        }
+        return sequence.utf16Offset(ofScalar: offset)
+    }
+
+    private func scalarOffset(forUTF16 offset: Int) throws(NoteTextError) -> Int {
+        if offset == sequence.utf16Count { return sequence.scalarCount }
+        guard let scalar = sequence.scalarIndex(ofUTF16: offset) else {
+            throw NoteTextError(.insideSurrogatePair, "UTF-16 offset \(offset) falls inside a surrogate pair")
+        }
+        return scalar
+    }
+
+    private func checkCapacity(adding bytes: Int, scalars: Int) throws(NoteTextError) {
+        if sequence.content.count + bytes >= Int(UInt32.max) {
+            throw NoteTextError(.tooLarge, "the note's text storage would exceed 4 GiB")
+        }
+        if Int(sequence.nextSeq[Int(localIndex)]) + scalars >= Int(UInt32.max) {
+            throw NoteTextError(.tooLarge, "replica \(replica) would exceed 2^32 inserted characters")
+        }
+    }
+
+    /// Makes the text equal `newText`, recording a small set of edits found by diffing
+    /// (common prefix and suffix, then Myers' diff on what is left, at scalar granularity).
+    public mutating func setText(_ newText: String) {
+        let old = sequence.utf8Bytes()
+        let new = Array(newText.utf8)
+        let edits = TextDiff.edits(from: old, to: new)
+        guard !edits.isEmpty else { return }
+        let inserted = edits.reduce(0) { $0 + $1.insert.count }
+        let insertedScalars = edits.reduce(0) { $0 + $1.insertScalars }
+        do { try checkCapacity(adding: inserted, scalars: insertedScalars) } catch { return }
+        let stamp = clock.tick()
+        let firstSeq = sequence.nextSeq[Int(localIndex)]
+        // Edits are sorted from the end of the text backwards, so offsets stay valid.
+        for edit in edits {
+            sequence.deleteLocal(edit.offset..<edit.offset + edit.deleteCount)
+            sequence.insertLocal(edit.insert, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: localIndex)
+        }
+        sequence.noteStamp(stamp, replica: localIndex, firstInsertedSeq: inserted > 0 ? firstSeq : nil)
+    }
+}
