@@ -1,0 +1,37 @@
+/// A timestamp together with the replica that issued it: a total order over all events.
+///
+/// Two replicas can issue the same ``HLCTimestamp``; ordering by timestamp first and replica id
+/// second makes every pair of distinct events comparable, identically on every device.
+///
+/// ```swift
+/// let a = ClockStamp(timestamp: t, replica: 1)
+/// let b = ClockStamp(timestamp: t, replica: 2)
+/// a < b   // true: same time, lower replica id first
+/// ```
+public struct ClockStamp: Hashable, Comparable, Sendable, Codable {
+    /// When the event happened.
+    public var timestamp: HLCTimestamp
+    /// Who issued it.
+    public var replica: ReplicaID
+
+    /// Pairs `timestamp` with the `replica` that issued it.
+    @inlinable
+    public init(timestamp: HLCTimestamp, replica: ReplicaID) {
+        self.timestamp = timestamp
+        self.replica = replica
+    }
+
+    /// Orders by timestamp, then by replica id.
+    @inlinable
+    public static func < (lhs: ClockStamp, rhs: ClockStamp) -> Bool {
+        if lhs.timestamp != rhs.timestamp { return lhs.timestamp < rhs.timestamp }
+        return lhs.replica < rhs.replica
+    }
+}
+
+extension ClockStamp: CustomStringConvertible {
+    /// The timestamp, `@`, then the replica id: `"2026-11-21T12:00:00.123Z#5@42"`.
+    public var description: String {
+        "\(timestamp)@\(replica)"
+    }
+}

@@ -1,0 +1,57 @@
+#if canImport(Darwin)
+import Darwin
+#elseif canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+import Foundation
+
+/// A source of physical time, in milliseconds since 1970-01-01 UTC.
+///
+/// A ``HybridLogicalClock`` reads its physical time through this wrapper so tests and
+/// simulations can substitute ``fixed(_:)`` or a ``ManualPhysicalClock`` for the wall clock.
+///
+/// ```swift
+/// var clock = HybridLogicalClock(physicalClock: .fixed(1_000))
+/// clock.tick()   // milliseconds 1_000, counter 0
+/// ```
+public struct PhysicalClock: Sendable {
+    private let read: @Sendable () -> UInt64
+
+    /// A clock that calls `now` for each reading.
+    public init(_ now: @escaping @Sendable () -> UInt64) {
+        self.read = now
+    }
+
+    /// The current physical time in milliseconds since 1970.
+    public func now() -> UInt64 {
+        read()
+    }
+
+    /// The system wall clock (`CLOCK_REALTIME` where available, else Foundation's `Date`).
+    ///
+    /// Wall time, not a monotonic clock: it may jump backwards, which the HLC tolerates.
+    /// Times before 1970 read as 0.
+    public static let system = PhysicalClock { PhysicalClock.wallMilliseconds() }
+
+    /// A clock stuck at `milliseconds`.
+    public static func fixed(_ milliseconds: UInt64) -> PhysicalClock {
+        PhysicalClock { milliseconds }
+    }
+
+    /// Reads the wall clock without going through floating point where the platform allows.
+    private static func wallMilliseconds() -> UInt64 {
+        #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+        var spec = timespec()
+        if clock_gettime(CLOCK_REALTIME, &spec) == 0, spec.tv_sec >= 0 {
+            return UInt64(spec.tv_sec) &* 1_000 &+ UInt64(spec.tv_nsec / 1_000_000)
+        }
+        #endif
+        let milliseconds = (Date().timeIntervalSince1970 * 1_000).rounded(.down)
+        // Also rejects NaN; the upper bound keeps the conversion from trapping.
+        guard milliseconds >= 0 else { return 0 }
+        guard milliseconds < 1.8e19 else { return UInt64.max }
+        return UInt64(milliseconds)
+    }
+}
