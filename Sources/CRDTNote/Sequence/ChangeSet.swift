@@ -46,7 +46,7 @@ extension TextSequence {
     func changes(since known: [UInt32]) -> ChangeSet {
         var set = ChangeSet()
         set.replicas = replicas
-        set.latestStamps = latestStamps
+        set.latestStamps = latestStamp
         var deletes: [ChangeSet.Delete] = []
         func from(_ r: UInt32) -> UInt32 { Int(r) < known.count ? known[Int(r)] : 0 }
         for slot in order {

@@ -112,6 +112,7 @@ extension TextSequence {
     /// Positions of later runs in the same leaf shift by one.
     @usableFromInline mutating func splitRun(at position: TreePosition) {
         let k = position.offset
+        if k == 0 { return }
         let slot = Int(order[position.order])
         var first = leaves[slot][position.run]
         var second = first

@@ -4,16 +4,16 @@
 /// Get them with ``NoteText/changes(since:)`` and hand them to ``NoteText/apply(_:)``
 /// on the other copy. Applying changes is idempotent and commutative, like merging.
 public struct NoteChanges: Sendable, Equatable {
-    @usableFromInline var set: ChangeSet
+    @usableFromInline var changeSet: ChangeSet
 
-    @usableFromInline init(set: ChangeSet) { self.set = set }
+    @usableFromInline init(changeSet: ChangeSet) { self.changeSet = changeSet }
 
     /// True when there is nothing to apply.
-    public var isEmpty: Bool { set.isEmpty }
+    public var isEmpty: Bool { changeSet.isEmpty }
 
     /// Number of characters inserted by these changes (deleted on arrival included).
-    public var insertedCount: Int { set.inserts.reduce(0) { $0 + Int($1.length) } }
+    public var insertedCount: Int { changeSet.inserts.reduce(0) { $0 + Int($1.length) } }
 
     /// Number of deleted ids these changes carry.
-    public var deletedCount: Int { set.deletes.reduce(0) { $0 + Int($1.length) } }
+    public var deletedCount: Int { changeSet.deletes.reduce(0) { $0 + Int($1.length) } }
 }

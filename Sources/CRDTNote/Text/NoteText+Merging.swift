@@ -2,14 +2,14 @@ extension NoteText {
     /// The operations a copy at `version` lacks. Applying them there equals merging this copy.
     public func changes(since version: VersionVector) -> NoteChanges {
         let known = sequence.replicas.map { UInt32(clamping: version[$0]) }
-        return NoteChanges(set: sequence.changes(since: known))
+        return NoteChanges(changeSet: sequence.changes(since: known))
     }
 
     /// Applies changes from another copy. Idempotent; throws (changing nothing) when they
     /// build on operations this copy lacks or contradict themselves.
     public mutating func apply(_ changes: NoteChanges) throws(ChangeSetError) {
-        try sequence.apply(changes.set)
-        observe(changes.set.latestStamps)
+        try sequence.apply(changes.changeSet)
+        observe(changes.changeSet.latestStamps)
     }
 
     /// Merges everything `other` knows into this copy (commutative, associative, idempotent).

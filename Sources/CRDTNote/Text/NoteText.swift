@@ -22,7 +22,7 @@ public struct NoteText: Sendable {
     /// The replica this copy's edits are attributed to.
     public let replica: ReplicaID
     /// This copy's hybrid logical clock.
-    public private(set) var clock: HybridLogicalClock
+    public internal(set) var clock: HybridLogicalClock
     @usableFromInline let localIndex: UInt32
 
     /// An empty note edited as `replica`.

@@ -1,0 +1,69 @@
+extension TextSequence {
+    /// Every structural invariant, checked the slow way. Returns the violations found
+    /// (empty when consistent). Used by tests and fuzzers.
+    func invariantViolations() -> [String] {
+        var problems: [String] = []
+        var seen = replicas.indices.map { [Bool](repeating: false, count: Int(nextSeq[$0])) }
+        var scalars = 0
+        var units = 0
+        var runs = 0
+        if order.count != leaves.count { problems.append("order lists \(order.count) of \(leaves.count) leaves") }
+        for (position, slot32) in order.enumerated() {
+            let slot = Int(slot32)
+            if orderIndex[slot] != position { problems.append("orderIndex of slot \(slot) is \(orderIndex[slot]), not \(position)") }
+            var leafScalars = 0
+            var leafUnits = 0
+            for run in leaves[slot] {
+                runs += 1
+                let r = Int(run.replica)
+                if run.length == 0 { problems.append("empty run in slot \(slot)") }
+                guard r < replicas.count, run.seqEnd <= nextSeq[r] else {
+                    problems.append("run \(run) names ids this document does not count"); continue
+                }
+                for s in Int(run.seq)..<Int(run.seqEnd) {
+                    if seen[r][s] { problems.append("id \(r):\(s) appears twice") }
+                    seen[r][s] = true
+                    if leafOf[r][s] != slot { problems.append("leafOf[\(r)][\(s)] is \(leafOf[r][s]), not \(slot)") }
+                }
+                if !run.isDeleted {
+                    let counts = UTF8Counting.counts(content[Int(run.byteStart)..<Int(run.byteStart + run.byteCount)])
+                    if counts.scalars != Int(run.length) || counts.utf16 != Int(run.utf16) {
+                        problems.append("run \(r):\(run.seq) counts \(run.length)/\(run.utf16) but holds \(counts)")
+                    }
+                } else if run.utf16 != 0 {
+                    problems.append("deleted run \(r):\(run.seq) keeps UTF-16 units")
+                }
+                leafScalars += run.visibleScalars
+                leafUnits += run.visibleUTF16
+            }
+            if leafScalars != slotScalars[slot] || leafUnits != slotUTF16[slot] {
+                problems.append("slot \(slot) sums \(slotScalars[slot])/\(slotUTF16[slot]) but holds \(leafScalars)/\(leafUnits)")
+            }
+            if scalarTree.prefixSum(position + 1) - scalarTree.prefixSum(position) != leafScalars {
+                problems.append("scalar index disagrees at leaf position \(position)")
+            }
+            if utf16Tree.prefixSum(position + 1) - utf16Tree.prefixSum(position) != leafUnits {
+                problems.append("UTF-16 index disagrees at leaf position \(position)")
+            }
+            scalars += leafScalars
+            units += leafUnits
+        }
+        for (r, ids) in seen.enumerated() where ids.contains(false) {
+            problems.append("replica \(r) has ids that are in no run")
+        }
+        if scalars != scalarCount || units != utf16Count { problems.append("totals \(scalarCount)/\(utf16Count), actual \(scalars)/\(units)") }
+        if runs != runCount { problems.append("runCount \(runCount), actual \(runs)") }
+        return problems
+    }
+
+    /// Ids of the visible characters, in document order.
+    func visibleIDs() -> [(replica: ReplicaID, seq: UInt32)] {
+        var out: [(ReplicaID, UInt32)] = []
+        for slot in order {
+            for run in leaves[Int(slot)] where !run.isDeleted {
+                for s in run.seq..<run.seqEnd { out.append((replicas[Int(run.replica)], s)) }
+            }
+        }
+        return out
+    }
+}
