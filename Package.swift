@@ -15,7 +15,7 @@ let package = Package(
         .executableTarget(name: "CRDTNoteCLI", dependencies: ["CRDTNote"], path: "Sources/CRDTNoteCLI"),
         .executableTarget(name: "CRDTNoteBench", dependencies: ["CRDTNote"], path: "Benchmarks/CRDTNoteBench"),
         .testTarget(name: "CRDTNoteTests", dependencies: ["CRDTNote"], path: "Tests/CRDTNoteTests"),
-        .testTarget(name: "CRDTNoteCLITests", dependencies: ["CRDTNote"], path: "Tests/CRDTNoteCLITests"),
+        .testTarget(name: "CRDTNoteCLITests", dependencies: ["CRDTNote", "CRDTNoteCLI"], path: "Tests/CRDTNoteCLITests"),
     ],
     swiftLanguageModes: [.v6]
 )

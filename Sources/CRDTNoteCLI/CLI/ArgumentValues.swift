@@ -1,0 +1,71 @@
+/// The replica identifier type the CLI hands to the library.
+///
+/// A plain `UInt64` until the library's `ReplicaID` lands; then this alias and
+/// ``parseReplicaID(_:)`` are the only two things to change.
+typealias CLIReplicaID = UInt64
+
+/// Parses a replica identifier: a decimal number or `0x`-prefixed hexadecimal, fitting in 64 bits.
+func parseReplicaID(_ text: String) -> CLIReplicaID? {
+    parseUnsigned64(text)
+}
+
+/// Parses a `UInt64` written in decimal or `0x` hexadecimal; no sign, spaces or separators.
+func parseUnsigned64(_ text: String) -> UInt64? {
+    if text.hasPrefix("0x") || text.hasPrefix("0X") {
+        let digits = text.dropFirst(2)
+        guard !digits.isEmpty, digits.allSatisfy(\.isHexDigit) else { return nil }
+        return UInt64(digits, radix: 16)
+    }
+    guard !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) else {
+        return nil
+    }
+    return UInt64(text)
+}
+
+extension ParsedArguments {
+    /// The integer value of option `name`, required to lie in `range`.
+    func integer(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
+        guard let text = try value(name) else { return nil }
+        let isDecimal = text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        guard let number = isDecimal ? Int(text) : nil else {
+            if text.hasPrefix("-"), Int(text) != nil {
+                throw usageError("option '\(name)' must be between \(range.lowerBound) and \(range.upperBound), got '\(text)'")
+            }
+            throw usageError("option '\(name)' needs a whole number, got '\(text)'")
+        }
+        guard range.contains(number) else {
+            throw usageError("option '\(name)' must be between \(range.lowerBound) and \(range.upperBound), got \(number)")
+        }
+        return number
+    }
+
+    /// The value of option `name` as a 64-bit unsigned number (decimal or `0x` hex).
+    func unsigned64(_ name: String) throws(CLIError) -> UInt64? {
+        guard let text = try value(name) else { return nil }
+        guard let number = parseUnsigned64(text) else {
+            throw usageError("option '\(name)' needs a number from 0 to 2^64-1 (decimal or 0x hex), got '\(text)'")
+        }
+        return number
+    }
+
+    /// The value of option `name` as a finite `Double` in `range`.
+    func double(_ name: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
+        guard let text = try value(name) else { return nil }
+        guard let number = Double(text), number.isFinite else {
+            throw usageError("option '\(name)' needs a number, got '\(text)'")
+        }
+        guard range.contains(number) else {
+            throw usageError("option '\(name)' must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
+        }
+        return number
+    }
+
+    /// The value of option `name` as a replica identifier.
+    func replicaID(_ name: String) throws(CLIError) -> CLIReplicaID? {
+        guard let text = try value(name) else { return nil }
+        guard let replica = parseReplicaID(text) else {
+            throw usageError("option '\(name)' needs a replica ID: a decimal or 0x-hex number that fits in 64 bits, got '\(text)'")
+        }
+        return replica
+    }
+}

@@ -1,0 +1,36 @@
+/// Option descriptions shared by several commands, so each reads the same everywhere.
+enum CommonOptions {
+    /// `--assets DIR`
+    static let assets = OptionSpec.value(
+        "--assets", "DIR", "Folder holding the records' asset files (looked up by checksum or name).")
+    /// `-o, --output OUT`
+    static let output = OptionSpec.value(
+        "--output", short: "-o", "OUT", "Write the result to OUT (replaced atomically); '-' means standard output.")
+    /// `--replica ID`
+    static let replica = OptionSpec.value(
+        "--replica", "ID", "This device's replica ID: a decimal or 0x-hex number that fits in 64 bits.")
+    /// `--json`
+    static let json = OptionSpec.flag("--json", "Print machine-readable JSON instead of text.")
+
+    /// The `--assets` folder, if given.
+    static func assets(_ parsed: ParsedArguments) throws(CLIError) -> String? {
+        try parsed.value(assets.name)
+    }
+
+    /// The `-o` destination, or `fallback` when absent.
+    static func output(_ parsed: ParsedArguments, default fallback: OutputDestination) throws(CLIError) -> OutputDestination {
+        try parsed.value(output.name).map(OutputDestination.init(argument:)) ?? fallback
+    }
+
+    /// Fails when standard input is named by more than one argument, since it can be read once.
+    static func checkSingleStandardInput(_ paths: [String?], command: String) throws(CLIError) {
+        if paths.filter({ $0 == InputReader.standardInputPath }).count > 1 {
+            throw .usage("standard input ('-') can be used for only one input", command: command)
+        }
+    }
+
+    /// Checks that an optional `--assets` folder exists.
+    static func checkAssets(_ path: String?) throws(CLIError) {
+        if let path { try InputReader.checkReadableDirectory(path) }
+    }
+}

@@ -1,0 +1,64 @@
+/// Validated options of `crdtnote edit`.
+struct EditOptions: Equatable, Sendable {
+    /// The record to edit.
+    var recordPath: String
+    /// The replica that authors the edits.
+    var replica: CLIReplicaID
+    /// The file with the note's new text; `-` is standard input.
+    var textPath: String
+    /// Where the edited record goes: the record itself by default.
+    var output: OutputDestination
+    /// Folder with asset files, if any.
+    var assets: String?
+}
+
+extension EditOptions {
+    /// Parsing and help description of `crdtnote edit`.
+    static let spec = CommandSpec(
+        name: "edit",
+        summary: "Replace a note's text, recording the change as edits by one replica.",
+        usage: ["edit RECORD --replica ID [--text FILE] [-o OUT] [--assets DIR]"],
+        arguments: [ArgumentSpec(name: "RECORD", help: "The record JSON file to edit.")],
+        options: [
+            CommonOptions.replica,
+            .value("--text", "FILE", "Read the new text from FILE; '-' or no --text reads standard input."),
+            .value("--output", short: "-o", "OUT",
+                   "Write the edited record to OUT ('-': standard output) instead of replacing RECORD."),
+            CommonOptions.assets,
+        ],
+        discussion: ["Without -o, RECORD is rewritten in place, atomically: it is never left half written."],
+        examples: [
+            ("crdtnote edit note.json --replica 42 --text note.txt", "Apply the text in note.txt to note.json"),
+        ])
+
+    /// Validates the parsed arguments of `crdtnote edit`.
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        recordPath = try parsed.singlePositional("RECORD")
+        guard let replica = try parsed.replicaID("--replica") else {
+            throw parsed.usageError("missing required option '--replica'")
+        }
+        self.replica = replica
+        textPath = try parsed.value("--text") ?? InputReader.standardInputPath
+        assets = try CommonOptions.assets(parsed)
+        if recordPath == InputReader.standardInputPath {
+            guard parsed.has("--output") else {
+                throw parsed.usageError("a record read from standard input needs -o (it cannot be edited in place)")
+            }
+        }
+        output = try CommonOptions.output(parsed, default: .file(recordPath))
+        try CommonOptions.checkSingleStandardInput([recordPath, textPath], command: Self.spec.name)
+    }
+
+    /// Checks inputs and output before editing.
+    func checkFiles() throws(CLIError) {
+        try InputReader.checkReadableFile(recordPath)
+        try InputReader.checkReadableFile(textPath)
+        try CommonOptions.checkAssets(assets)
+        try OutputWriter.checkWritable(output)
+    }
+}
+
+/// Runs `crdtnote edit` with validated options.
+func runEdit(_ options: EditOptions) throws(CLIError) {
+    throw .notImplemented("edit")
+}

@@ -1,0 +1,63 @@
+/// Validated options of `crdtnote new`.
+struct NewOptions: Equatable, Sendable {
+    /// The replica that authors the note's first edit.
+    var replica: CLIReplicaID
+    /// The file with the note's text; `-` is standard input.
+    var textPath: String
+    /// The CloudKit record name to use; nil lets crdtnote make one.
+    var recordName: String?
+    /// Where the new record goes (standard output by default).
+    var output: OutputDestination
+}
+
+extension NewOptions {
+    /// CloudKit's limit on a record name, in bytes.
+    static let maximumRecordNameLength = 255
+
+    /// Parsing and help description of `crdtnote new`.
+    static let spec = CommandSpec(
+        name: "new",
+        summary: "Create a note record from plain text.",
+        usage: ["new --replica ID [--text FILE] [--name RECORDNAME] [-o OUT]"],
+        options: [
+            CommonOptions.replica,
+            .value("--text", "FILE", "Read the note's text from FILE; '-' or no --text reads standard input."),
+            .value("--name", "RECORDNAME", "CloudKit record name (ASCII, at most 255 bytes); default: a new UUID."),
+            CommonOptions.output,
+        ],
+        examples: [
+            ("crdtnote new --replica 0x1f --text todo.txt -o todo.json", "Make a record from a text file"),
+            ("echo 'Buy milk' | crdtnote new --replica 7 --name shopping", "Make a record from standard input"),
+        ])
+
+    /// Validates the parsed arguments of `crdtnote new`.
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        if let extra = parsed.positionals.first {
+            throw parsed.usageError("unexpected argument '\(extra)' (use --text FILE for the text)")
+        }
+        guard let replica = try parsed.replicaID("--replica") else {
+            throw parsed.usageError("missing required option '--replica'")
+        }
+        self.replica = replica
+        textPath = try parsed.value("--text") ?? InputReader.standardInputPath
+        recordName = try parsed.value("--name")
+        if let recordName {
+            let printableASCII = recordName.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            guard printableASCII, recordName.utf8.count <= Self.maximumRecordNameLength else {
+                throw parsed.usageError("option '--name' must be printable ASCII of at most 255 bytes")
+            }
+        }
+        output = try CommonOptions.output(parsed, default: .standardOutput)
+    }
+
+    /// Checks input and output before creating the record.
+    func checkFiles() throws(CLIError) {
+        try InputReader.checkReadableFile(textPath)
+        try OutputWriter.checkWritable(output)
+    }
+}
+
+/// Runs `crdtnote new` with validated options.
+func runNew(_ options: NewOptions) throws(CLIError) {
+    throw .notImplemented("new")
+}

@@ -1,0 +1,65 @@
+/// Validated options of `crdtnote simulate`.
+struct SimulateOptions: Equatable, Sendable {
+    /// Simulated devices (replicas), each with its own copy of every note.
+    var devices: Int
+    /// Notes shared by the devices.
+    var notes: Int
+    /// Edits made in total across devices and notes.
+    var edits: Int
+    /// Probability in [0, 1] that a sync step meets an injected CloudKit failure.
+    var faultRate: Double
+    /// Seed of the simulation's random choices; the same seed replays the same run.
+    var seed: UInt64
+    /// Whether to print JSON instead of text.
+    var json: Bool
+}
+
+extension SimulateOptions {
+    /// Upper bounds that keep a mistyped number from exhausting memory or time.
+    static let maximumDevices = 1_000
+    /// The most notes a simulation may use.
+    static let maximumNotes = 100_000
+    /// The most edits a simulation may make.
+    static let maximumEdits = 100_000_000
+
+    /// Parsing and help description of `crdtnote simulate`.
+    static let spec = CommandSpec(
+        name: "simulate",
+        summary: "Simulate devices syncing notes through a faulty server; check they converge.",
+        usage: ["simulate --devices N --notes M --edits E --fault-rate F --seed S [--json]"],
+        options: [
+            .value("--devices", "N", "Number of devices, 1 to \(maximumDevices)."),
+            .value("--notes", "M", "Number of shared notes, 1 to \(maximumNotes)."),
+            .value("--edits", "E", "Total number of edits, 1 to \(maximumEdits)."),
+            .value("--fault-rate", "F", "Chance of an injected server failure per sync step, 0 to 1."),
+            .value("--seed", "S", "Random seed, decimal or 0x hex (64 bits); same seed, same run."),
+            CommonOptions.json,
+        ],
+        discussion: ["All options but --json are required. Exits 1 if the devices end with different texts."],
+        examples: [
+            ("crdtnote simulate --devices 3 --notes 10 --edits 5000 --fault-rate 0.1 --seed 42",
+             "Three devices, ten notes, 10% faults"),
+        ])
+
+    /// Validates the parsed arguments of `crdtnote simulate`.
+    init(_ parsed: ParsedArguments) throws(CLIError) {
+        if let extra = parsed.positionals.first {
+            throw parsed.usageError("unexpected argument '\(extra)'")
+        }
+        func required<T>(_ name: String, _ value: T?) throws(CLIError) -> T {
+            guard let value else { throw parsed.usageError("missing required option '\(name)'") }
+            return value
+        }
+        devices = try required("--devices", parsed.integer("--devices", in: 1...Self.maximumDevices))
+        notes = try required("--notes", parsed.integer("--notes", in: 1...Self.maximumNotes))
+        edits = try required("--edits", parsed.integer("--edits", in: 1...Self.maximumEdits))
+        faultRate = try required("--fault-rate", parsed.double("--fault-rate", in: 0...1))
+        seed = try required("--seed", parsed.unsigned64("--seed"))
+        json = parsed.flag("--json")
+    }
+}
+
+/// Runs `crdtnote simulate` with validated options.
+func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
+    throw .notImplemented("simulate")
+}

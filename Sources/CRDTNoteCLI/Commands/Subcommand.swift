@@ -1,0 +1,36 @@
+/// The commands `crdtnote` understands, in the order `--help` lists them.
+enum Subcommand: String, CaseIterable, Sendable {
+    /// `crdtnote merge`
+    case merge
+    /// `crdtnote new`
+    case new
+    /// `crdtnote edit`
+    case edit
+    /// `crdtnote text`
+    case text
+    /// `crdtnote show`
+    case show
+    /// `crdtnote verify`
+    case verify
+    /// `crdtnote replay`
+    case replay
+    /// `crdtnote simulate`
+    case simulate
+    /// `crdtnote help`
+    case help
+
+    /// The command's parsing and help description.
+    var spec: CommandSpec {
+        switch self {
+        case .merge: MergeOptions.spec
+        case .new: NewOptions.spec
+        case .edit: EditOptions.spec
+        case .text: TextOptions.spec
+        case .show: ShowOptions.spec
+        case .verify: VerifyOptions.spec
+        case .replay: ReplayOptions.spec
+        case .simulate: SimulateOptions.spec
+        case .help: HelpCommand.spec
+        }
+    }
+}

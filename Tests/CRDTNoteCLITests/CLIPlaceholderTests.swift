@@ -1,5 +1,0 @@
-import Testing
-
-@Test func cliTestTargetBuilds() {
-    #expect(Bool(true))
-}
