@@ -1,0 +1,49 @@
+/// The typed value of one CloudKit record field, following CloudKit Web Services types.
+public indirect enum RecordFieldValue: Hashable, Sendable {
+    /// STRING.
+    case string(String)
+    /// INT64.
+    case int64(Int64)
+    /// DOUBLE.
+    case double(Double)
+    /// TIMESTAMP: milliseconds since 1970.
+    case timestamp(Int64)
+    /// BYTES (base64 in JSON).
+    case bytes([UInt8])
+    /// ASSET or ASSETID.
+    case asset(AssetReference)
+    /// REFERENCE.
+    case reference(RecordReference)
+    /// Any `*_LIST` type of the scalar types above.
+    case list([RecordFieldValue])
+    /// LOCATION and any type this model does not know, kept verbatim. A field read without a
+    /// `type` key whose value is not a string or number has `type` "".
+    case opaque(type: String, value: JSONValue)
+}
+
+/// A field: its value plus whatever else its JSON dictionary held.
+public struct RecordField: Hashable, Sendable {
+    /// The value.
+    public var value: RecordFieldValue
+    /// The `type` spelling read from JSON, kept so that ASSETID stays ASSETID and an empty
+    /// INT64_LIST stays INT64_LIST. `nil` means the JSON had no `type` key (the kind was
+    /// inferred) and none is written back while the value still infers the same way.
+    /// A spelling that no longer fits the value is replaced by the value's own type on write.
+    public var typeName: String?
+    /// Unknown keys in the field dictionary (e.g. `isEncrypted`), kept verbatim.
+    public var extra: JSONObject
+
+    /// A field whose type is the value's default type.
+    public init(_ value: RecordFieldValue, extra: JSONObject = JSONObject()) {
+        self.value = value
+        self.typeName = value.defaultTypeName
+        self.extra = extra
+    }
+
+    /// A field with an explicit `type` spelling (`nil`: no `type` key).
+    public init(_ value: RecordFieldValue, typeName: String?, extra: JSONObject = JSONObject()) {
+        self.value = value
+        self.typeName = typeName
+        self.extra = extra
+    }
+}

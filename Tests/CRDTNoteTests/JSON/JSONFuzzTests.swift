@@ -1,0 +1,56 @@
+import Testing
+@testable import CRDTNote
+
+/// SplitMix64: small seeded generator so fuzz runs are reproducible.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("JSON fuzz")
+struct JSONFuzzTests {
+    static let seedDocument = #"""
+    {"records": [{"recordName": "n1", "recordType": "Note", "fields": {"payload": {"value": "AAEC/w==", "type": "BYTES"},
+     "version": {"value": 2, "type": "INT64"}, "loc": {"value": {"latitude": 1.5e1, "longitude": -0.25}, "type": "LOCATION"},
+     "text": {"value": "h\u00e9llo \ud83d\ude00 \"q\" \\ \n", "type": "STRING"}, "l": {"value": [true, false, null, []], "type": "X"}}}]}
+    """#
+
+    @Test func mutationsNeverTrapAndValidOutputRoundTrips() throws {
+        let base = Array(Self.seedDocument.utf8)
+        let original = try JSONValue(parsing: base)
+        #expect(try JSONValue(parsing: original.serialized()) == original)
+        var rng = SplitMix64(seed: 0xC0FFEE)
+        var accepted = 0
+        for _ in 0..<3000 {
+            var bytes = base
+            switch rng.next() % 4 {
+            case 0: bytes = Array(bytes.prefix(Int(rng.next() % UInt64(bytes.count))))
+            case 1:
+                for _ in 0..<(1 + rng.next() % 4) { bytes[Int(rng.next() % UInt64(bytes.count))] = UInt8(truncatingIfNeeded: rng.next()) }
+            case 2:
+                let structural = Array(#"{}[],:"\0123456789eE.-+tfn "#.utf8)
+                bytes[Int(rng.next() % UInt64(bytes.count))] = structural[Int(rng.next() % UInt64(structural.count))]
+            default:
+                bytes.remove(at: Int(rng.next() % UInt64(bytes.count)))
+            }
+            do {
+                let v = try JSONValue(parsing: bytes)
+                accepted += 1
+                // Whatever parses must serialize to something that parses to the same value.
+                #expect(try JSONValue(parsing: v.serialized()) == v)
+                _ = try? CloudRecord.records(fromJSON: v)
+            } catch {
+                #expect(error.offset >= 0 && error.offset <= bytes.count)
+                #expect(error.line >= 1 && error.column >= 1)
+            }
+        }
+        #expect(accepted > 0)
+    }
+}

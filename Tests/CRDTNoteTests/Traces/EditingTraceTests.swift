@@ -1,0 +1,108 @@
+import Foundation
+import Testing
+@testable import CRDTNote
+
+/// Loads an unzipped trace from /tmp (see shared/traces/README.md); nil if it is not there.
+private func loadTrace(_ name: String) -> [UInt8]? {
+    guard let data = FileManager.default.contents(atPath: "/tmp/\(name).json") else {
+        print("skipping \(name): /tmp/\(name).json not found; create it with "
+            + "`gunzip -c ../shared/traces/\(name).json.gz > /tmp/\(name).json`")
+        return nil
+    }
+    return [UInt8](data)
+}
+
+/// The naive test oracle: splice patches into a scalar array.
+private func replay(_ trace: SequentialTrace) -> String {
+    var doc = Array(trace.startContent.unicodeScalars)
+    for txn in trace.transactions {
+        for p in txn {
+            doc.replaceSubrange(p.position..<(p.position + p.deleteCount), with: p.insert.unicodeScalars)
+        }
+    }
+    var out = String.UnicodeScalarView()
+    out.append(contentsOf: doc)
+    return String(out)
+}
+
+private func traceError(_ json: String) -> TraceError? {
+    do {
+        _ = try EditingTrace(jsonBytes: Array(json.utf8))
+        return nil
+    } catch {
+        return error
+    }
+}
+
+@Suite("Editing traces")
+struct EditingTraceTests {
+    @Test func smallSequentialTraceWithUnicode() throws {
+        let json = #"{"startContent": "ab", "endContent": "a😀\u0301c\r\n", "txns": [{"time": "x", "patches": [[1, 1, "😀c"]]}, {"patches": [[2, 0, "\u0301"], [4, 0, "\r\n"]]}]}"#
+        guard case .sequential(let trace) = try EditingTrace(jsonBytes: Array(json.utf8)) else {
+            Issue.record("expected a sequential trace")
+            return
+        }
+        #expect(trace.transactions.count == 2)
+        #expect(trace.transactions[1][1] == TracePatch(position: 4, deleteCount: 0, insert: "\r\n"))
+        #expect(replay(trace) == trace.endContent)
+    }
+
+    @Test func concurrentValidation() throws {
+        let ok = #"{"kind": "concurrent", "endContent": "ab", "numAgents": 2, "txns": [{"parents": [], "numChildren": 2, "agent": 0, "patches": [[0, 0, "a"]]}, {"parents": [0], "agent": 1, "patches": [[1, 0, "b"]]}]}"#
+        guard case .concurrent(let trace) = try EditingTrace(jsonBytes: Array(ok.utf8)) else {
+            Issue.record("expected a concurrent trace")
+            return
+        }
+        #expect(trace.numAgents == 2)
+        #expect(trace.transactions[1].parents == [0])
+        #expect(trace.transactions[1].agent == 1)
+
+        let forwardParent = ok.replacingOccurrences(of: #""parents": [0]"#, with: #""parents": [1]"#)
+        #expect(traceError(forwardParent)?.message == "txns[1].parents[0]: parent 1 is not an earlier transaction")
+        let badAgent = ok.replacingOccurrences(of: #""agent": 1"#, with: #""agent": 2"#)
+        #expect(traceError(badAgent)?.message.hasPrefix("txns[1]: agent 2") == true)
+        let negative = ok.replacingOccurrences(of: "[1, 0, \"b\"]", with: "[-1, 0, \"b\"]")
+        #expect(traceError(negative)?.message.hasPrefix("txns[1].patches[0]") == true)
+        #expect(traceError(ok.replacingOccurrences(of: "\"concurrent\"", with: "\"other\"")) != nil)
+        #expect(traceError(#"{"endContent": "", "txns": [{"patches": [[0, 0]]}]}"#) != nil)
+        #expect(traceError(#"{"endContent": "", "txns": [{"patches": [[0.5, 0, ""]]}]}"#) != nil)
+        #expect(traceError(#"{"endContent": ""}"#)?.message == "missing \"txns\"")
+        #expect(traceError(#"{"endContent": "", "txns": []"#)?.message.contains("invalid trace JSON") == true)
+    }
+
+    @Test func automergePaper() throws {
+        guard let bytes = loadTrace("automerge-paper") else { return }
+        let clock = ContinuousClock()
+        let start = clock.now
+        guard case .sequential(let trace) = try EditingTrace(jsonBytes: bytes) else {
+            Issue.record("expected a sequential trace")
+            return
+        }
+        print("automerge-paper parsed in \(clock.now - start) (debug build)")
+        #expect(trace.transactions.count == 259_778)
+        #expect(trace.endContent.unicodeScalars.count == 104_852)
+        #expect(replay(trace) == trace.endContent)
+    }
+
+    @Test func sephBlog() throws {
+        guard let bytes = loadTrace("seph-blog1") else { return }
+        guard case .sequential(let trace) = try EditingTrace(jsonBytes: bytes) else {
+            Issue.record("expected a sequential trace")
+            return
+        }
+        #expect(trace.transactions.count == 137_154)
+        #expect(replay(trace) == trace.endContent)
+    }
+
+    @Test func clownschool() throws {
+        guard let bytes = loadTrace("clownschool.concurrent") else { return }
+        guard case .concurrent(let trace) = try EditingTrace(jsonBytes: bytes) else {
+            Issue.record("expected a concurrent trace")
+            return
+        }
+        #expect(trace.transactions.count == 23_136)
+        #expect(trace.numAgents == 3)
+        #expect(trace.endContent.unicodeScalars.count == 21_148)
+        #expect(Set(trace.transactions.map(\.agent)) == [0, 1, 2])
+    }
+}
