@@ -1,0 +1,123 @@
+/// A bounds-checked read cursor over untrusted bytes.
+///
+/// Every read either returns a value or throws a `BinaryDecodingError` whose `offset` is the absolute
+/// offset of the field that failed (the reader's `baseOffset` plus the index into `bytes`). A failed read
+/// leaves the cursor where it was. Nothing is allocated based on a length read from the input before
+/// that length has been checked against the bytes that are actually there.
+///
+/// Varints are unsigned LEB128, at most 10 bytes, and must use the shortest encoding: overlong forms
+/// (`80 00` for 0) are rejected with `.nonMinimalVarint`, so every value has exactly one encoding and
+/// re-encoding a decoded record reproduces its bytes.
+///
+/// ```swift
+/// var r = ByteReader(bytes)
+/// let count = try r.readCount("runs", minimumBytesEach: 3)
+/// for _ in 0..<count { let len = try r.readVarUInt(max: 1 << 20, "run length"); ... }
+/// try r.expectEnd("snapshot")
+/// ```
+public struct ByteReader: Sendable {
+    @usableFromInline let bytes: [UInt8]
+    /// Index into `bytes` of the next unread byte.
+    @usableFromInline var position: Int
+    /// Index into `bytes` one past the last readable byte.
+    @usableFromInline let end: Int
+    @usableFromInline let baseOffset: Int
+
+    /// Creates a reader over `bytes[range]` (all of `bytes` by default). `baseOffset` is added to every
+    /// reported offset, so a reader over an extracted payload can report offsets in the enclosing file.
+    /// A `range` reaching outside `bytes` is clamped to it.
+    public init(_ bytes: [UInt8], range: Range<Int>? = nil, baseOffset: Int = 0) {
+        let r = (range ?? bytes.indices).clamped(to: bytes.indices)
+        self.bytes = bytes
+        self.position = r.lowerBound
+        self.end = r.upperBound
+        self.baseOffset = baseOffset
+    }
+
+    /// Absolute offset of the next unread byte.
+    @inlinable
+    public var offset: Int { baseOffset &+ position }
+
+    /// Number of bytes left to read.
+    @inlinable
+    public var remaining: Int { end - position }
+
+    /// Whether every byte has been read.
+    @inlinable
+    public var isAtEnd: Bool { position >= end }
+
+    /// Absolute offset of index `i` of `bytes`, for error reports.
+    @inlinable
+    func absolute(_ i: Int) -> Int { baseOffset &+ i }
+
+    /// Reads one byte.
+    @inlinable
+    public mutating func readByte() throws(BinaryDecodingError) -> UInt8 {
+        guard position < end else {
+            throw BinaryDecodingError(.truncated, at: offset, "needed 1 byte, input ended")
+        }
+        let b = bytes[position]
+        position += 1
+        return b
+    }
+
+    /// Reads `n` bytes as a slice of the input (no copy). `n` is checked against `remaining` first.
+    /// The slice keeps the input's indices.
+    @inlinable
+    public mutating func readBytes(_ n: Int) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
+        guard n >= 0 else {
+            throw BinaryDecodingError(.invalidValue, at: offset, "negative byte count \(n)")
+        }
+        guard n <= remaining else {
+            throw BinaryDecodingError(.truncated, at: offset, "needed \(n) bytes, only \(remaining) remain")
+        }
+        let start = position
+        position += n
+        return bytes[start..<position]
+    }
+
+    /// Reads an unsigned LEB128 varint (at most 10 bytes, shortest form only).
+    @inlinable
+    public mutating func readVarUInt() throws(BinaryDecodingError) -> UInt64 {
+        // Most varints in practice are one byte; keep that path tiny so it inlines.
+        if position < end {
+            let b = bytes[position]
+            if b < 0x80 {
+                position += 1
+                return UInt64(b)
+            }
+        }
+        return try readMultiByteVarUInt()
+    }
+
+    /// Reads a zigzag-encoded signed varint (see `ByteWriter.writeVarInt`).
+    @inlinable
+    public mutating func readVarInt() throws(BinaryDecodingError) -> Int64 {
+        let u = try readVarUInt()
+        return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
+    }
+
+    /// Reads 4 little-endian bytes.
+    @inlinable
+    public mutating func readUInt32LE() throws(BinaryDecodingError) -> UInt32 {
+        guard remaining >= 4 else {
+            throw BinaryDecodingError(.truncated, at: offset, "needed 4 bytes for a UInt32, only \(remaining) remain")
+        }
+        let p = position
+        let v = bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: UInt32.self)) }
+        position = p + 4
+        return v
+    }
+
+    /// Reads 8 little-endian bytes.
+    @inlinable
+    public mutating func readUInt64LE() throws(BinaryDecodingError) -> UInt64 {
+        guard remaining >= 8 else {
+            throw BinaryDecodingError(.truncated, at: offset, "needed 8 bytes for a UInt64, only \(remaining) remain")
+        }
+        let p = position
+        let v = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: UInt64.self)) }
+        position = p + 8
+        return v
+    }
+}
