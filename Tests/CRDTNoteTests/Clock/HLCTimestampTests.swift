@@ -22,7 +22,7 @@ struct HLCTimestampTests {
 
     @Test("order is lexicographic on (milliseconds, counter)")
     func ordering() throws {
-        var rng = ClockSplitMix64(seed: 11)
+        var rng = SplitMix64(seed: 11)
         for _ in 0..<2_000 {
             let a = HLCTimestamp(rawValue: rng.next() % 8 << 16 | rng.next() % 4)
             let b = HLCTimestamp(rawValue: rng.next() % 8 << 16 | rng.next() % 4)
@@ -60,7 +60,7 @@ struct HLCTimestampTests {
     func descriptionMatchesFoundation() throws {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = try #require(TimeZone(identifier: "UTC"))
-        var rng = ClockSplitMix64(seed: 2024)
+        var rng = SplitMix64(seed: 2024)
         // Up to 9999-12-31, where Foundation's formatting is well defined.
         let limit: UInt64 = 253_402_300_799_999
         for _ in 0..<1_000 {

@@ -45,7 +45,7 @@ struct HybridLogicalClockPropertyTests {
         (.allClocksFrozen, 8),
     ])
     func simulate(_ scenario: FastReplica, _ seed: UInt64) {
-        var rng = ClockSplitMix64(seed: seed)
+        var rng = SplitMix64(seed: seed)
         let start: UInt64 = 1_795_262_400_000
         // Frozen clocks: two replicas and many steps, so the shared counter must overflow.
         let replicaCount = scenario == .allClocksFrozen ? 2 : 4

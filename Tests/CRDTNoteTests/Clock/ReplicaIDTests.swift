@@ -28,7 +28,7 @@ struct ReplicaIDTests {
 
     @Test("description is decimal and round-trips")
     func descriptionRoundTrips() {
-        var rng = ClockSplitMix64(seed: 7)
+        var rng = SplitMix64(seed: 7)
         for raw: UInt64 in [0, 1, 42, .max, 1 << 63] {
             let id = ReplicaID(rawValue: raw)
             #expect(id.description == String(raw))
@@ -55,7 +55,7 @@ struct ReplicaIDTests {
     func randomNeverZero() {
         var zeros = ZeroThenCountingGenerator(zeroCount: 5)
         #expect(ReplicaID.random(using: &zeros) == ReplicaID(rawValue: 1))
-        var rng = ClockSplitMix64(seed: 99)
+        var rng = SplitMix64(seed: 99)
         var seen = Set<ReplicaID>()
         for _ in 0..<1_000 {
             let id = ReplicaID.random(using: &rng)
@@ -69,8 +69,8 @@ struct ReplicaIDTests {
 
     @Test("seeded random ids are reproducible")
     func seededRandomReproducible() {
-        var first = ClockSplitMix64(seed: 123)
-        var second = ClockSplitMix64(seed: 123)
+        var first = SplitMix64(seed: 123)
+        var second = SplitMix64(seed: 123)
         #expect(ReplicaID.random(using: &first) == ReplicaID.random(using: &second))
     }
 
