@@ -32,7 +32,7 @@ struct M1Result {
         func optional(_ v: Int?) -> BenchJSON { v.map(BenchJSON.int) ?? .null }
         return .object([
             ("workload", .string("M1")), ("trace", .string(tracePath)), ("synthetic_base", .bool(syntheticBase)),
-            ("binary_snapshots", .bool(Snapshots.isBinary)), ("runs", .int(runs)),
+            ("runs", .int(runs)),
             ("replay_ms", .double(replayMs)), ("save_ms", .double(saveMs)),
             ("snapshot_bytes", optional(snapshotBytes)), ("load_ms", .double(loadMs)),
             ("edit_ms", .double(editMs)), ("diverged_snapshot_bytes", .array(divergedBytes.map(optional))),
@@ -46,7 +46,7 @@ struct M1Result {
     }
 
     var lines: [String] {
-        func size(_ v: Int?) -> String { v.map(Format.bytes) ?? "n/a (binary snapshot format not available yet)" }
+        func size(_ v: Int?) -> String { v.map(Format.bytes) ?? "n/a" }
         var out: [String] = []
         if syntheticBase {
             out.append("*** SYNTHETIC BASE: \(tracePath) not found; results are NOT comparable with other libraries ***")
@@ -64,9 +64,6 @@ struct M1Result {
             "converged         " + (converged ? "yes, both merge orders give the same text" : "NO: merge orders differ"),
             "peak RSS          \(Format.bytes(peakRSS))",
         ]
-        if !Snapshots.isBinary {
-            out.append("note: no binary snapshot format yet: save/load are in-memory copies, sizes unavailable")
-        }
         return out
     }
 }

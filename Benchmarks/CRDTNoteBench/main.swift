@@ -47,6 +47,9 @@ func runBench() -> Int32 {
         case "m1":
             guard args.positionals.isEmpty else { throw UsageError("m1 takes no positional arguments") }
             let result = try M1Bench.run(tracePath: args.trace, runs: runs)
+            if result.syntheticBase && args.json {
+                printError("crdtnote-bench: WARNING: \(result.tracePath) not found; M1 ran on a SYNTHETIC base (not comparable)")
+            }
             emit(args.json ? [result.json.text] : result.lines)
             return result.passed ? 0 : 1
         case "scaling":
