@@ -77,6 +77,15 @@ struct TraceReplayTests {
         tips.transactions.removeLast()
         #expect(try TraceReplay.replay(tips).string == "XabcY")
 
+        // A branch that only deletes must still be merged (version vectors count insertions only).
+        let deleteOnly = ConcurrentTrace(numAgents: 2, endContent: "bcd", transactions: [
+            .init(parents: [], agent: 0, patches: [TracePatch(position: 0, deleteCount: 0, insert: "abc")]),
+            .init(parents: [0], agent: 1, patches: [TracePatch(position: 0, deleteCount: 1, insert: "")]),
+            .init(parents: [0], agent: 0, patches: [TracePatch(position: 3, deleteCount: 0, insert: "d")]),
+            .init(parents: [2, 1], agent: 0, patches: []),
+        ])
+        #expect(try TraceReplay.replay(deleteOnly).string == "bcd")
+
         var bad = trace
         bad.transactions[2].patches = [TracePatch(position: 3, deleteCount: 0, insert: "X")]
         #expect(replayError { () throws(TraceError) in try TraceReplay.replay(bad) }?.message.hasPrefix("txns[2].patches[0]:") == true)
