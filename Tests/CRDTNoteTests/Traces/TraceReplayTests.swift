@@ -2,30 +2,6 @@ import Foundation
 import Testing
 @testable import CRDTNote
 
-/// The shared traces: `$CRDTNOTE_TRACES`, else the first `shared/traces` found walking up from the
-/// package root (`../shared/traces` for the main checkout; one level further for a worktree).
-private let tracesDirectory: String? = {
-    if let env = ProcessInfo.processInfo.environment["CRDTNOTE_TRACES"] { return env }
-    var url = URL(fileURLWithPath: #filePath)
-    for _ in 0..<4 { url.deleteLastPathComponent() }   // Traces, CRDTNoteTests, Tests, file name
-    for _ in 0..<3 {
-        url.deleteLastPathComponent()
-        let candidate = url.appendingPathComponent("shared/traces").path
-        if FileManager.default.fileExists(atPath: candidate) { return candidate }
-    }
-    return nil
-}()
-
-/// Loads a shared trace, or prints why the test is skipped and returns nil.
-private func sharedTrace(_ file: String) throws -> EditingTrace? {
-    guard let dir = tracesDirectory, FileManager.default.fileExists(atPath: dir + "/" + file) else {
-        print("skipping \(file): not found in ../shared/traces or $CRDTNOTE_TRACES (the shared editing traces are not installed)")
-        return nil
-    }
-    let path = dir + "/" + file
-    return try EditingTrace.load(contentsOf: path)
-}
-
 private func replayError(_ body: () throws(TraceError) -> NoteText) -> TraceError? {
     do {
         _ = try body()
@@ -117,7 +93,7 @@ struct TraceReplayTests {
     }
 
     @Test func automergePaperReplaysToEndContent() throws {
-        guard let loaded = try sharedTrace("automerge-paper.json.gz") else { return }
+        guard let loaded = try SharedTraces.load("automerge-paper.json.gz") else { return }
         guard case .sequential(let trace) = loaded else {
             Issue.record("expected a sequential trace")
             return
@@ -128,7 +104,7 @@ struct TraceReplayTests {
     }
 
     @Test func sephBlogReplaysToEndContent() throws {
-        guard let loaded = try sharedTrace("seph-blog1.json.gz") else { return }
+        guard let loaded = try SharedTraces.load("seph-blog1.json.gz") else { return }
         guard case .sequential(let trace) = loaded else {
             Issue.record("expected a sequential trace")
             return
@@ -139,7 +115,7 @@ struct TraceReplayTests {
     }
 
     @Test func clownschoolReplaysToEndContent() throws {
-        guard let loaded = try sharedTrace("clownschool.concurrent.json.gz") else { return }
+        guard let loaded = try SharedTraces.load("clownschool.concurrent.json.gz") else { return }
         guard case .concurrent(let trace) = loaded else {
             Issue.record("expected a concurrent trace")
             return
