@@ -44,6 +44,7 @@ extension NoteRecord {
     /// fields are united; a differing mirror is folded); one without is plain text.
     func source() throws(NoteRecordError) -> NoteSource {
         try checkVersion()
+        try checkPayloadVersions(requireAssetBytes: false)
         var states: [NoteText] = []
         if let value = record[field: NoteSchema.Field.payload] {
             guard case .bytes(let bytes) = value else {

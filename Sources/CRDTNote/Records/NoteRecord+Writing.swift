@@ -10,7 +10,7 @@ extension NoteRecord {
     /// their bytes are in ``assets`` (see ``assetsToSave``).
     public mutating func write(_ note: NoteText, limits: NoteRecordLimits = .standard) throws(NoteRecordError) {
         try checkVersion()
-        try checkExistingPayloadVersions()
+        try checkPayloadVersions(requireAssetBytes: true)
         let payload = note.encodedSnapshot()
         let text = note.utf8
         var payloadInline = payload.count <= limits.maxInlinePayload
@@ -94,30 +94,6 @@ extension NoteRecord {
         if case .asset? = record[field: name], assets[field: name] == bytes { return }
         record[field: name] = .asset(AssetReference(fileChecksum: AssetChecksum.fnv1a64Hex(bytes), size: Int64(bytes.count)))
         assets[field: name] = bytes
-    }
-
-    /// Refuses to overwrite a payload that needs a newer reader (reads only its header).
-    private func checkExistingPayloadVersions() throws(NoteRecordError) {
-        var existing: [(String, [UInt8])] = []
-        if case .bytes(let b)? = record[field: NoteSchema.Field.payload] { existing.append((NoteSchema.Field.payload, b)) }
-        if case .asset? = record[field: NoteSchema.Field.payloadAsset] {
-            guard let b = assets[field: NoteSchema.Field.payloadAsset] else {
-                throw error(.assetUnavailable, NoteSchema.Field.payloadAsset,
-                            "the existing payload asset's bytes were not supplied, so its version cannot be checked before overwriting it")
-            }
-            existing.append((NoteSchema.Field.payloadAsset, b))
-        }
-        for (field, bytes) in existing {
-            guard bytes.count >= 8, bytes[0..<4].elementsEqual(NoteFormat.magic) else { continue }
-            let required = UInt16(bytes[6]) | UInt16(bytes[7]) << 8
-            if required > NoteFormat.readerVersion {
-                throw NoteRecordError(
-                    .newerVersion, recordName: recordName, field: field,
-                    "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(NoteFormat.readerVersion); not overwriting it",
-                    newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
-                                        payloadRequiredReader: required, supportedReader: NoteFormat.readerVersion))
-            }
-        }
     }
 
     /// JSON size of the fields this library does not write, plus room for system fields.

@@ -82,6 +82,32 @@ public struct NoteRecord: Hashable, Sendable {
         }
     }
 
+    /// Throws `.newerVersion` for a payload that needs a newer reader, reading only its header.
+    /// Without `requireAssetBytes`, a `payloadAsset` whose bytes are missing is skipped.
+    func checkPayloadVersions(requireAssetBytes: Bool) throws(NoteRecordError) {
+        var existing: [(String, [UInt8])] = []
+        if case .bytes(let b)? = record[field: NoteSchema.Field.payload] { existing.append((NoteSchema.Field.payload, b)) }
+        if case .asset? = record[field: NoteSchema.Field.payloadAsset] {
+            if let b = assets[field: NoteSchema.Field.payloadAsset] {
+                existing.append((NoteSchema.Field.payloadAsset, b))
+            } else if requireAssetBytes {
+                throw error(.assetUnavailable, NoteSchema.Field.payloadAsset,
+                            "the existing payload asset's bytes were not supplied, so its version cannot be checked before overwriting it")
+            }
+        }
+        for (field, bytes) in existing {
+            guard bytes.count >= 8, bytes[0..<4].elementsEqual(NoteFormat.magic) else { continue }
+            let required = UInt16(bytes[6]) | UInt16(bytes[7]) << 8
+            if required > NoteFormat.readerVersion {
+                throw NoteRecordError(
+                    .newerVersion, recordName: recordName, field: field,
+                    "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(NoteFormat.readerVersion); leaving it alone",
+                    newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
+                                        payloadRequiredReader: required, supportedReader: NoteFormat.readerVersion))
+            }
+        }
+    }
+
     /// An error about `field` of this record.
     func error(_ kind: NoteRecordError.Kind, _ field: String, _ message: String) -> NoteRecordError {
         NoteRecordError(kind, recordName: recordName, field: field, message)

@@ -20,7 +20,8 @@ extension RecordMerger {
               record.record[field: NoteSchema.Field.text] != nil,
               (record.record[field: NoteSchema.Field.payload] == nil) != (record.record[field: NoteSchema.Field.payloadAsset] == nil)
         else { return false }
-        return NoteReplicaDerivation.digest(stored) == NoteReplicaDerivation.digest(state)
+        return stored.version == state.version && stored.scalarCount == state.scalarCount
+            && NoteReplicaDerivation.digest(stored) == NoteReplicaDerivation.digest(state)
     }
 
     /// App fields (everything but the note fields): fields only `others` have are added (the

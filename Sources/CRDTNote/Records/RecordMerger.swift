@@ -3,7 +3,7 @@
 /// and without losing anyone's edits — never by last-writer-wins.
 ///
 /// - client and server both crdtnote (v2): the merged state is the union of both states.
-///   The ancestor is only checked, never needed.
+///   The ancestor only passes the version gate; it is not decoded.
 /// - a plain-text side (a v1 record without payload): its text is diffed against the
 ///   ancestor's text and applied to the ancestor's state as edits of a replica derived from
 ///   (record, ancestor state, text), then united. A v2 record whose `text` mirror an older
@@ -38,7 +38,8 @@ public struct RecordMerger: Sendable {
         let inputs = [ancestor, client, server].compactMap { $0 }
         try validate(inputs, names: ["ancestor", "client", "server"].filter { $0 != "ancestor" || ancestor != nil })
         // Every record passes the version gate before anything is merged or written.
-        let ancestorSource = try ancestor?.source()
+        try ancestor?.checkVersion()
+        try ancestor?.checkPayloadVersions(requireAssetBytes: false)
         let sides = [("client", client, try client.source()), ("server", server, try server.source())]
         var log: [String] = []
 
@@ -55,12 +56,19 @@ public struct RecordMerger: Sendable {
         }
         let crdtStates = crdtSides.map(\.state)
 
+        // The ancestor is only decoded when a plain-text side needs it; two CRDT states unite without it.
         var ancestorState: NoteText?
-        switch ancestorSource {
-        case .crdt(let state, _)?: ancestorState = state
-        case .plain(let text)?:
-            ancestorState = PlainTextFolding.legacyNote(text: text, recordName: server.recordName, modified: ancestor?.modifiedMilliseconds)
-        case nil: break
+        if let ancestor, !plainSides.isEmpty {
+            do {
+                switch try ancestor.source() {
+                case .crdt(let state, _): ancestorState = state
+                case .plain(let text):
+                    ancestorState = PlainTextFolding.legacyNote(text: text, recordName: server.recordName, modified: ancestor.modifiedMilliseconds)
+                }
+            } catch where error.kind != .newerVersion {
+                // A damaged ancestor only costs precision: fall back to the two-way merge.
+                log.append("ancestor not used: \(error)")
+            }
         }
         if let a = ancestorState, let unrelated = crdtSides.first(where: { !$0.state.version.includes(a.version) }) {
             ancestorState = nil
