@@ -154,6 +154,7 @@ extension TextSequence {
     @usableFromInline mutating func splitLeafIfNeeded(_ slot: Int) {
         let count = leaves[slot].count
         guard count > Self.leafCapacity else { return }
+        typingCursor = nil
         let half = count / 2
         var firstIDs = 0
         var secondIDs = 0
