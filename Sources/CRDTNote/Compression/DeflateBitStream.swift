@@ -53,9 +53,9 @@ struct DeflateBitStream {
     @inline(__always)
     mutating func decode(_ entries: UnsafeBufferPointer<UInt32>, primaryBits: Int, _ what: String) throws(BinaryDecodingError) -> UInt32 {
         if count < 15 { refill() }
-        var e = entries[Int(buffer & ((1 << UInt64(primaryBits)) &- 1))]
+        var e = entries[Int(truncatingIfNeeded: buffer & ((1 << UInt64(primaryBits)) &- 1))]
         if (e >> 12) & 0xF == HuffmanTable.kindPointer {
-            let sub = Int(buffer >> UInt64(primaryBits)) & ((1 << Int((e >> 8) & 0xF)) - 1)
+            let sub = Int(truncatingIfNeeded: buffer >> UInt64(primaryBits)) & ((1 << Int((e >> 8) & 0xF)) - 1)
             e = entries[Int(e >> 16) + sub]
         }
         let len = Int(e & 0xFF)

@@ -54,10 +54,10 @@ extension Inflater {
             if s.count < 48 { s.refill() }
             let offset = s.byteOffset
             // Literal/length symbol.
-            var e = lt[Int(s.buffer & litMask)]
+            var e = lt[Int(truncatingIfNeeded: s.buffer & litMask)]
             var kind = (e >> 12) & 0xF
             if kind == HuffmanTable.kindPointer {
-                e = lt[Int(e >> 16) + (Int(s.buffer >> UInt64(litBits)) & ((1 << Int((e >> 8) & 0xF)) - 1))]
+                e = lt[Int(e >> 16) + (Int(truncatingIfNeeded: s.buffer >> UInt64(litBits)) & ((1 << Int((e >> 8) & 0xF)) - 1))]
                 kind = (e >> 12) & 0xF
             }
             var used = Int(e & 0xFF)
@@ -86,10 +86,10 @@ extension Inflater {
             s.buffer >>= UInt64(used + extra)
             s.count -= used + extra
             // Distance.
-            e = dt[Int(s.buffer & distMask)]
+            e = dt[Int(truncatingIfNeeded: s.buffer & distMask)]
             kind = (e >> 12) & 0xF
             if kind == HuffmanTable.kindPointer {
-                e = dt[Int(e >> 16) + (Int(s.buffer >> UInt64(distBits)) & ((1 << Int((e >> 8) & 0xF)) - 1))]
+                e = dt[Int(e >> 16) + (Int(truncatingIfNeeded: s.buffer >> UInt64(distBits)) & ((1 << Int((e >> 8) & 0xF)) - 1))]
                 kind = (e >> 12) & 0xF
             }
             guard kind == HuffmanTable.kindBase else {

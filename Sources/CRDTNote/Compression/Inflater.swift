@@ -52,7 +52,15 @@ struct Inflater {
         let wanted = outCount + max(needed, Inflater.maxMatch)
         guard wanted > out.count else { return }
         let newCount = min(max(out.count * 2, wanted, 1 << 16), maxOutput + Inflater.maxMatch)
-        out.append(contentsOf: repeatElement(0, count: newCount - out.count))
+        // A fresh zeroed array plus one bulk copy is far cheaper than appending a repeated element.
+        var grown = [UInt8](repeating: 0, count: newCount)
+        let used = outCount
+        grown.withUnsafeMutableBufferPointer { g in
+            out.withUnsafeBufferPointer { o in
+                _ = UnsafeMutableBufferPointer(rebasing: g[0..<used]).update(fromContentsOf: o[0..<used])
+            }
+        }
+        out = grown
     }
 
     /// Block type 0: LEN, NLEN (its complement), then LEN raw bytes.

@@ -84,3 +84,14 @@ enum GzipVectors {
         0xc6, 0x19, 0xf5, 0xb9, 0x26, 0x00, 0x00, 0x00,
     ]
 }
+
+extension GzipVectors {
+    /// The text compressed in `dynamic`, regenerated the same way as the Python that produced it.
+    static let dynamicText: [UInt8] = {
+        var text = ""
+        for i in 0..<120 {
+            text += "line \(i): the quick brown fox \(i * i % 97) jumps over \(i % 3 != 0 ? "lazy dog" : "sleepy cat")\n"
+        }
+        return Array(text.utf8)
+    }()
+}

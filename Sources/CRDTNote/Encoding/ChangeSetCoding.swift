@@ -1,0 +1,138 @@
+/// Encodes and decodes a change set body (Docs/FORMAT.md, "Changes body").
+enum ChangeSetCoding {
+    static let deleted: UInt8 = 1 << 0
+    static let leftPrevious: UInt8 = 1 << 1
+    static let leftNone: UInt8 = 1 << 2
+    static let rightNone: UInt8 = 1 << 3
+    static let rightSameAsPrevious: UInt8 = 1 << 4
+    static let reservedMask: UInt8 = 0xE0
+
+    static func encode(_ set: ChangeSet) -> [UInt8] {
+        var out = ByteWriter(reservingCapacity: set.content.count + set.inserts.count * 6 + set.deletes.count * 4 + 64)
+        ClockTableCoding.write(set.replicas, nextSeq: nil, latest: set.latestStamps, logs: set.clockLogs, into: &out)
+        out.writeLengthPrefixed(set.content)
+        out.writeVarUInt(UInt64(set.inserts.count))
+        var previous: ChangeSet.Insert? = nil
+        for ins in set.inserts {
+            var flag: UInt8 = ins.byteCount == 0 ? deleted : 0
+            let previousEnd = previous.map { ItemRef(replica: $0.replica, seq: $0.seq + $0.length - 1) }
+            if ins.left.isNone { flag |= leftNone } else if ins.left == previousEnd { flag |= leftPrevious }
+            if ins.right.isNone { flag |= rightNone } else if let previous, ins.right == previous.right { flag |= rightSameAsPrevious }
+            out.writeByte(flag)
+            out.writeVarUInt(UInt64(ins.replica))
+            out.writeVarUInt(UInt64(ins.seq))
+            out.writeVarUInt(UInt64(ins.length - 1))
+            if flag & (leftNone | leftPrevious) == 0 {
+                out.writeVarUInt(UInt64(ins.left.replica))
+                out.writeVarUInt(UInt64(ins.left.seq))
+            }
+            if flag & (rightNone | rightSameAsPrevious) == 0 {
+                out.writeVarUInt(UInt64(ins.right.replica))
+                out.writeVarUInt(UInt64(ins.right.seq))
+            }
+            previous = ins
+        }
+        out.writeVarUInt(UInt64(set.deletes.count))
+        var last = (replica: UInt32(0), end: UInt32(0))
+        for d in set.deletes {
+            out.writeVarUInt(UInt64(d.replica))
+            let base = d.replica == last.replica ? last.end : 0
+            out.writeVarUInt(UInt64(d.seq - base))
+            out.writeVarUInt(UInt64(d.length - 1))
+            last = (d.replica, d.seq + d.length)
+        }
+        return out.bytes
+    }
+
+    static func decode(_ reader: inout ByteReader, limits: DecodingLimits) throws(BinaryDecodingError) -> ChangeSet {
+        var set = ChangeSet()
+        let table = try ClockTableCoding.read(&reader, withCounts: false, limits: limits)
+        set.replicas = table.replicas
+        set.latestStamps = table.latest
+        set.clockLogs = table.logs
+        let n = table.replicas.count
+        let contentOffset = reader.offset
+        let content = try reader.readLengthPrefixed("content")
+        if let bad = UTF8Validation.firstInvalidByte(content) {
+            throw BinaryDecodingError(.invalidValue, at: contentOffset + (bad - content.startIndex) + 1, "content is not valid UTF-8")
+        }
+        set.content = Array(content)
+        let count = try reader.readCount("insert count", minimumBytesEach: 4)
+        var byte = 0
+        var total = 0
+        var previous: ChangeSet.Insert? = nil
+        set.inserts.reserveCapacity(count)
+        for i in 0..<count {
+            let offset = reader.offset
+            let flag = try reader.readByte()
+            guard flag & reservedMask == 0, flag & (leftNone | leftPrevious) != (leftNone | leftPrevious) else {
+                throw BinaryDecodingError(.invalidValue, at: offset, "insert \(i) has invalid flags")
+            }
+            let replica = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of insert \(i)")
+            let seq = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of insert \(i)")
+            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of insert \(i)") + 1
+            guard n > 0, seq + length < Int(UInt32.max) else {
+                throw BinaryDecodingError(.invalidValue, at: offset, "insert \(i) has an invalid id range")
+            }
+            total += length
+            guard total <= limits.maximumElements else {
+                throw BinaryDecodingError(.lengthTooLarge, at: offset, "more than \(limits.maximumElements) inserted elements")
+            }
+            var ins = ChangeSet.Insert(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length), left: .none, right: .none,
+                                       byteStart: UInt32(byte), byteCount: 0, utf16: 0)
+            if flag & leftPrevious != 0 {
+                guard let previous else { throw BinaryDecodingError(.invalidValue, at: offset, "insert 0 refers to a previous insert") }
+                ins.left = ItemRef(replica: previous.replica, seq: previous.seq + previous.length - 1)
+            } else if flag & leftNone == 0 {
+                ins.left = try ref(&reader, n: n, "left origin of insert \(i)")
+            }
+            if flag & rightSameAsPrevious != 0 && flag & rightNone == 0 {
+                guard let previous else { throw BinaryDecodingError(.invalidValue, at: offset, "insert 0 refers to a previous insert") }
+                ins.right = previous.right
+            } else if flag & rightNone == 0 {
+                ins.right = try ref(&reader, n: n, "right origin of insert \(i)")
+            }
+            if flag & deleted == 0 {
+                var scalars = 0
+                var units = 0
+                var b = byte
+                while scalars < length && b < set.content.count {
+                    let lead = set.content[b]
+                    if lead < 0x80 { b += 1; units += 1 } else if lead < 0xE0 { b += 2; units += 1 } else if lead < 0xF0 { b += 3; units += 1 } else { b += 4; units += 2 }
+                    scalars += 1
+                }
+                guard scalars == length else { throw BinaryDecodingError(.invalidValue, at: offset, "content ends inside insert \(i)") }
+                ins.byteCount = UInt32(b - byte)
+                ins.utf16 = UInt32(units)
+                byte = b
+            }
+            set.inserts.append(ins)
+            previous = ins
+        }
+        guard byte == set.content.count else {
+            throw BinaryDecodingError(.invalidValue, at: contentOffset, "content has \(set.content.count - byte) bytes no insert uses")
+        }
+        let deletes = try reader.readCount("deletion count", minimumBytesEach: 3)
+        var last = (replica: 0, end: 0)
+        for i in 0..<deletes {
+            let offset = reader.offset
+            let replica = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of deletion \(i)")
+            let base = replica == last.replica ? last.end : 0
+            let seq = base + (try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of deletion \(i)"))
+            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of deletion \(i)") + 1
+            guard n > 0, seq + length < Int(UInt32.max) else {
+                throw BinaryDecodingError(.invalidValue, at: offset, "deletion \(i) has an invalid id range")
+            }
+            set.deletes.append(ChangeSet.Delete(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length)))
+            last = (replica, seq + length)
+        }
+        try reader.expectEnd("changes")
+        return set
+    }
+
+    private static func ref(_ reader: inout ByteReader, n: Int, _ what: String) throws(BinaryDecodingError) -> ItemRef {
+        let r = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of \(what)")
+        let s = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of \(what)")
+        return ItemRef(replica: UInt32(r), seq: UInt32(s))
+    }
+}

@@ -1,0 +1,38 @@
+extension NoteText {
+    /// The note's full state in crdtnote's binary format: visible text, ids, origins and
+    /// tombstones, clock stamps. Deleted text is not included.
+    public func encodedSnapshot() -> [UInt8] {
+        PayloadHeader.wrap(SnapshotEncoder.encode(sequence), kind: .snapshot)
+    }
+
+    /// Loads a snapshot; edits made from now on are attributed to `replica`.
+    /// Throws ``PayloadError/newerFormat(requiredReader:supportedReader:)`` before
+    /// decoding anything when the payload needs a newer crdtnote.
+    public init(snapshot: [UInt8], replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock(),
+                limits: DecodingLimits = .default) throws(PayloadError) {
+        var reader = try PayloadHeader.body(of: snapshot, expecting: .snapshot)
+        do {
+            let sequence = try SnapshotDecoder.decode(&reader, limits: limits)
+            self.init(sequence: sequence, replica: replica, clock: clock)
+        } catch {
+            throw .corrupt(error)
+        }
+    }
+}
+
+extension NoteChanges {
+    /// These changes in crdtnote's binary format.
+    public func encoded() -> [UInt8] {
+        PayloadHeader.wrap(ChangeSetCoding.encode(changeSet), kind: .changes)
+    }
+
+    /// Decodes changes. Their consistency with a particular note is checked when they are applied.
+    public init(encoded bytes: [UInt8], limits: DecodingLimits = .default) throws(PayloadError) {
+        var reader = try PayloadHeader.body(of: bytes, expecting: .changes)
+        do {
+            self.init(changeSet: try ChangeSetCoding.decode(&reader, limits: limits))
+        } catch {
+            throw .corrupt(error)
+        }
+    }
+}

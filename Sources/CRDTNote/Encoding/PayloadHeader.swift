@@ -1,0 +1,92 @@
+/// The fixed 18-byte header in front of every payload:
+/// magic "CRNT", format version (UInt16 LE), minimum reader version (UInt16 LE),
+/// kind (UInt8), flags (UInt8), body length (UInt32 LE), CRC-32C of the body (UInt32 LE).
+public struct PayloadHeader: Sendable, Hashable {
+    /// Version of the writer.
+    public var formatVersion: UInt16
+    /// Oldest reader version that can decode the body.
+    public var minimumReaderVersion: UInt16
+    /// Snapshot or changes.
+    public var kind: PayloadKind
+    /// Reserved flag bits; version 1 writes 0 and rejects unknown bits.
+    public var flags: UInt8
+    /// Length of the body that follows the header.
+    public var bodyLength: Int
+    /// CRC-32C (Castagnoli) of the body.
+    public var checksum: UInt32
+
+    /// Reads and checks the header of `bytes`: magic, version gate (before anything
+    /// else is interpreted), kind, flags, length and checksum.
+    public static func read(_ bytes: [UInt8]) throws(PayloadError) -> PayloadHeader {
+        do {
+            var reader = ByteReader(bytes)
+            let magic = try reader.readBytes(4)
+            guard magic.elementsEqual(NoteFormat.magic) else {
+                throw BinaryDecodingError(.badMagic, at: 0, "not a crdtnote payload (expected magic \"CRNT\")")
+            }
+            let format = try readUInt16(&reader)
+            let minimumReader = try readUInt16(&reader)
+            if minimumReader > NoteFormat.readerVersion {
+                throw PayloadError.newerFormat(requiredReader: minimumReader, supportedReader: NoteFormat.readerVersion)
+            }
+            let kindOffset = reader.offset
+            let kindByte = try reader.readByte()
+            guard let kind = PayloadKind(rawValue: kindByte) else {
+                throw BinaryDecodingError(.invalidValue, at: kindOffset, "unknown payload kind \(kindByte)")
+            }
+            let flagsOffset = reader.offset
+            let flags = try reader.readByte()
+            guard flags == 0 else {
+                throw BinaryDecodingError(.invalidValue, at: flagsOffset, "unknown flags 0x\(String(flags, radix: 16))")
+            }
+            let lengthOffset = reader.offset
+            let length = Int(try reader.readUInt32LE())
+            let checksum = try reader.readUInt32LE()
+            guard length == reader.remaining else {
+                throw BinaryDecodingError(length > reader.remaining ? .truncated : .trailingBytes, at: lengthOffset,
+                                          "header declares a \(length)-byte body but \(reader.remaining) bytes follow")
+            }
+            let actual = CRC32C.checksum(bytes[NoteFormat.headerSize...])
+            guard actual == checksum else {
+                throw BinaryDecodingError(.checksumMismatch, at: NoteFormat.headerSize - 4,
+                                          "body checksum is 0x\(String(actual, radix: 16)), header says 0x\(String(checksum, radix: 16))")
+            }
+            return PayloadHeader(formatVersion: format, minimumReaderVersion: minimumReader, kind: kind, flags: flags,
+                                 bodyLength: length, checksum: checksum)
+        } catch let error as PayloadError {
+            throw error
+        } catch let error as BinaryDecodingError {
+            throw .corrupt(error)
+        } catch {
+            throw .corrupt(BinaryDecodingError(.invalidValue, at: 0, "\(error)"))
+        }
+    }
+
+    private static func readUInt16(_ reader: inout ByteReader) throws(BinaryDecodingError) -> UInt16 {
+        let b = try reader.readBytes(2)
+        return UInt16(b[b.startIndex]) | UInt16(b[b.startIndex + 1]) << 8
+    }
+
+    /// Wraps `body` in a header of the current format version.
+    static func wrap(_ body: [UInt8], kind: PayloadKind) -> [UInt8] {
+        var out = ByteWriter(reservingCapacity: body.count + NoteFormat.headerSize)
+        out.writeBytes(NoteFormat.magic)
+        out.writeByte(UInt8(NoteFormat.version & 0xFF)); out.writeByte(UInt8(NoteFormat.version >> 8))
+        out.writeByte(UInt8(NoteFormat.readerVersion & 0xFF)); out.writeByte(UInt8(NoteFormat.readerVersion >> 8))
+        out.writeByte(kind.rawValue)
+        out.writeByte(0)
+        out.writeUInt32LE(UInt32(body.count))
+        out.writeUInt32LE(CRC32C.checksum(body))
+        out.writeBytes(body)
+        return out.bytes
+    }
+
+    /// Checks the header and kind, returning a reader positioned on the body.
+    static func body(of bytes: [UInt8], expecting kind: PayloadKind) throws(PayloadError) -> ByteReader {
+        let header = try read(bytes)
+        guard header.kind == kind else {
+            throw .corrupt(BinaryDecodingError(.invalidValue, at: 8, "expected a \(kind) payload, found \(header.kind)"))
+        }
+        return ByteReader(bytes, range: NoteFormat.headerSize..<bytes.count)
+    }
+}

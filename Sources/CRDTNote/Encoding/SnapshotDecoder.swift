@@ -1,0 +1,138 @@
+/// Reads a snapshot body back into a document, checking every field: counts against
+/// the bytes left and the decoding limits, ids against the replica table, every id
+/// present exactly once, text valid UTF-8 and fully used. Never traps.
+struct SnapshotDecoder {
+    static func decode(_ reader: inout ByteReader, limits: DecodingLimits) throws(BinaryDecodingError) -> TextSequence {
+        let table = try ClockTableCoding.read(&reader, withCounts: true, limits: limits)
+        let replicaCount = table.replicas.count
+        for (r, log) in table.logs.enumerated() where (log.last?.seq ?? 0) >= max(table.nextSeq[r], 1) {
+            throw BinaryDecodingError(.invalidValue, at: reader.offset, "clock log of replica \(table.replicas[r]) covers ids it does not have")
+        }
+        let textOffset = reader.offset
+        let text = try reader.readLengthPrefixed("text")
+        if let bad = UTF8Validation.firstInvalidByte(text) {
+            throw BinaryDecodingError(.invalidValue, at: textOffset + (bad - text.startIndex) + 1, "text is not valid UTF-8")
+        }
+        let content = Array(text)
+        let countOffset = reader.offset
+        let runCount = try reader.readCount("run count", minimumBytesEach: 2)
+        var flags = try reader.subReader(length: try columnLength(&reader, "flag column"), "flag column")
+        var replicaColumn = try reader.subReader(length: try columnLength(&reader, "replica column"), "replica column")
+        var seqColumn = try reader.subReader(length: try columnLength(&reader, "sequence column"), "sequence column")
+        var lengthColumn = try reader.subReader(length: try columnLength(&reader, "length column"), "length column")
+        var leftColumn = try reader.subReader(length: try columnLength(&reader, "left-origin column"), "left-origin column")
+        var rightColumn = try reader.subReader(length: try columnLength(&reader, "right-origin column"), "right-origin column")
+        try reader.expectEnd("snapshot")
+        guard flags.remaining == runCount else {
+            throw BinaryDecodingError(.invalidValue, at: countOffset, "\(runCount) runs but \(flags.remaining) flag bytes")
+        }
+        let total = table.nextSeq.reduce(0) { $0 + Int($1) }
+        var leafOf = table.nextSeq.map { [Int32](repeating: -1, count: Int($0)) }
+        var covered = 0
+        var runs: [Run] = []
+        runs.reserveCapacity(runCount)
+        var rightModes: [UInt8] = []
+        rightModes.reserveCapacity(runCount)
+        var lastSeqEnd = [Int64](repeating: 0, count: replicaCount)
+        var replica = 0
+        var byte = 0
+        for i in 0..<runCount {
+            let flagOffset = flags.offset
+            let flag = try flags.readByte()
+            guard flag & SnapshotFlags.reservedMask == 0 else {
+                throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(i) has reserved flag bits set")
+            }
+            if flag & SnapshotFlags.explicitReplica != 0 || i == 0 {
+                replica = flag & SnapshotFlags.explicitReplica != 0
+                    ? try replicaColumn.readVarUInt(max: UInt64(max(replicaCount - 1, 0)), "replica of run \(i)") : 0
+            }
+            guard replica < replicaCount else {
+                throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(i) names replica \(replica) of \(replicaCount)")
+            }
+            let seqOffset = seqColumn.offset
+            let seq = lastSeqEnd[replica] + (try seqColumn.readVarInt())
+            let length = Int64(try lengthColumn.readVarUInt(max: UInt64(UInt32.max), "length of run \(i)")) + 1
+            guard seq >= 0, seq + length <= Int64(table.nextSeq[replica]) else {
+                throw BinaryDecodingError(.invalidValue, at: seqOffset, "run \(i) ids \(seq)..<\(seq + length) are outside replica \(table.replicas[replica])'s \(table.nextSeq[replica])")
+            }
+            lastSeqEnd[replica] = seq + length
+            let slot = Int32(i / TextSequence.bulkLeafFill)
+            try leafOf[replica].withUnsafeMutableBufferPointer { (ids) throws(BinaryDecodingError) in
+                for s in Int(seq)..<Int(seq + length) {
+                    guard ids[s] < 0 else { throw BinaryDecodingError(.invalidValue, at: seqOffset, "id \(s) of replica \(table.replicas[replica]) appears twice") }
+                    ids[s] = slot
+                }
+            }
+            covered += Int(length)
+            var run = Run(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length), utf16: 0,
+                          byteStart: UInt32(byte), byteCount: 0, left: .none, right: .none)
+            if flag & SnapshotFlags.deleted == 0 {
+                var units = 0
+                var scalars = Int64(0)
+                content.withUnsafeBufferPointer { buffer in
+                    var b = byte
+                    while scalars < length && b < buffer.count {
+                        let lead = buffer[b]
+                        if lead < 0x80 { b += 1; units += 1 } else if lead < 0xE0 { b += 2; units += 1 } else if lead < 0xF0 { b += 3; units += 1 } else { b += 4; units += 2 }
+                        scalars += 1
+                    }
+                    run.byteCount = UInt32(b - byte)
+                    byte = b
+                }
+                guard scalars == length else {
+                    throw BinaryDecodingError(.invalidValue, at: textOffset, "the text ends inside run \(i)")
+                }
+                run.utf16 = UInt32(units)
+            }
+            let leftMode = (flag >> SnapshotFlags.leftShift) & 3
+            switch leftMode {
+            case SnapshotFlags.leftPreviousElement:
+                if let previous = runs.last { run.left = ItemRef(replica: previous.replica, seq: previous.seqEnd - 1) }
+            case SnapshotFlags.leftNone: break
+            case SnapshotFlags.leftSameReplicaPredecessor:
+                guard seq > 0 else { throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(i) has no predecessor to use as left origin") }
+                run.left = ItemRef(replica: UInt32(replica), seq: UInt32(seq - 1))
+            default:
+                run.left = try readRef(&leftColumn, table: table, what: "left origin of run \(i)")
+            }
+            let rightMode = (flag >> SnapshotFlags.rightShift) & 3
+            switch rightMode {
+            case SnapshotFlags.rightSameAsPrevious:
+                guard let previous = runs.last else { throw BinaryDecodingError(.invalidValue, at: flagOffset, "run 0 refers to a previous run") }
+                run.right = previous.right
+            case SnapshotFlags.rightExplicit:
+                run.right = try readRef(&rightColumn, table: table, what: "right origin of run \(i)")
+            default: break
+            }
+            rightModes.append(rightMode)
+            runs.append(run)
+        }
+        guard covered == total else {
+            throw BinaryDecodingError(.invalidValue, at: countOffset, "runs cover \(covered) of \(total) declared ids")
+        }
+        guard byte == content.count else {
+            throw BinaryDecodingError(.invalidValue, at: textOffset, "text has \(content.count - byte) bytes no run uses")
+        }
+        for column in [replicaColumn, seqColumn, lengthColumn, leftColumn, rightColumn] { try column.expectEnd("column") }
+        for i in runs.indices where rightModes[i] == SnapshotFlags.rightNextElement {
+            guard i + 1 < runs.count else { throw BinaryDecodingError(.invalidValue, at: countOffset, "last run points to a next element") }
+            runs[i].right = ItemRef(replica: runs[i + 1].replica, seq: runs[i + 1].seq)
+        }
+        return TextSequence(replicas: table.replicas, nextSeq: table.nextSeq, latest: table.latest, logs: table.logs,
+                            content: content, runs: runs, leafOf: leafOf)
+    }
+
+    private static func columnLength(_ reader: inout ByteReader, _ what: String) throws(BinaryDecodingError) -> Int {
+        try reader.readVarUInt(max: UInt64(reader.remaining), "length of \(what)")
+    }
+
+    static func readRef(_ reader: inout ByteReader, table: ClockTableCoding.Table, what: String) throws(BinaryDecodingError) -> ItemRef {
+        let offset = reader.offset
+        let r = try reader.readVarUInt(max: UInt64(max(table.replicas.count - 1, 0)), "replica of \(what)")
+        let s = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of \(what)")
+        guard r < table.replicas.count, (table.nextSeq.isEmpty ? true : s < Int(table.nextSeq[r])) else {
+            throw BinaryDecodingError(.invalidValue, at: offset, "\(what) names id \(s) of replica index \(r), which does not exist")
+        }
+        return ItemRef(replica: UInt32(r), seq: UInt32(s))
+    }
+}

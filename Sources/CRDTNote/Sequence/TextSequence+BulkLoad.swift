@@ -1,0 +1,42 @@
+extension TextSequence {
+    /// Runs per leaf when building from a snapshot: half full, so edits rarely split leaves at first.
+    static let bulkLeafFill = 32
+
+    /// Builds a document directly from runs in document order (already validated:
+    /// every id `0..<nextSeq[r]` of every replica appears exactly once).
+    init(replicas: [ReplicaID], nextSeq: [UInt32], latest: [HLCTimestamp], logs: [[ClockLogEntry]],
+         content: [UInt8], runs: [Run], leafOf: [[Int32]]) {
+        self.init()
+        self.replicas = replicas
+        for (i, id) in replicas.enumerated() { replicaIndex[id] = UInt32(i) }
+        self.nextSeq = nextSeq
+        self.latestStamp = latest
+        self.clockLog = logs
+        self.content = content
+        self.leafOf = leafOf
+        let fill = Self.bulkLeafFill
+        let leafCount = max(1, (runs.count + fill - 1) / fill)
+        leaves = []
+        leaves.reserveCapacity(leafCount)
+        slotScalars = []
+        slotUTF16 = []
+        for l in 0..<leafCount {
+            let chunk = Array(runs[min(l * fill, runs.count)..<min((l + 1) * fill, runs.count)])
+            var scalars = 0
+            var units = 0
+            for r in chunk {
+                scalars += r.visibleScalars
+                units += r.visibleUTF16
+            }
+            leaves.append(chunk)
+            slotScalars.append(scalars)
+            slotUTF16.append(units)
+            scalarCount += scalars
+            utf16Count += units
+        }
+        order = (0..<leafCount).map { Int32($0) }
+        orderIndex = order
+        runCount = runs.count
+        rebuildIndexes()
+    }
+}

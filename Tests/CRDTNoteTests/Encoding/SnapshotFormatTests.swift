@@ -1,0 +1,82 @@
+import Testing
+@testable import CRDTNote
+
+@Suite struct SnapshotFormatTests {
+    @Test(arguments: Array(1...20) as [UInt64])
+    func snapshotsRoundTripAndKeepMerging(seed: UInt64) throws {
+        let notes = FormatSamples.randomNotes(seed: seed)
+        for note in notes {
+            let bytes = note.encodedSnapshot()
+            let loaded = try NoteText(snapshot: bytes, replica: note.replica)
+            #expect(loaded.string == note.string)
+            #expect(loaded.version == note.version)
+            #expect(loaded.lastModified == note.lastModified)
+            #expect(loaded.invariantViolations == [])
+            #expect(loaded.encodedSnapshot() == bytes, "encoding is deterministic")
+            // A loaded copy merges exactly like the original.
+            for other in notes {
+                #expect(loaded.merging(other).string == note.merging(other).string)
+                #expect(other.merging(loaded).string == other.merging(note).string)
+            }
+        }
+    }
+
+    @Test(arguments: Array(41...52) as [UInt64])
+    func encodedChangesApplyLikeAMerge(seed: UInt64) throws {
+        let notes = FormatSamples.randomNotes(seed: seed)
+        let (a, b) = (notes[0], notes[1])
+        let changes = b.changes(since: a.version)
+        let decoded = try NoteChanges(encoded: changes.encoded())
+        #expect(decoded == changes)
+        var viaBytes = a
+        try viaBytes.apply(decoded)
+        #expect(viaBytes.string == a.merging(b).string)
+        #expect(viaBytes.invariantViolations == [])
+    }
+
+    @Test func emptyNoteRoundTrips() throws {
+        let empty = NoteText(replica: 5)
+        let loaded = try NoteText(snapshot: empty.encodedSnapshot(), replica: 6)
+        #expect(loaded.string == "")
+        #expect(loaded.invariantViolations == [])
+    }
+
+    @Test func deletedTextIsNotStored() throws {
+        var note = NoteText(String(repeating: "secret ", count: 200), replica: 1)
+        let before = note.encodedSnapshot().count
+        try note.deleteScalars(in: 0..<note.scalarCount)
+        let after = note.encodedSnapshot()
+        #expect(after.count < before / 10)
+        #expect(!String(decoding: after, as: UTF8.self).contains("secret"))
+    }
+
+    @Test func aNewerMinimumReaderIsRefusedBeforeAnythingElse() throws {
+        var bytes = NoteText("hello", replica: 1).encodedSnapshot()
+        bytes[6] = 2   // minimum reader version, little endian
+        bytes[bytes.count - 1] ^= 0xFF   // and a damaged body: the gate still answers first
+        #expect(throws: PayloadError.newerFormat(requiredReader: 2, supportedReader: NoteFormat.readerVersion)) {
+            _ = try NoteText(snapshot: bytes, replica: 1)
+        }
+        #expect(throws: PayloadError.newerFormat(requiredReader: 2, supportedReader: NoteFormat.readerVersion)) {
+            _ = try PayloadHeader.read(bytes)
+        }
+    }
+
+    @Test func headerProblemsAreNamed() throws {
+        let good = NoteText("hello", replica: 1).encodedSnapshot()
+        func kind(_ bytes: [UInt8]) -> BinaryDecodingError.Kind? {
+            do { _ = try NoteText(snapshot: bytes, replica: 1); return nil } catch {
+                if case let .corrupt(e) = error { return e.kind }
+                return nil
+            }
+        }
+        var badMagic = good; badMagic[0] = 0
+        #expect(kind(badMagic) == .badMagic)
+        var flipped = good; flipped[flipped.count - 2] ^= 1
+        #expect(kind(flipped) == .checksumMismatch)
+        #expect(kind(Array(good.dropLast())) == .truncated)
+        #expect(kind(good + [0]) == .trailingBytes)
+        let changes = NoteText("x", replica: 1).changes(since: VersionVector()).encoded()
+        #expect(kind(changes) == .invalidValue, "a changes payload is not a snapshot")
+    }
+}
