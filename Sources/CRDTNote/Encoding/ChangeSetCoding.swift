@@ -68,9 +68,9 @@ enum ChangeSetCoding {
             guard flag & reservedMask == 0, flag & (leftNone | leftPrevious) != (leftNone | leftPrevious) else {
                 throw BinaryDecodingError(.invalidValue, at: offset, "insert \(i) has invalid flags")
             }
-            let replica = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of insert \(i)")
-            let seq = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of insert \(i)")
-            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of insert \(i)") + 1
+            let replica = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of a insert")
+            let seq = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of a insert")
+            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of a insert") + 1
             guard n > 0, seq + length < Int(UInt32.max) else {
                 throw BinaryDecodingError(.invalidValue, at: offset, "insert \(i) has an invalid id range")
             }
@@ -84,13 +84,13 @@ enum ChangeSetCoding {
                 guard let previous else { throw BinaryDecodingError(.invalidValue, at: offset, "insert 0 refers to a previous insert") }
                 ins.left = ItemRef(replica: previous.replica, seq: previous.seq + previous.length - 1)
             } else if flag & leftNone == 0 {
-                ins.left = try ref(&reader, n: n, "left origin of insert \(i)")
+                ins.left = try ref(&reader, n: n, "left origin of an insert")
             }
             if flag & rightSameAsPrevious != 0 && flag & rightNone == 0 {
                 guard let previous else { throw BinaryDecodingError(.invalidValue, at: offset, "insert 0 refers to a previous insert") }
                 ins.right = previous.right
             } else if flag & rightNone == 0 {
-                ins.right = try ref(&reader, n: n, "right origin of insert \(i)")
+                ins.right = try ref(&reader, n: n, "right origin of an insert")
             }
             if flag & deleted == 0 {
                 var scalars = 0
@@ -116,10 +116,10 @@ enum ChangeSetCoding {
         var last = (replica: 0, end: 0)
         for i in 0..<deletes {
             let offset = reader.offset
-            let replica = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of deletion \(i)")
+            let replica = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of a deletion")
             let base = replica == last.replica ? last.end : 0
-            let seq = base + (try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of deletion \(i)"))
-            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of deletion \(i)") + 1
+            let seq = base + (try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of a deletion"))
+            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of a deletion") + 1
             guard n > 0, seq + length < Int(UInt32.max) else {
                 throw BinaryDecodingError(.invalidValue, at: offset, "deletion \(i) has an invalid id range")
             }
@@ -131,8 +131,8 @@ enum ChangeSetCoding {
     }
 
     private static func ref(_ reader: inout ByteReader, n: Int, _ what: String) throws(BinaryDecodingError) -> ItemRef {
-        let r = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of \(what)")
-        let s = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of \(what)")
+        let r = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "origin replica")
+        let s = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "origin id")
         return ItemRef(replica: UInt32(r), seq: UInt32(s))
     }
 }

@@ -44,14 +44,14 @@ struct SnapshotDecoder {
             }
             if flag & SnapshotFlags.explicitReplica != 0 || i == 0 {
                 replica = flag & SnapshotFlags.explicitReplica != 0
-                    ? try replicaColumn.readVarUInt(max: UInt64(max(replicaCount - 1, 0)), "replica of run \(i)") : 0
+                    ? try replicaColumn.readVarUInt(max: UInt64(max(replicaCount - 1, 0)), "replica of a run") : 0
             }
             guard replica < replicaCount else {
                 throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(i) names replica \(replica) of \(replicaCount)")
             }
             let seqOffset = seqColumn.offset
             let seq = lastSeqEnd[replica] + (try seqColumn.readVarInt())
-            let length = Int64(try lengthColumn.readVarUInt(max: UInt64(UInt32.max), "length of run \(i)")) + 1
+            let length = Int64(try lengthColumn.readVarUInt(max: UInt64(UInt32.max), "length of a run")) + 1
             guard seq >= 0, seq + length <= Int64(table.nextSeq[replica]) else {
                 throw BinaryDecodingError(.invalidValue, at: seqOffset, "run \(i) ids \(seq)..<\(seq + length) are outside replica \(table.replicas[replica])'s \(table.nextSeq[replica])")
             }
@@ -93,7 +93,7 @@ struct SnapshotDecoder {
                 guard seq > 0 else { throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(i) has no predecessor to use as left origin") }
                 run.left = ItemRef(replica: UInt32(replica), seq: UInt32(seq - 1))
             default:
-                run.left = try readRef(&leftColumn, table: table, what: "left origin of run \(i)")
+                run.left = try readRef(&leftColumn, table: table, what: "left origin of a run")
             }
             let rightMode = (flag >> SnapshotFlags.rightShift) & 3
             switch rightMode {
@@ -101,7 +101,7 @@ struct SnapshotDecoder {
                 guard let previous = runs.last else { throw BinaryDecodingError(.invalidValue, at: flagOffset, "run 0 refers to a previous run") }
                 run.right = previous.right
             case SnapshotFlags.rightExplicit:
-                run.right = try readRef(&rightColumn, table: table, what: "right origin of run \(i)")
+                run.right = try readRef(&rightColumn, table: table, what: "right origin of a run")
             default: break
             }
             rightModes.append(rightMode)
@@ -128,8 +128,8 @@ struct SnapshotDecoder {
 
     static func readRef(_ reader: inout ByteReader, table: ClockTableCoding.Table, what: String) throws(BinaryDecodingError) -> ItemRef {
         let offset = reader.offset
-        let r = try reader.readVarUInt(max: UInt64(max(table.replicas.count - 1, 0)), "replica of \(what)")
-        let s = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of \(what)")
+        let r = try reader.readVarUInt(max: UInt64(max(table.replicas.count - 1, 0)), "origin replica")
+        let s = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "origin id")
         guard r < table.replicas.count, (table.nextSeq.isEmpty ? true : s < Int(table.nextSeq[r])) else {
             throw BinaryDecodingError(.invalidValue, at: offset, "\(what) names id \(s) of replica index \(r), which does not exist")
         }

@@ -2,7 +2,7 @@ extension TextSequence {
     /// Inserts valid UTF-8 `utf8` (`scalars` scalars, `utf16` units) as new elements of
     /// `replica` so that it starts at visible scalar `p`. The new run is anchored to the
     /// visible character on its left and placed directly after it (before any tombstones).
-    mutating func insertLocal(_ utf8: [UInt8], scalars: Int, utf16: Int, at p: Int, replica r: UInt32) {
+    mutating func insertLocal(_ utf8: UnsafeBufferPointer<UInt8>, scalars: Int, utf16: Int, at p: Int, replica r: UInt32) {
         guard scalars > 0 else { return }
         let seq = nextSeq[Int(r)]
         let byteStart = UInt32(content.count)
@@ -60,31 +60,34 @@ extension TextSequence {
         splitRun(at: start)
         var orderPos = start.order
         var index = start.offset > 0 ? start.run + 1 : start.run
-        var touched: [Int] = []
+        // Only the first and last leaf gain runs (from splits), so at most two need splitting.
+        let firstSlot = Int(order[orderPos])
+        var lastSlot = firstSlot
         while remaining > 0 && orderPos < order.count {
             let slot = Int(order[orderPos])
+            lastSlot = slot
+            let firstIndex = index
             var scalars = 0
             var units = 0
             while remaining > 0 && index < leaves[slot].count {
-                if leaves[slot][index].isDeleted { index += 1; continue }
-                if leaves[slot][index].length > remaining {
+                let r = leaves[slot][index]
+                if r.isDeleted { index += 1; continue }
+                if r.length > remaining {
                     splitRun(at: TreePosition(order: orderPos, run: index, offset: remaining))
                 }
-                let r = leaves[slot][index]
-                scalars -= Int(r.length)
-                units -= Int(r.utf16)
+                let target = leaves[slot][index]
+                scalars -= Int(target.length)
+                units -= Int(target.utf16)
                 leaves[slot][index].markDeleted()
-                remaining -= r.length
+                remaining -= target.length
                 index += 1
             }
             adjust(slot: slot, scalars: scalars, utf16: units)
-            touched.append(slot)
+            coalesce(slot: slot, from: firstIndex - 1, through: index)
             orderPos += 1
             index = 0
         }
-        for slot in touched {
-            coalesce(slot: slot)
-            splitLeafIfNeeded(slot)
-        }
+        splitLeafIfNeeded(firstSlot)
+        if lastSlot != firstSlot { splitLeafIfNeeded(lastSlot) }
     }
 }

@@ -194,13 +194,18 @@ extension TextSequence {
         splitLeafIfNeeded(newSlot)
     }
 
-    /// Merges every pair of neighbouring runs in a leaf that can be one run.
-    @usableFromInline mutating func coalesce(slot: Int) {
-        var i = 0
-        while i + 1 < leaves[slot].count {
-            let before = leaves[slot].count
-            mergeWithNext(slot: slot, index: i)
-            if leaves[slot].count == before { i += 1 }
+    /// Merges neighbouring runs of a leaf that can be one run, within `from...through`
+    /// (clamped to the leaf), or across the whole leaf by default.
+    @usableFromInline mutating func coalesce(slot: Int, from: Int = 0, through: Int = .max) {
+        var i = max(from, 0)
+        var end = min(through, leaves[slot].count - 1)
+        while i < end {
+            if leaves[slot][i].canAbsorb(leaves[slot][i + 1]) {
+                mergeWithNext(slot: slot, index: i)
+                end -= 1
+            } else {
+                i += 1
+            }
         }
     }
 

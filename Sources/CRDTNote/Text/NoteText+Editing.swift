@@ -14,15 +14,19 @@ extension NoteText {
         guard range.lowerBound >= 0, range.upperBound <= sequence.scalarCount else {
             throw NoteTextError(.outOfBounds, "scalar range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(sequence.scalarCount)")
         }
-        let utf8 = Array(text.utf8)
-        let counts = UTF8Counting.counts(utf8)
-        try checkCapacity(adding: utf8.count, scalars: counts.scalars)
-        if range.isEmpty && utf8.isEmpty { return }
-        let stamp = clock.tick()
-        sequence.deleteLocal(range)
-        let firstSeq = sequence.nextSeq[Int(localIndex)]
-        sequence.insertLocal(utf8, scalars: counts.scalars, utf16: counts.utf16, at: range.lowerBound, replica: localIndex)
-        sequence.noteStamp(stamp, replica: localIndex, firstInsertedSeq: utf8.isEmpty ? nil : firstSeq)
+        var text = text
+        let failure: NoteTextError? = text.withUTF8 { utf8 in
+            let counts = UTF8Counting.counts(utf8)
+            if let problem = capacityProblem(adding: utf8.count, scalars: counts.scalars) { return problem }
+            if range.isEmpty && utf8.isEmpty { return nil }
+            let stamp = clock.tick()
+            sequence.deleteLocal(range)
+            let firstSeq = sequence.nextSeq[Int(localIndex)]
+            sequence.insertLocal(utf8, scalars: counts.scalars, utf16: counts.utf16, at: range.lowerBound, replica: localIndex)
+            sequence.noteStamp(stamp, replica: localIndex, firstInsertedSeq: utf8.isEmpty ? nil : firstSeq)
+            return nil
+        }
+        if let failure { throw failure }
     }
 
     /// Inserts `text` at UTF-16 `offset` (as in `NSRange`).
@@ -66,13 +70,14 @@ extension NoteText {
         return scalar
     }
 
-    private func checkCapacity(adding bytes: Int, scalars: Int) throws(NoteTextError) {
+    private func capacityProblem(adding bytes: Int, scalars: Int) -> NoteTextError? {
         if sequence.content.count + bytes >= Int(UInt32.max) {
-            throw NoteTextError(.tooLarge, "the note's text storage would exceed 4 GiB")
+            return NoteTextError(.tooLarge, "the note's text storage would exceed 4 GiB")
         }
         if Int(sequence.nextSeq[Int(localIndex)]) + scalars >= Int(UInt32.max) {
-            throw NoteTextError(.tooLarge, "replica \(replica) would exceed 2^32 inserted characters")
+            return NoteTextError(.tooLarge, "replica \(replica) would exceed 2^32 inserted characters")
         }
+        return nil
     }
 
     /// Makes the text equal `newText`, recording a small set of edits found by diffing
@@ -84,13 +89,13 @@ extension NoteText {
         guard !edits.isEmpty else { return }
         let inserted = edits.reduce(0) { $0 + $1.insert.count }
         let insertedScalars = edits.reduce(0) { $0 + $1.insertScalars }
-        do { try checkCapacity(adding: inserted, scalars: insertedScalars) } catch { return }
+        if capacityProblem(adding: inserted, scalars: insertedScalars) != nil { return }
         let stamp = clock.tick()
         let firstSeq = sequence.nextSeq[Int(localIndex)]
         // Edits are sorted from the end of the text backwards, so offsets stay valid.
         for edit in edits {
             sequence.deleteLocal(edit.offset..<edit.offset + edit.deleteCount)
-            sequence.insertLocal(edit.insert, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: localIndex)
+            edit.insert.withUnsafeBufferPointer { bytes in sequence.insertLocal(bytes, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: localIndex) }
         }
         sequence.noteStamp(stamp, replica: localIndex, firstInsertedSeq: inserted > 0 ? firstSeq : nil)
     }
