@@ -8,7 +8,7 @@ import Foundation
 enum CloudKitRecordMapping {
     /// Top-level key of `CloudRecord.extra` holding the record's archived system fields (base64
     /// of `encodeSystemFields(with:)`): the change tag CloudKit checks on save travels there.
-    static let systemFieldsKey = "crdtnoteSystemFields"
+    static let systemFieldsKey = CloudRecord.systemFieldsKey
 
     static func zoneID(_ zone: RecordZoneID) -> CKRecordZone.ID {
         CKRecordZone.ID(zoneName: zone.zoneName, ownerName: zone.ownerName ?? CKCurrentUserDefaultName)

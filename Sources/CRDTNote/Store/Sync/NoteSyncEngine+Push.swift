@@ -1,0 +1,225 @@
+/// Saving local edits and deletes.
+extension NoteSyncEngine {
+    /// What to do with one record after its save failed.
+    enum ItemOutcome {
+        /// Try again, after waiting this long.
+        case retry(afterSeconds: Double)
+        /// Leave the note unsaved and go on (reported in `failedNotes`).
+        case giveUp
+        /// The note is settled (e.g. dropped by `.deleteWins`).
+        case done
+    }
+
+    /// Sends pending deletes, then saves every unsaved note.
+    public func pushLocalChanges() async throws(NoteSyncError) {
+        try await ensureZone()
+        try await pushDeletes()
+        let names = unsavedNoteNames
+        var start = 0
+        while start < names.count {
+            let end = min(start + configuration.batchSize, names.count)
+            try await save(Array(names[start..<end]))
+            start = end
+        }
+    }
+
+    func pushDeletes() async throws(NoteSyncError) {
+        let names = pendingDeletes.keys.sorted()
+        var start = 0
+        while start < names.count {
+            var chunk = Array(names[start..<min(start + configuration.batchSize, names.count)])
+            start += chunk.count
+            chunk = try await withoutNewerVersions(chunk)
+            if chunk.isEmpty { continue }
+            var attempt = 0
+            while true {
+                attempt += 1
+                do {
+                    try await store.deleteRecords(named: chunk, in: configuration.zone)
+                    break
+                } catch {
+                    if error.isTransient {
+                        try await backOff(after: error, attempt: attempt)
+                    } else if error.code == .zoneNotFound || error.code == .userDeletedZone {
+                        try await recoverZone(after: error)
+                        return
+                    } else if error.code == .partialFailure && error.itemErrors.values.allSatisfy(\.isTransient) {
+                        try await backOff(after: error.itemErrors.values.first ?? error, attempt: attempt)
+                    } else {
+                        throw NoteSyncError(.storeFailure, storeError: error, "cannot delete notes: \(error)")
+                    }
+                }
+            }
+            for name in chunk { pendingDeletes[name] = nil }
+            report.deleted += chunk.count
+        }
+    }
+
+    /// The names whose server version is still the one deleted here. CloudKit deletes are
+    /// unconditional, so a version saved elsewhere since the last fetch is checked for first and
+    /// handled as news (by default it brings the note back) instead of being deleted unseen.
+    func withoutNewerVersions(_ names: [String]) async throws(NoteSyncError) -> [String] {
+        var attempt = 0
+        var current: [String: StoredRecord] = [:]
+        while true {
+            attempt += 1
+            do {
+                current = try await store.fetchRecords(named: names, in: configuration.zone)
+                break
+            } catch {
+                guard error.isTransient else { return names } // the delete request reports it
+                try await backOff(after: error, attempt: attempt)
+            }
+        }
+        var keep: [String] = []
+        for name in names {
+            guard let stored = current[name] else {
+                pendingDeletes[name] = nil // already gone
+                continue
+            }
+            if (stored.changeTag ?? "") == pendingDeletes[name] || configuration.deleteConflictPolicy == .deleteWins {
+                keep.append(name)
+            } else {
+                try apply(stored)
+            }
+        }
+        return keep
+    }
+
+    /// Saves the named notes until each is confirmed, merged-and-confirmed, or given up.
+    func save(_ names: [String]) async throws(NoteSyncError) {
+        var remaining = names
+        var attempt = 0
+        while !remaining.isEmpty {
+            attempt += 1
+            var revisions: [String: UInt64] = [:]
+            var records: [StoredRecord] = []
+            for name in remaining {
+                guard let note = notes[name], note.hasUnsavedChanges else { continue }
+                revisions[name] = note.revision
+                records.append(NoteRecordBridge.record(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType))
+            }
+            if records.isEmpty { return }
+            do {
+                let saved = try await store.saveRecords(records, in: configuration.zone)
+                confirm(saved, revisions: revisions)
+                return
+            } catch {
+                switch error.code {
+                case .partialFailure:
+                    confirm(error.saved, revisions: revisions)
+                    var retry: [String] = []
+                    var wait = 0.0
+                    for name in error.itemErrors.keys.sorted() {
+                        guard let item = error.itemErrors[name] else { continue }
+                        switch try await handle(item, for: name) {
+                        case .retry(let seconds):
+                            retry.append(name)
+                            wait = max(wait, seconds)
+                        case .giveUp: report.failedNotes.append(name)
+                        case .done: break
+                        }
+                    }
+                    remaining = retry
+                    if !remaining.isEmpty && wait > 0 {
+                        try await backOff(after: RecordStoreError(.serviceUnavailable, retryAfterSeconds: wait, "items failed"), attempt: attempt)
+                    } else if !remaining.isEmpty && attempt >= configuration.maxAttempts {
+                        throw NoteSyncError(.attemptsExhausted, noteName: remaining.first, storeError: error, "gave up after \(attempt) tries: \(error)")
+                    }
+                case .limitExceeded where remaining.count > 1:
+                    statistics.batchSplits += 1
+                    let half = remaining.count / 2
+                    try await save(Array(remaining[..<half]))
+                    try await save(Array(remaining[half...]))
+                    return
+                case .zoneNotFound, .userDeletedZone:
+                    try await recoverZone(after: error)
+                    remaining = unsavedNoteNames.filter { remaining.contains($0) }
+                    if attempt >= configuration.maxAttempts {
+                        throw NoteSyncError(.attemptsExhausted, storeError: error, "the zone kept vanishing: \(error)")
+                    }
+                default:
+                    if error.isTransient {
+                        try await backOff(after: error, attempt: attempt)
+                    } else if let name = error.recordName, remaining.count == 1 {
+                        // A single-record request failing for that record: treat it as an item.
+                        switch try await handle(error, for: name) {
+                        case .retry(let seconds):
+                            if seconds > 0 || attempt >= configuration.maxAttempts {
+                                try await backOff(after: RecordStoreError(.serviceUnavailable, retryAfterSeconds: seconds, "\(error)"), attempt: attempt)
+                            }
+                        case .giveUp:
+                            report.failedNotes.append(name)
+                            return
+                        case .done: return
+                        }
+                    } else {
+                        throw NoteSyncError(.storeFailure, storeError: error, "cannot save notes: \(error)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// Marks saved records confirmed; a note edited during the request stays unsaved.
+    func confirm(_ saved: [StoredRecord], revisions: [String: UInt64]) {
+        for version in saved {
+            let name = version.recordName
+            guard var note = notes[name] else { continue } // deleted locally meanwhile: the delete follows
+            note.base = version
+            if note.revision == revisions[name] { note.hasUnsavedChanges = false }
+            notes[name] = note
+            statistics.recordsSaved += 1
+            report.saved += 1
+        }
+    }
+
+    /// Decides what one failed item needs.
+    func handle(_ error: RecordStoreError, for name: String) async throws(NoteSyncError) -> ItemOutcome {
+        switch error.code {
+        case .serverRecordChanged:
+            guard let conflict = error.conflict else { return .retry(afterSeconds: configuration.backoff(attempt: 1)) }
+            try mergeConflict(conflict, name: name)
+            return .retry(afterSeconds: 0)
+        case .unknownItem:
+            return resolveDeletedWhileEdited(name)
+        case .limitExceeded:
+            return .giveUp
+        case .zoneNotFound, .userDeletedZone:
+            try await recoverZone(after: error)
+            return .retry(afterSeconds: 0)
+        default:
+            if error.isTransient { return .retry(afterSeconds: error.retryAfterSeconds ?? configuration.backoff(attempt: 1)) }
+            throw NoteSyncError(.storeFailure, noteName: name, storeError: error, "cannot save note: \(error)")
+        }
+    }
+
+    /// Merges a save conflict into the local note; the next save builds on the merged record,
+    /// which carries the server's change tag.
+    func mergeConflict(_ conflict: RecordConflict, name: String) throws(NoteSyncError) {
+        let merged = try NoteRecordBridge.merge(conflict, replica: replica)
+        let mergedText = try NoteRecordBridge.text(from: merged, replica: replica, clock: clock)
+        guard var note = notes[name] else { return }
+        note.text.merge(mergedText)
+        note.base = merged
+        notes[name] = note
+        statistics.conflictsMerged += 1
+        report.conflictsMerged += 1
+    }
+
+    /// The record was deleted on the server while this device had unsaved edits.
+    func resolveDeletedWhileEdited(_ name: String) -> ItemOutcome {
+        guard var note = notes[name] else { return .done }
+        switch configuration.deleteConflictPolicy {
+        case .editResurrects:
+            note.base = note.base?.withoutServerIdentity()
+            notes[name] = note
+            statistics.notesResurrected += 1
+            return .retry(afterSeconds: 0)
+        case .deleteWins:
+            notes[name] = nil
+            statistics.editsDroppedByDelete += 1
+            return .done
+        }
+    }
+}
