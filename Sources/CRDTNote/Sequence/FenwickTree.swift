@@ -10,11 +10,18 @@ struct FenwickTree: Sendable {
     /// Rebuilds the tree over `values` in linear time.
     mutating func rebuild(_ values: [Int]) {
         tree = [0] + values
-        let n = values.count
-        if n == 0 { return }
-        for i in 1...n {
-            let parent = i + (i & -i)
-            if parent <= n { tree[parent] += tree[i] }
+        propagate()
+    }
+
+    /// Turns `tree[1...]`, holding plain per-slot values, into a Fenwick tree in linear time.
+    @usableFromInline mutating func propagate() {
+        let n = tree.count - 1
+        if n <= 0 { return }
+        tree.withUnsafeMutableBufferPointer { t in
+            for i in 1...n {
+                let parent = i + (i & -i)
+                if parent <= n { t[parent] += t[i] }
+            }
         }
     }
 

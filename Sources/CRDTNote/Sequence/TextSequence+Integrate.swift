@@ -8,6 +8,7 @@ extension TextSequence {
     /// the smaller replica id. Only origins are compared, so every replica computes the
     /// same place regardless of the order it receives runs in.
     mutating func integrate(_ new: Run, content bytes: ArraySlice<UInt8>) {
+        typingCursor = nil
         let end = endPosition
         let leftPos: TreePosition? = new.left.isNone ? nil : locate(new.left)
         let rightPos = new.right.isNone ? end : locate(new.right)
@@ -70,6 +71,7 @@ extension TextSequence {
 
     /// Marks the ids `seq..<seq+length` of `replica` deleted (all must exist).
     mutating func deleteIDs(replica r: UInt32, seq: UInt32, length: UInt32, touched: inout Set<Int>) {
+        typingCursor = nil
         var s = seq
         let end = seq + length
         while s < end {

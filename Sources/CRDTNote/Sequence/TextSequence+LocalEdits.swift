@@ -5,6 +5,12 @@ extension TextSequence {
     mutating func insertLocal(_ utf8: UnsafeBufferPointer<UInt8>, scalars: Int, utf16: Int, at p: Int, replica r: UInt32) {
         guard scalars > 0 else { return }
         let seq = nextSeq[Int(r)]
+        if let cursor = typingCursor, cursor.scalarEnd == p, cursor.replica == r {
+            extend(slot: cursor.slot, index: cursor.index, with: utf8, scalars: scalars, utf16: utf16, replica: r, seq: seq)
+            typingCursor?.scalarEnd = p + scalars
+            return
+        }
+        typingCursor = nil
         let byteStart = UInt32(content.count)
         var left = ItemRef.none
         let right: ItemRef
@@ -30,13 +36,8 @@ extension TextSequence {
                 // Typing on: extend the run instead of starting a new one.
                 if leftRun.replica == r, leftRun.seqEnd == seq, !leftRun.isDeleted, leftRun.right == right,
                    Int(leftRun.byteStart) + Int(leftRun.byteCount) == content.count {
-                    leaves[slot][lp.run].length &+= UInt32(scalars)
-                    leaves[slot][lp.run].utf16 &+= UInt32(utf16)
-                    leaves[slot][lp.run].byteCount &+= UInt32(utf8.count)
-                    content.append(contentsOf: utf8)
-                    leafOf[Int(r)].append(contentsOf: repeatElement(Int32(slot), count: scalars))
-                    nextSeq[Int(r)] = seq &+ UInt32(scalars)
-                    adjust(slot: slot, scalars: scalars, utf16: utf16)
+                    extend(slot: slot, index: lp.run, with: utf8, scalars: scalars, utf16: utf16, replica: r, seq: seq)
+                    typingCursor = TypingCursor(scalarEnd: p + scalars, slot: slot, index: lp.run, replica: r)
                     return
                 }
             }
@@ -49,12 +50,31 @@ extension TextSequence {
         leafOf[Int(r)].append(contentsOf: repeatElement(Int32(slot), count: scalars))
         nextSeq[Int(r)] = seq &+ UInt32(scalars)
         adjust(slot: slot, scalars: scalars, utf16: utf16)
-        splitLeafIfNeeded(slot)
+        if leaves[slot].count > Self.leafCapacity {
+            splitLeafIfNeeded(slot)
+        } else {
+            typingCursor = TypingCursor(scalarEnd: p + scalars, slot: slot, index: index, replica: r)
+        }
+    }
+
+    /// Appends freshly typed text to the run at `index` of `slot` (its content is last in the buffer).
+    @inline(__always)
+    private mutating func extend(slot: Int, index: Int, with utf8: UnsafeBufferPointer<UInt8>, scalars: Int, utf16: Int, replica r: UInt32, seq: UInt32) {
+        leaves[slot].withUnsafeMutableBufferPointer { runs in
+            runs[index].length &+= UInt32(scalars)
+            runs[index].utf16 &+= UInt32(utf16)
+            runs[index].byteCount &+= UInt32(utf8.count)
+        }
+        content.append(contentsOf: utf8)
+        leafOf[Int(r)].append(contentsOf: repeatElement(Int32(slot), count: scalars))
+        nextSeq[Int(r)] = seq &+ UInt32(scalars)
+        adjust(slot: slot, scalars: scalars, utf16: utf16)
     }
 
     /// Deletes the visible scalars `range` (tombstones: ids and origins stay).
     mutating func deleteLocal(_ range: Range<Int>) {
         guard !range.isEmpty else { return }
+        typingCursor = nil
         var remaining = UInt32(range.count)
         let start = position(ofScalar: range.lowerBound)
         splitRun(at: start)

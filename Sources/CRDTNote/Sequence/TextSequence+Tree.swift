@@ -154,6 +154,7 @@ extension TextSequence {
     @usableFromInline mutating func splitLeafIfNeeded(_ slot: Int) {
         let count = leaves[slot].count
         guard count > Self.leafCapacity else { return }
+        typingCursor = nil
         let half = count / 2
         var firstIDs = 0
         var secondIDs = 0
@@ -209,16 +210,19 @@ extension TextSequence {
         }
     }
 
-    /// Recomputes order positions from `start` on and both Fenwick trees.
+    /// Recomputes order positions from `start` on and both Fenwick trees, in place.
     @usableFromInline mutating func rebuildIndexes(from start: Int = 0) {
-        for i in start..<order.count { orderIndex[Int(order[i])] = Int32(i) }
-        var scalars = [Int](repeating: 0, count: order.count)
-        var units = [Int](repeating: 0, count: order.count)
-        for (i, s) in order.enumerated() {
-            scalars[i] = slotScalars[Int(s)]
-            units[i] = slotUTF16[Int(s)]
+        let n = order.count
+        for i in start..<n { orderIndex[Int(order[i])] = Int32(i) }
+        scalarTree.tree.removeAll(keepingCapacity: true)
+        utf16Tree.tree.removeAll(keepingCapacity: true)
+        scalarTree.tree.append(0)
+        utf16Tree.tree.append(0)
+        for s in order {
+            scalarTree.tree.append(slotScalars[Int(s)])
+            utf16Tree.tree.append(slotUTF16[Int(s)])
         }
-        scalarTree.rebuild(scalars)
-        utf16Tree.rebuild(units)
+        scalarTree.propagate()
+        utf16Tree.propagate()
     }
 }

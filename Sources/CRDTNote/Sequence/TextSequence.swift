@@ -39,6 +39,9 @@ struct TextSequence: Sendable {
     @usableFromInline var utf16Count = 0
     /// Total runs, for statistics.
     @usableFromInline var runCount = 0
+    /// Where the last local insertion ended, while nothing else has changed the structure:
+    /// typing on at that spot extends the same run without any lookup.
+    @usableFromInline var typingCursor: TypingCursor? = nil
 
     init() {
         scalarTree.rebuild([0])
@@ -85,6 +88,15 @@ struct TextSequence: Sendable {
         if let last = clockLog[r].last, last.stamp.milliseconds == stamp.milliseconds { return }
         clockLog[r].append(ClockLogEntry(seq: seq, stamp: stamp))
     }
+}
+
+/// The run a local insertion just created or extended, and the scalar offset where it ends.
+@usableFromInline
+struct TypingCursor: Sendable {
+    @usableFromInline var scalarEnd: Int
+    @usableFromInline var slot: Int
+    @usableFromInline var index: Int
+    @usableFromInline var replica: UInt32
 }
 
 /// The HLC stamp of a replica's insertions from `seq` on (until the next entry).

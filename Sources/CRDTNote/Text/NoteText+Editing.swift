@@ -14,19 +14,21 @@ extension NoteText {
         guard range.lowerBound >= 0, range.upperBound <= sequence.scalarCount else {
             throw NoteTextError(.outOfBounds, "scalar range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(sequence.scalarCount)")
         }
+        // Checked before touching the bytes: UTF-8 length bounds the scalar count.
+        if let problem = capacityProblem(adding: text.utf8.count, scalars: text.utf8.count) { throw problem }
         var text = text
-        let failure: NoteTextError? = text.withUTF8 { utf8 in
+        let local = localIndex
+        text.withUTF8 { utf8 in
+            // Only stored properties are touched in here: calling a method on `self`
+            // would copy the whole note for every keystroke.
+            if range.isEmpty && utf8.isEmpty { return }
             let counts = UTF8Counting.counts(utf8)
-            if let problem = capacityProblem(adding: utf8.count, scalars: counts.scalars) { return problem }
-            if range.isEmpty && utf8.isEmpty { return nil }
             let stamp = clock.tick()
             sequence.deleteLocal(range)
-            let firstSeq = sequence.nextSeq[Int(localIndex)]
-            sequence.insertLocal(utf8, scalars: counts.scalars, utf16: counts.utf16, at: range.lowerBound, replica: localIndex)
-            sequence.noteStamp(stamp, replica: localIndex, firstInsertedSeq: utf8.isEmpty ? nil : firstSeq)
-            return nil
+            let firstSeq = sequence.nextSeq[Int(local)]
+            sequence.insertLocal(utf8, scalars: counts.scalars, utf16: counts.utf16, at: range.lowerBound, replica: local)
+            sequence.noteStamp(stamp, replica: local, firstInsertedSeq: utf8.isEmpty ? nil : firstSeq)
         }
-        if let failure { throw failure }
     }
 
     /// Inserts `text` at UTF-16 `offset` (as in `NSRange`).

@@ -2,14 +2,9 @@ import Foundation
 import Testing
 @testable import CRDTNote
 
-/// Loads an unzipped trace from /tmp (see shared/traces/README.md); nil if it is not there.
-private func loadTrace(_ name: String) -> [UInt8]? {
-    guard let data = FileManager.default.contents(atPath: "/tmp/\(name).json") else {
-        print("skipping \(name): /tmp/\(name).json not found; create it with "
-            + "`gunzip -c ../shared/traces/\(name).json.gz > /tmp/\(name).json`")
-        return nil
-    }
-    return [UInt8](data)
+/// The decompressed JSON of a shared trace; nil (test skipped) when the traces are not installed.
+private func loadTrace(_ name: String) throws -> [UInt8]? {
+    try SharedTraces.jsonBytes(name + ".json.gz")
 }
 
 /// The naive test oracle: splice patches into a scalar array.
@@ -71,7 +66,7 @@ struct EditingTraceTests {
     }
 
     @Test func automergePaper() throws {
-        guard let bytes = loadTrace("automerge-paper") else { return }
+        guard let bytes = try loadTrace("automerge-paper") else { return }
         let clock = ContinuousClock()
         let start = clock.now
         guard case .sequential(let trace) = try EditingTrace(jsonBytes: bytes) else {
@@ -85,7 +80,7 @@ struct EditingTraceTests {
     }
 
     @Test func sephBlog() throws {
-        guard let bytes = loadTrace("seph-blog1") else { return }
+        guard let bytes = try loadTrace("seph-blog1") else { return }
         guard case .sequential(let trace) = try EditingTrace(jsonBytes: bytes) else {
             Issue.record("expected a sequential trace")
             return
@@ -95,7 +90,7 @@ struct EditingTraceTests {
     }
 
     @Test func clownschool() throws {
-        guard let bytes = loadTrace("clownschool.concurrent") else { return }
+        guard let bytes = try loadTrace("clownschool.concurrent") else { return }
         guard case .concurrent(let trace) = try EditingTrace(jsonBytes: bytes) else {
             Issue.record("expected a concurrent trace")
             return

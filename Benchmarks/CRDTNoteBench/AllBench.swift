@@ -1,0 +1,66 @@
+import CRDTNote
+import Foundation
+
+/// `all`: every benchmark, summarized as one table.
+enum AllBench {
+    static let traceFiles = ["automerge-paper.json.gz", "seph-blog1.json.gz", "clownschool.concurrent.json.gz"]
+
+    struct Result {
+        var replays: [ReplayResult]
+        var missingTraces: [String]
+        var m1: M1Result
+        var scaling: ScalingResult
+
+        var json: BenchJSON {
+            .object([
+                ("replay", .array(replays.map(\.json))),
+                ("missing_traces", .array(missingTraces.map(BenchJSON.string))),
+                ("m1", m1.json), ("scaling", scaling.json),
+                ("peak_rss_bytes", .int(Measure.peakRSSBytes())),
+            ])
+        }
+
+        var lines: [String] {
+            var rows = [["benchmark", "median", "size / notes"]]
+            for r in replays {
+                rows.append(["replay \(r.name)", Format.ms(r.replay.median),
+                             "\(Format.count(r.patches)) patches" + (r.correct ? ", endContent ok" : ", WRONG TEXT")])
+            }
+            for m in missingTraces { rows.append(["replay \(m)", "skipped", "trace not found"]) }
+            func size(_ v: Int?) -> String { v.map { Format.count($0) + " B" } ?? "n/a" }
+            rows.append(["M1 replay base" + (m1.syntheticBase ? " (SYNTHETIC)" : ""), Format.ms(m1.replayMs), ""])
+            rows.append(["M1 save S0", Format.ms(m1.saveMs), size(m1.snapshotBytes)])
+            rows.append(["M1 load S0 + text", Format.ms(m1.loadMs), ""])
+            rows.append(["M1 SA / SB", "", size(m1.divergedBytes[0]) + " / " + size(m1.divergedBytes[1])])
+            rows.append(["M1 record merge", Format.ms(m1.recordMergeMs),
+                         size(m1.mergedBytes) + ", \(Format.count(m1.mergedLength)) scalars" + (m1.passed ? ", converged" : ", FAILED")])
+            for p in scaling.points {
+                rows.append(["scaling n=\(Format.count(p.noteSize)) k=\(Format.count(p.editsPerSide))", Format.ms(p.mergeMs),
+                             "\(Format.fixed(p.microsecondsPerOp, 3)) µs/op" + (p.deltaBytes.map { ", delta \(Format.count($0)) B" } ?? "")])
+            }
+            for s in scaling.skipped {
+                rows.append(["scaling n=\(Format.count(s.n)) k=\(Format.count(s.k))", "skipped", "predicted > 30 s"])
+            }
+            rows.append(["peak RSS (whole run)", "", Format.bytes(Measure.peakRSSBytes())])
+            return Table.render(rows)
+        }
+    }
+
+    static func run(tracePath: String?, runs: Int) throws -> Result {
+        let m1Path = tracePath ?? M1Bench.defaultTrace
+        let dir = m1Path.contains("/") ? String(m1Path[..<(m1Path.lastIndex(of: "/") ?? m1Path.endIndex)]) : "."
+        var replays: [ReplayResult] = []
+        var missing: [String] = []
+        for file in traceFiles {
+            let path = dir + "/" + file
+            if FileManager.default.fileExists(atPath: path) {
+                replays.append(try ReplayBench.run(path: path, runs: runs))
+            } else {
+                missing.append(path)
+            }
+        }
+        let m1 = try M1Bench.run(tracePath: tracePath, runs: runs)
+        let scaling = try ScalingBench.run(runs: min(runs, 3))
+        return Result(replays: replays, missingTraces: missing, m1: m1, scaling: scaling)
+    }
+}

@@ -1,0 +1,169 @@
+import CRDTNote
+import Foundation
+
+/// The M1 workload of shared/bench/WORKLOAD.md: two devices diverge on a large note.
+struct M1Result {
+    static let baseLength = 104_852
+    static let expectedMergedLength = 136_655
+    static let editsPerSide = 10_000
+
+    var tracePath: String
+    var syntheticBase: Bool
+    var runs: Int
+    var replayMs: Double
+    var saveMs: Double
+    var snapshotBytes: Int?
+    var loadMs: Double
+    var editMs: Double
+    var divergedBytes: [Int?]
+    var deltaBytes: Int?
+    var recordMergeMs: Double
+    var recordMergeMinMs: Double
+    var recordMergeMaxMs: Double
+    var mergedBytes: Int?
+    var mergedLength: Int
+    var converged: Bool
+    var peakRSS: Int
+
+    /// True when everything the workload prescribes was observed.
+    var passed: Bool { converged && mergedLength == Self.expectedMergedLength }
+
+    var json: BenchJSON {
+        func optional(_ v: Int?) -> BenchJSON { v.map(BenchJSON.int) ?? .null }
+        return .object([
+            ("workload", .string("M1")), ("trace", .string(tracePath)), ("synthetic_base", .bool(syntheticBase)),
+            ("runs", .int(runs)),
+            ("replay_ms", .double(replayMs)), ("save_ms", .double(saveMs)),
+            ("snapshot_bytes", optional(snapshotBytes)), ("load_ms", .double(loadMs)),
+            ("edit_ms", .double(editMs)), ("diverged_snapshot_bytes", .array(divergedBytes.map(optional))),
+            ("delta_bytes", optional(deltaBytes)),
+            ("record_merge_ms", .double(recordMergeMs)), ("record_merge_min_ms", .double(recordMergeMinMs)),
+            ("record_merge_max_ms", .double(recordMergeMaxMs)),
+            ("merged_bytes", optional(mergedBytes)), ("merged_len", .int(mergedLength)),
+            ("expected_merged_len", .int(Self.expectedMergedLength)), ("converged", .bool(converged)),
+            ("peak_rss_bytes", .int(peakRSS)),
+        ])
+    }
+
+    var lines: [String] {
+        func size(_ v: Int?) -> String { v.map(Format.bytes) ?? "n/a" }
+        var out: [String] = []
+        if syntheticBase {
+            out.append("*** SYNTHETIC BASE: \(tracePath) not found; results are NOT comparable with other libraries ***")
+        }
+        out += [
+            "M1 (\(runs) runs, medians)   base: " + (syntheticBase ? "synthetic, \(Format.count(Self.baseLength)) scalars" : tracePath),
+            "replay base       \(Format.ms(replayMs))" + (syntheticBase ? " (synthetic build)" : " (259,778 patches)"),
+            "save S0           \(Format.ms(saveMs)), \(size(snapshotBytes))",
+            "load S0 + text    \(Format.ms(loadMs))",
+            "10k edits/side    \(Format.ms(editMs)) per side",
+            "SA, SB            \(size(divergedBytes[0])), \(size(divergedBytes[1]))",
+            "delta B since A   \(size(deltaBytes))",
+            "record merge      median \(Format.ms(recordMergeMs)), min \(Format.ms(recordMergeMinMs)), max \(Format.ms(recordMergeMaxMs)) (load SA, merge SB, read text, save)",
+            "merged            \(Format.count(mergedLength)) scalars (expected \(Format.count(Self.expectedMergedLength))), \(size(mergedBytes))",
+            "converged         " + (converged ? "yes, both merge orders give the same text" : "NO: merge orders differ"),
+            "peak RSS          \(Format.bytes(peakRSS))",
+        ]
+        return out
+    }
+}
+
+enum M1Bench {
+    static let defaultTrace = "../shared/traces/automerge-paper.json.gz"
+
+    static func run(tracePath: String?, runs: Int) throws -> M1Result {
+        let path = tracePath ?? defaultTrace
+        let synthetic = !FileManager.default.fileExists(atPath: path)
+        var base = NoteText(replica: 1)
+        var replaySamples: [Double] = []
+        if synthetic {
+            for _ in 0..<runs {
+                let (ms, note) = try Measure.time { () throws -> NoteText in try syntheticBase() }
+                replaySamples.append(ms)
+                base = note
+            }
+        } else {
+            guard case .sequential(let trace) = try EditingTrace.load(contentsOf: path) else {
+                throw UsageError("\(path) is not a sequential trace")
+            }
+            for _ in 0..<runs {
+                let (ms, note) = try Measure.time { () throws -> NoteText in try TraceReplay.replay(trace, replica: 1) }
+                replaySamples.append(ms)
+                base = note
+            }
+            guard base.string == trace.endContent else { throw UsageError("replaying \(path) did not give endContent") }
+        }
+        guard base.scalarCount == M1Result.baseLength else {
+            throw UsageError("the base has \(base.scalarCount) scalars, expected \(M1Result.baseLength)")
+        }
+
+        var saveSamples: [Double] = []
+        var s0 = Snapshots.save(base)
+        for _ in 0..<runs {
+            let (ms, saved) = Measure.time { Snapshots.save(base) }
+            saveSamples.append(ms)
+            s0 = saved
+        }
+        var loadSamples: [Double] = []
+        for _ in 0..<runs {
+            let (ms, _) = try Measure.time { () throws -> Int in
+                let note = try Snapshots.load(s0, replica: 1)
+                return note.string.utf8.count
+            }
+            loadSamples.append(ms)
+        }
+
+        let editsA = RandomEdits.generate(seed: 1, startLength: M1Result.baseLength, count: M1Result.editsPerSide)
+        let editsB = RandomEdits.generate(seed: 2, startLength: M1Result.baseLength, count: M1Result.editsPerSide)
+        var a = try Snapshots.load(s0, replica: 2)
+        var b = try Snapshots.load(s0, replica: 3)
+        let (editMsA, _) = try Measure.time { () throws in try RandomEdits.apply(editsA, to: &a) }
+        let (editMsB, _) = try Measure.time { () throws in try RandomEdits.apply(editsB, to: &b) }
+        let sa = Snapshots.save(a), sb = Snapshots.save(b)
+        let delta = Snapshots.deltaByteCount(b, since: a.version)
+
+        var mergeSamples: [Double] = []
+        var merged: (text: String, length: Int, saved: Snapshots.Saved)?
+        for _ in 0..<runs {
+            let (ms, result) = try Measure.time { () throws -> (String, Int, Snapshots.Saved) in
+                try recordMerge(sa, sb, replica: 2)
+            }
+            mergeSamples.append(ms)
+            merged = result
+        }
+        let other = try recordMerge(sb, sa, replica: 3)
+        let mergeTiming = Timing(samples: mergeSamples)
+        return M1Result(
+            tracePath: path, syntheticBase: synthetic, runs: runs,
+            replayMs: Timing(samples: replaySamples).median, saveMs: Timing(samples: saveSamples).median,
+            snapshotBytes: Snapshots.byteCount(s0), loadMs: Timing(samples: loadSamples).median,
+            editMs: (editMsA + editMsB) / 2, divergedBytes: [Snapshots.byteCount(sa), Snapshots.byteCount(sb)],
+            deltaBytes: delta, recordMergeMs: mergeTiming.median, recordMergeMinMs: mergeTiming.min,
+            recordMergeMaxMs: mergeTiming.max, mergedBytes: merged.flatMap { Snapshots.byteCount($0.saved) },
+            mergedLength: merged?.length ?? 0, converged: merged?.text == other.0,
+            peakRSS: Measure.peakRSSBytes())
+    }
+
+    /// The timed record merge: load the first snapshot, merge the second, read the text, save.
+    static func recordMerge(_ first: Snapshots.Saved, _ second: Snapshots.Saved, replica: ReplicaID) throws
+        -> (String, Int, Snapshots.Saved)
+    {
+        var note = try Snapshots.load(first, replica: replica)
+        note.merge(try Snapshots.load(second, replica: replica))
+        let text = note.string
+        return (text, note.scalarCount, Snapshots.save(note))
+    }
+
+    /// A base of exactly 104,852 scalars for when the trace is missing: random typing
+    /// (R(seed 0xBA5E, 0, ...)) until long enough, then the excess deleted from the end.
+    static func syntheticBase() throws -> NoteText {
+        var note = NoteText(replica: 1)
+        var seed: UInt64 = 0xBA5E
+        while note.scalarCount < M1Result.baseLength {
+            try RandomEdits.apply(RandomEdits.generate(seed: seed, startLength: note.scalarCount, count: 10_000), to: &note)
+            seed += 1
+        }
+        try note.deleteScalars(in: M1Result.baseLength..<note.scalarCount)
+        return note
+    }
+}

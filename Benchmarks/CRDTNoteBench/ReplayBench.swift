@@ -1,0 +1,77 @@
+import CRDTNote
+
+/// `replay TRACE`: parse once, replay N times, verify `endContent`.
+struct ReplayResult {
+    var path: String
+    var name: String
+    var kind: String
+    var transactions: Int
+    var patches: Int
+    var parseMs: Double
+    var replay: Timing
+    var finalLength: Int
+    var correct: Bool
+    var peakRSS: Int
+
+    var json: BenchJSON {
+        .object([
+            ("trace", .string(name)), ("path", .string(path)), ("kind", .string(kind)),
+            ("transactions", .int(transactions)), ("patches", .int(patches)),
+            ("parse_ms", .double(parseMs)), ("runs", .int(replay.samples.count)),
+            ("replay_ms", .double(replay.median)), ("replay_min_ms", .double(replay.min)),
+            ("replay_max_ms", .double(replay.max)), ("final_len", .int(finalLength)),
+            ("correct", .bool(correct)), ("peak_rss_bytes", .int(peakRSS)),
+        ])
+    }
+
+    var lines: [String] {
+        [
+            "trace        \(name) (\(kind), \(Format.count(transactions)) txns, \(Format.count(patches)) patches)",
+            "parse        \(Format.ms(parseMs)) (read + gunzip + JSON, once)",
+            "replay       median \(Format.ms(replay.median)), min \(Format.ms(replay.min)), max \(Format.ms(replay.max)) over \(replay.samples.count) runs",
+            "final text   \(Format.count(finalLength)) scalars, " + (correct ? "equals endContent" : "DIFFERS FROM endContent"),
+            "peak RSS     \(Format.bytes(peakRSS))",
+        ]
+    }
+}
+
+enum ReplayBench {
+    /// Replays the trace at `path` `runs` times.
+    static func run(path: String, runs: Int) throws -> ReplayResult {
+        let (parseMs, trace) = try Measure.time { () throws -> EditingTrace in try EditingTrace.load(contentsOf: path) }
+        var samples: [Double] = []
+        var correct = true
+        var finalLength = 0
+        for _ in 0..<runs {
+            let (ms, note) = try Measure.time { () throws -> NoteText in try replayOnce(trace) }
+            samples.append(ms)
+            finalLength = note.scalarCount
+            if note.string != trace.endContent { correct = false }
+        }
+        let kind: String
+        switch trace {
+        case .sequential: kind = "sequential"
+        case .concurrent(let c): kind = "concurrent, \(c.numAgents) agents"
+        }
+        return ReplayResult(
+            path: path, name: traceName(path), kind: kind, transactions: trace.transactionCount,
+            patches: trace.patchCount, parseMs: parseMs, replay: Timing(samples: samples),
+            finalLength: finalLength, correct: correct, peakRSS: Measure.peakRSSBytes())
+    }
+
+    static func replayOnce(_ trace: EditingTrace) throws(TraceError) -> NoteText {
+        switch trace {
+        case .sequential(let s): try TraceReplay.replay(s)
+        case .concurrent(let c): try TraceReplay.replay(c)
+        }
+    }
+
+    /// "dir/automerge-paper.json.gz" -> "automerge-paper".
+    static func traceName(_ path: String) -> String {
+        var name = Substring(path.split(separator: "/").last ?? Substring(path))
+        for suffix in [".gz", ".json", ".concurrent"] where name.hasSuffix(suffix) {
+            name = name.dropLast(suffix.count)
+        }
+        return String(name)
+    }
+}

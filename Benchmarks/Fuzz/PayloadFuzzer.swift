@@ -1,0 +1,200 @@
+// libFuzzer harness for crdtnote's untrusted-input decoders (see Docs/FUZZING.md).
+//
+// NOT a SwiftPM target: compile it by hand together with the library sources as one module,
+// so the harness can check internal invariants as well as public behaviour:
+//
+//   swiftc -sanitize=fuzzer,address -parse-as-library -module-name CRDTNote \
+//       $(find Sources/CRDTNote -name '*.swift') Benchmarks/Fuzz/PayloadFuzzer.swift -o /tmp/payload-fuzzer
+//
+// Input layout: the first byte picks the target, the rest is that target's input.
+//   0  raw payload bytes (header included) -> NoteText(snapshot:) and NoteChanges(encoded:)
+//   1  snapshot BODY; the harness adds a valid header + CRC-32C so mutations reach the body decoder
+//   2  changes BODY, sealed the same way, then applied to small fixed notes
+//   3  CloudKit record JSON -> CloudRecord.records(fromJSON:)
+//   4  editing-trace JSON   -> EditingTrace(jsonBytes:)
+//   5  gzip stream          -> Gzip.decompress (bounded output)
+//
+// Errors thrown by the decoders are the expected outcome for bad input. The harness traps
+// (on purpose: that is how libFuzzer records a finding) only when a decoder accepts input
+// and the result then breaks a property that must hold for every accepted value.
+//
+// Set PAYLOAD_FUZZER_SEEDS=<dir> to have the harness write a seed corpus into <dir> at start-up.
+// Set PAYLOAD_FUZZER_ALLOW_UNMERGEABLE=1 to skip (not report) decoded snapshots that other notes
+// refuse to merge, e.g. to hunt for other bugs while that one is open (Docs/FUZZING.md, "Findings").
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Fixed clock so seeds and base notes are reproducible.
+private let fixedClock = HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000))
+
+/// Small notes that decoded changes are applied to and decoded snapshots are merged with.
+private let baseNotes: [NoteText] = {
+    var a = NoteText("hello world", replica: 1, clock: fixedClock)
+    var b = a.forked(as: 2, clock: fixedClock)
+    try? a.insert(", dear", atScalarOffset: 5)
+    try? b.deleteScalars(in: 0..<1)
+    try? b.insert("H", atScalarOffset: 0)
+    try? b.insert("é😀", atScalarOffset: 11)
+    var c = NoteText(replica: 3, clock: fixedClock)
+    c.merge(a)
+    try? c.insert("!", atScalarOffset: c.scalarCount)
+    return [NoteText(replica: 9, clock: fixedClock), a, b, c]
+}()
+
+/// Whether to skip accepted-but-unmergeable snapshots instead of reporting them.
+private let allowUnmergeable = getenv("PAYLOAD_FUZZER_ALLOW_UNMERGEABLE") != nil
+
+/// Stops the run with a message libFuzzer prints next to the crashing input.
+private func violation(_ what: String) -> Never {
+    fatalError("PayloadFuzzer property violated: \(what)")
+}
+
+private func checkInvariants(_ note: NoteText, _ context: String) {
+    let problems = note.sequence.invariantViolations()
+    if !problems.isEmpty { violation("\(context): \(problems.prefix(3))") }
+}
+
+/// An accepted snapshot must be structurally sound, re-encode stably and merge both ways.
+private func exerciseSnapshot(_ bytes: [UInt8]) {
+    let loaded: NoteText
+    do {
+        loaded = try NoteText(snapshot: bytes, replica: 77, clock: fixedClock)
+    } catch let PayloadError.corrupt(error) {
+        if error.offset < 0 || error.offset > bytes.count { violation("error offset \(error.offset) outside \(bytes.count) bytes") }
+        return
+    } catch {
+        return
+    }
+    checkInvariants(loaded, "decoded snapshot")
+    let first = loaded.encodedSnapshot()
+    guard let again = try? NoteText(snapshot: first, replica: 77, clock: fixedClock) else {
+        violation("re-encoded snapshot does not decode")
+    }
+    if again.string != loaded.string { violation("snapshot round trip changed the text") }
+    if again.encodedSnapshot() != first { violation("snapshot encoding is not stable") }
+    var edited = loaded
+    try? edited.insert("x", atScalarOffset: edited.scalarCount / 2)
+    if edited.scalarCount > 0 { try? edited.deleteScalars(in: 0..<1) }
+    checkInvariants(edited, "edited snapshot")
+    for base in baseNotes.prefix(2) {
+        // `merge` treats a refused merge as a library bug (assertionFailure); name the cause first.
+        let known = loaded.sequence.replicas.map { id in base.sequence.replicaIndex[id].map { base.sequence.nextSeq[Int($0)] } ?? 0 }
+        do {
+            _ = try base.sequence.plan(loaded.sequence.changes(since: known))
+        } catch {
+            if allowUnmergeable { return }
+            violation("decoder accepted a snapshot that cannot be merged into another note: \(error)")
+        }
+        checkInvariants(loaded.merging(base), "snapshot merged with base")
+        checkInvariants(base.merging(loaded), "base merged with snapshot")
+    }
+}
+
+/// Accepted changes must re-encode to equal changes and apply atomically and idempotently.
+private func exerciseChanges(_ bytes: [UInt8]) {
+    let changes: NoteChanges
+    do {
+        changes = try NoteChanges(encoded: bytes)
+    } catch let PayloadError.corrupt(error) {
+        if error.offset < 0 || error.offset > bytes.count { violation("error offset \(error.offset) outside \(bytes.count) bytes") }
+        return
+    } catch {
+        return
+    }
+    guard let again = try? NoteChanges(encoded: changes.encoded()), again == changes else {
+        violation("changes round trip differs")
+    }
+    for base in baseNotes {
+        var target = base
+        do {
+            try target.apply(changes)
+        } catch {
+            // Refused changes must leave the note untouched.
+            if target.encodedSnapshot() != base.encodedSnapshot() { violation("refused changes modified the note") }
+            continue
+        }
+        checkInvariants(target, "changes applied")
+        let once = target.string
+        do { try target.apply(changes) } catch { violation("re-applying accepted changes failed: \(error)") }
+        if target.string != once { violation("applying changes twice differs from once") }
+        guard let reloaded = try? NoteText(snapshot: target.encodedSnapshot(), replica: 77, clock: fixedClock),
+              reloaded.string == once else {
+            violation("note with applied changes does not survive a snapshot round trip")
+        }
+    }
+}
+
+private func exerciseRecords(_ bytes: [UInt8]) {
+    guard let records = try? CloudRecord.records(fromJSON: bytes) else { return }
+    for record in records {
+        guard let back = try? CloudRecord.records(fromJSON: record.jsonBytes(pretty: false)), back.count == 1 else {
+            violation("serialized record does not parse back")
+        }
+    }
+}
+
+private func exerciseTrace(_ bytes: [UInt8]) {
+    _ = try? EditingTrace(jsonBytes: bytes)
+}
+
+private func exerciseGzip(_ bytes: [UInt8]) {
+    _ = try? Gzip.decompress(bytes, maxOutputBytes: 1 << 20)
+}
+
+/// libFuzzer entry point: one input, first byte selects the target.
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+    guard let data, size > 0 else { return 0 }
+    let input = Array(UnsafeBufferPointer(start: data, count: size))
+    let rest = Array(input[1...])
+    switch input[0] % 6 {
+    case 0:
+        exerciseSnapshot(rest)
+        exerciseChanges(rest)
+    case 1: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot))
+    case 2: exerciseChanges(PayloadHeader.wrap(rest, kind: .changes))
+    case 3: exerciseRecords(rest)
+    case 4: exerciseTrace(rest)
+    default: exerciseGzip(rest)
+    }
+    return 0
+}
+
+/// Optional libFuzzer hook: writes the seed corpus when PAYLOAD_FUZZER_SEEDS names a directory.
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> CInt {
+    guard let raw = getenv("PAYLOAD_FUZZER_SEEDS") else { return 0 }
+    let dir = String(cString: raw)
+    var seeds: [[UInt8]] = []
+    let empty = VersionVector()
+    for note in baseNotes {
+        let snapshot = note.encodedSnapshot()
+        seeds.append([0] + snapshot)
+        seeds.append([1] + snapshot[NoteFormat.headerSize...])
+        let all = note.changes(since: empty).encoded()
+        seeds.append([0] + all)
+        seeds.append([2] + all[NoteFormat.headerSize...])
+        for other in baseNotes {
+            let delta = note.changes(since: other.version).encoded()
+            seeds.append([2] + delta[NoteFormat.headerSize...])
+        }
+    }
+    seeds.append([3] + Array(#"{"records":[{"recordName":"n1","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"title":{"value":"Hi ✓","type":"STRING"},"n":{"value":2,"type":"INT64"},"payload":{"value":"AAECAwT/","type":"BYTES"},"tags":{"value":["a"],"type":"STRING_LIST"},"asset":{"value":{"fileChecksum":"Ab","size":3},"type":"ASSETID"},"where":{"value":{"latitude":48.85,"longitude":2.35},"type":"LOCATION"}}}]}"#.utf8))
+    seeds.append([3] + Array(#"[{"recordName":"a","recordType":"Note","deleted":true,"created":{"timestamp":1700000000000},"fields":{}}]"#.utf8))
+    seeds.append([4] + Array(#"{"startContent":"ab","endContent":"a😀c","txns":[{"patches":[[1,1,"😀c"]]}]}"#.utf8))
+    seeds.append([4] + Array(#"{"kind":"concurrent","endContent":"ab","numAgents":2,"txns":[{"parents":[],"agent":0,"patches":[[0,0,"a"]]},{"parents":[0],"agent":1,"patches":[[1,0,"b"]]}]}"#.utf8))
+    // gzip of "hi\n" (stored by `printf 'hi\n' | gzip -n`).
+    seeds.append([5, 0x1f, 0x8b, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x03, 0xcb, 0xc8, 0xe4, 0x02, 0x00,
+                  0x7a, 0x7a, 0x6f, 0xed, 0x03, 0x00, 0x00, 0x00])
+    for (i, seed) in seeds.enumerated() {
+        let path = dir + "/seed-\(i)"
+        guard let file = fopen(path, "wb") else { continue }
+        _ = seed.withUnsafeBufferPointer { fwrite($0.baseAddress, 1, $0.count, file) }
+        fclose(file)
+    }
+    return 0
+}

@@ -1,0 +1,124 @@
+/// Where a note's state came from when its record was read.
+public enum NoteOrigin: Hashable, Sendable {
+    /// Legacy plain text (a v1 record, or one without payload), upgraded to a CRDT note.
+    case legacyText
+    /// The CRDT payload; the text mirror matched it.
+    case payload
+    /// The CRDT payload, plus a change an older client made to the `text` mirror, folded in
+    /// as edits.
+    case payloadWithFoldedText
+}
+
+/// A note read from its record: the state to edit, and where it came from.
+public struct NoteReading: Sendable {
+    /// The note, edited from now on as the replica given to ``NoteRecord/read(as:clock:)``.
+    public var note: NoteText
+    /// How the record stored it.
+    public var origin: NoteOrigin
+}
+
+/// A record's content after the version gate: plain text still to be placed, or a CRDT state.
+enum NoteSource {
+    case plain(String)
+    case crdt(NoteText, NoteOrigin)
+}
+
+extension NoteRecord {
+    /// Reads the note. Legacy text becomes edits of a replica derived from the record name and
+    /// text (the same on every device); a mirror changed by an older client is folded in.
+    ///
+    /// Throws `.newerVersion` (record `version` above 2, or a payload needing a newer reader)
+    /// before decoding anything past the gate; `.corruptPayload`, `.invalidField`,
+    /// `.invalidText` or `.assetUnavailable` for bad content.
+    public func read(as replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) throws(NoteRecordError) -> NoteReading {
+        switch try source() {
+        case .plain(let text):
+            let note = PlainTextFolding.legacyNote(text: text, recordName: recordName, modified: modifiedMilliseconds)
+            return NoteReading(note: note.forked(as: replica, clock: clock), origin: .legacyText)
+        case .crdt(let state, let origin):
+            return NoteReading(note: state.forked(as: replica, clock: clock), origin: origin)
+        }
+    }
+
+    /// The content, version-gated. A record with a payload is a CRDT state (several payload
+    /// fields are united; a differing mirror is folded); one without is plain text.
+    func source() throws(NoteRecordError) -> NoteSource {
+        try checkVersion()
+        try checkPayloadVersions(requireAssetBytes: false)
+        var states: [NoteText] = []
+        if let value = record[field: NoteSchema.Field.payload] {
+            guard case .bytes(let bytes) = value else {
+                throw error(.invalidField, NoteSchema.Field.payload, "expected BYTES, found \(value.defaultTypeName)")
+            }
+            states.append(try decodePayload(bytes, field: NoteSchema.Field.payload))
+        }
+        if let value = record[field: NoteSchema.Field.payloadAsset] {
+            guard case .asset = value else {
+                throw error(.invalidField, NoteSchema.Field.payloadAsset, "expected ASSET, found \(value.defaultTypeName)")
+            }
+            guard let bytes = assets[field: NoteSchema.Field.payloadAsset] else {
+                throw error(.assetUnavailable, NoteSchema.Field.payloadAsset, "the asset's bytes were not supplied (load them with NoteAssets.load)")
+            }
+            states.append(try decodePayload(bytes, field: NoteSchema.Field.payloadAsset))
+        }
+        let text = try textField()
+        let union: NoteText?
+        do {
+            union = try PlainTextFolding.union(states)
+        } catch {
+            throw self.error(.inconsistentStates, NoteSchema.Field.payloadAsset, "payload and payloadAsset contradict each other: \(error)")
+        }
+        guard let state = union else { return .plain(text ?? "") }
+        guard let text, text != state.string else { return .crdt(state, .payload) }
+        let folded = PlainTextFolding.fold(state, text: text, recordName: recordName, modified: modifiedMilliseconds)
+        return .crdt(folded, .payloadWithFoldedText)
+    }
+
+    /// The `text` field as a string: STRING, or ASSET bytes as UTF-8. `nil` when absent.
+    func textField() throws(NoteRecordError) -> String? {
+        let name = NoteSchema.Field.text
+        switch record[field: name] {
+        case nil:
+            return nil
+        case .string(let s)?:
+            return s
+        case .asset?:
+            guard let bytes = assets[field: name] else {
+                throw error(.assetUnavailable, name, "the asset's bytes were not supplied (load them with NoteAssets.load)")
+            }
+            if let bad = UTF8Validation.firstInvalidByte(bytes[...]) {
+                throw error(.invalidText, name, "text asset is not valid UTF-8 at byte \(bad)")
+            }
+            return String(decoding: bytes, as: UTF8.self)
+        case let other?:
+            throw error(.invalidField, name, "expected STRING or ASSET, found \(other.defaultTypeName)")
+        }
+    }
+
+    /// Decodes a snapshot payload, mapping the format's errors to record errors. The state is
+    /// attributed to one of its own replicas so that no empty replica is added to it.
+    func decodePayload(_ bytes: [UInt8], field: String) throws(NoteRecordError) -> NoteText {
+        do throws(PayloadError) {
+            var reader = try PayloadHeader.body(of: bytes, expecting: .snapshot)
+            let sequence: TextSequence
+            do {
+                sequence = try SnapshotDecoder.decode(&reader, limits: .default)
+            } catch {
+                throw PayloadError.corrupt(error)
+            }
+            let owner = sequence.replicas.first ?? ReplicaID(rawValue: 1)
+            return NoteText(sequence: sequence, replica: owner, clock: HybridLogicalClock(physicalClock: .fixed(0)))
+        } catch {
+            switch error {
+            case .newerFormat(let required, let supported):
+                throw NoteRecordError(
+                    .newerVersion, recordName: recordName, field: field,
+                    "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(supported)",
+                    newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
+                                        payloadRequiredReader: required, supportedReader: supported))
+            case .corrupt(let e):
+                throw self.error(.corruptPayload, field, "\(e.kind) at byte \(e.offset): \(e.message)")
+            }
+        }
+    }
+}

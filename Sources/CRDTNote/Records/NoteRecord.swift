@@ -1,0 +1,115 @@
+/// A typed view of a CloudKit note record (record type `Note`, schema in ``NoteSchema``),
+/// together with the bytes of its ASSET fields.
+///
+/// The underlying ``CloudRecord`` keeps everything: fields this library does not know, unknown
+/// keys, system fields. Reading never changes the record; writing only touches the note fields
+/// (`version`, `text`, `modified`, `payload`, `payloadAsset`).
+///
+/// ```swift
+/// let record = try CloudRecord.record(fromJSON: jsonBytes)
+/// let stored = try NoteRecord(record, locator: AssetLocator(jsonDirectory: "."))
+/// var note = try stored.read(as: myReplica).note
+/// note.setText(editedText)
+/// let updated = try stored.writing(note)          // version 2, payload, mirror, modified
+/// let saved = try updated.savingAssets(in: ".")   // large payloads and texts become files
+/// ```
+public struct NoteRecord: Hashable, Sendable {
+    /// The CloudKit record, all fields and keys included.
+    public var record: CloudRecord
+    /// Bytes of the record's ASSET note fields (see ``NoteAssets``).
+    public var assets: NoteAssets
+
+    /// Wraps a record and the bytes of its ASSET note fields (none needed for inline notes).
+    public init(_ record: CloudRecord, assets: NoteAssets = NoteAssets()) {
+        self.record = record
+        self.assets = assets
+    }
+
+    /// Wraps a record read from JSON, loading its ASSET note fields through `locator`.
+    public init(_ record: CloudRecord, locator: AssetLocator) throws(NoteRecordError) {
+        self.init(record, assets: try NoteAssets.load(for: record, from: locator))
+    }
+
+    /// A new, empty note record (no fields yet; ``write(_:limits:)`` fills them).
+    public init(recordName: String, zoneID: RecordZoneID? = nil) {
+        var record = CloudRecord(recordName: recordName, recordType: NoteSchema.recordType)
+        record.zoneID = zoneID
+        self.init(record)
+    }
+
+    /// The record's name.
+    public var recordName: String { record.recordName }
+
+    /// The schema version: the `version` field, or when it is absent, 2 if the record has a
+    /// payload and 1 otherwise. Throws `.invalidField` for a non-INT64 or non-positive value.
+    public func schemaVersion() throws(NoteRecordError) -> Int64 {
+        switch record[field: NoteSchema.Field.version] {
+        case nil:
+            return hasPayload ? NoteSchema.currentVersion : NoteSchema.legacyVersion
+        case .int64(let v)?:
+            guard v >= 1 else {
+                throw error(.invalidField, NoteSchema.Field.version, "schema version \(v) is not a valid version (1 or more)")
+            }
+            return v
+        case let other?:
+            throw error(.invalidField, NoteSchema.Field.version, "expected INT64, found \(other.defaultTypeName)")
+        }
+    }
+
+    /// The `modified` field (ms since 1970), if it is a TIMESTAMP (or INT64).
+    public var modifiedMilliseconds: Int64? {
+        switch record[field: NoteSchema.Field.modified] {
+        case .timestamp(let ms)?, .int64(let ms)?: return ms
+        default: return nil
+        }
+    }
+
+    /// Whether the record has a `payload` or `payloadAsset` field.
+    public var hasPayload: Bool {
+        record[field: NoteSchema.Field.payload] != nil || record[field: NoteSchema.Field.payloadAsset] != nil
+    }
+
+    /// The version gate: throws `.newerVersion` when the record's `version` is newer than this
+    /// library reads. (A payload needing a newer reader is found when it is read.)
+    public func checkVersion() throws(NoteRecordError) {
+        let version = try schemaVersion()
+        if version > NoteSchema.currentVersion {
+            throw NoteRecordError(
+                .newerVersion, recordName: recordName, field: NoteSchema.Field.version,
+                "newer version available: the record has schema version \(version), this crdtnote reads up to \(NoteSchema.currentVersion)",
+                newerVersion: .init(recordVersion: version, supportedRecordVersion: NoteSchema.currentVersion,
+                                    payloadRequiredReader: nil, supportedReader: NoteFormat.readerVersion))
+        }
+    }
+
+    /// Throws `.newerVersion` for a payload that needs a newer reader, reading only its header.
+    /// Without `requireAssetBytes`, a `payloadAsset` whose bytes are missing is skipped.
+    func checkPayloadVersions(requireAssetBytes: Bool) throws(NoteRecordError) {
+        var existing: [(String, [UInt8])] = []
+        if case .bytes(let b)? = record[field: NoteSchema.Field.payload] { existing.append((NoteSchema.Field.payload, b)) }
+        if case .asset? = record[field: NoteSchema.Field.payloadAsset] {
+            if let b = assets[field: NoteSchema.Field.payloadAsset] {
+                existing.append((NoteSchema.Field.payloadAsset, b))
+            } else if requireAssetBytes {
+                throw error(.assetUnavailable, NoteSchema.Field.payloadAsset,
+                            "the existing payload asset's bytes were not supplied, so its version cannot be checked before overwriting it")
+            }
+        }
+        for (field, bytes) in existing {
+            guard bytes.count >= 8, bytes[0..<4].elementsEqual(NoteFormat.magic) else { continue }
+            let required = UInt16(bytes[6]) | UInt16(bytes[7]) << 8
+            if required > NoteFormat.readerVersion {
+                throw NoteRecordError(
+                    .newerVersion, recordName: recordName, field: field,
+                    "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(NoteFormat.readerVersion); leaving it alone",
+                    newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
+                                        payloadRequiredReader: required, supportedReader: NoteFormat.readerVersion))
+            }
+        }
+    }
+
+    /// An error about `field` of this record.
+    func error(_ kind: NoteRecordError.Kind, _ field: String, _ message: String) -> NoteRecordError {
+        NoteRecordError(kind, recordName: recordName, field: field, message)
+    }
+}

@@ -1,0 +1,102 @@
+/// Deterministic replica ids for edits this library makes on someone's behalf: the legacy
+/// text of a v1 record, and plain-text changes (a v1 side of a merge, a clobbered mirror)
+/// folded into a CRDT state.
+///
+/// Why deterministic: two devices that upgrade the same v1 record, or fold the same plain-text
+/// change into the same state, must produce the *same* operations, so that when their results
+/// meet the union keeps one copy instead of two. Why the content is hashed too (not only the
+/// record name): one replica id used for two *different* texts would give two different
+/// characters the same id, which no merge could repair. So the id is a hash of everything the
+/// operations depend on: the record name, the base state (ids, tombstones, latest stamp) and the
+/// text. 64-bit FNV-1a, finalised with SplitMix64's mixer; not collision-resistant against an
+/// adversary, but a collision needs the same record name as well.
+enum NoteReplicaDerivation {
+    /// The replica of a legacy (v1) text upgraded into a CRDT note.
+    static func legacy(recordName: String, text: String) -> ReplicaID {
+        var h = Hasher64()
+        h.add(tag: "crdtnote.legacy")
+        h.add(Array(recordName.utf8))
+        h.add(Array(text.utf8))
+        return h.replica()
+    }
+
+    /// The replica of plain `text` folded as edits into `base`; `mode` tells full diffs
+    /// (deletions too) from insert-only folds.
+    static func fold(recordName: String, base: NoteText, text: String, mode: String) -> ReplicaID {
+        var h = Hasher64()
+        h.add(tag: "crdtnote.fold." + mode)
+        h.add(Array(recordName.utf8))
+        h.add(stateDigest: base)
+        h.add(Array(text.utf8))
+        return h.replica()
+    }
+
+    /// A 64-bit canonical digest of a state: the same for equal states on any device, whatever
+    /// order their replicas were learned in or how their runs happen to be split.
+    static func digest(_ note: NoteText) -> UInt64 {
+        var h = Hasher64()
+        h.add(stateDigest: note)
+        return h.value
+    }
+}
+
+/// FNV-1a over length-prefixed parts, so ("ab","c") and ("a","bc") differ.
+struct Hasher64 {
+    private(set) var state: UInt64 = 0xcbf2_9ce4_8422_2325
+
+    mutating func byte(_ b: UInt8) {
+        state ^= UInt64(b)
+        state = state &* 0x0000_0100_0000_01B3
+    }
+
+    mutating func word(_ w: UInt64) {
+        for i in 0..<8 { byte(UInt8(truncatingIfNeeded: w >> (8 * UInt64(i)))) }
+    }
+
+    mutating func add(_ bytes: [UInt8]) {
+        word(UInt64(bytes.count))
+        for b in bytes { byte(b) }
+    }
+
+    mutating func add(tag: String) { add(Array(tag.utf8)) }
+
+    /// Element order with ids and tombstones, maximal id-consecutive stretches (so run splits
+    /// do not matter), the latest stamp, and the visible text.
+    mutating func add(stateDigest note: NoteText) {
+        let seq = note.sequence
+        var current: (replica: UInt64, start: UInt32, end: UInt32, deleted: Bool)?
+        var stretches: UInt64 = 0
+        func flush(_ s: (replica: UInt64, start: UInt32, end: UInt32, deleted: Bool)) {
+            word(s.replica); word(UInt64(s.start)); word(UInt64(s.end)); byte(s.deleted ? 1 : 0)
+            stretches += 1
+        }
+        for slot in seq.order {
+            for run in seq.leaves[Int(slot)] {
+                let id = seq.replicas[Int(run.replica)].rawValue
+                if let c = current, c.replica == id, c.end == run.seq, c.deleted == run.isDeleted {
+                    current = (c.replica, c.start, run.seqEnd, c.deleted)
+                } else {
+                    if let c = current { flush(c) }
+                    current = (id, run.seq, run.seqEnd, run.isDeleted)
+                }
+            }
+        }
+        if let c = current { flush(c) }
+        word(stretches)
+        word(note.lastModified?.rawValue ?? 0)
+        add(note.utf8)
+    }
+
+    var value: UInt64 {
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// A non-zero replica id from the digest.
+    func replica() -> ReplicaID {
+        let v = value
+        return ReplicaID(rawValue: v == 0 ? 1 : v)
+    }
+}

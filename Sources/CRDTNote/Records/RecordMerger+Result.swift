@@ -1,0 +1,44 @@
+extension RecordMerger {
+    /// Builds the merged record on `base` (the server record): its note fields are rewritten
+    /// unless it already holds exactly the merged state, then app fields are merged in.
+    func finish(merged: NoteText?, base: NoteRecord, baseSource: NoteSource, others: [NoteRecord],
+                ancestor: NoteRecord?, log: [String]) throws(NoteRecordError) -> RecordMergeResult {
+        guard let merged else { throw NoteRecordError(.noRecords, recordName: base.recordName, "nothing to merge") }
+        var out = base
+        if !Self.holdsExactly(merged, record: base, source: baseSource) {
+            try out.write(merged, limits: limits)
+        }
+        Self.mergeAppFields(into: &out.record, from: others, base: base.record, ancestor: ancestor?.record)
+        return RecordMergeResult(record: out, note: merged, serverUnchanged: out.record == base.record, notes: log)
+    }
+
+    /// Whether `record` is a clean v2 record (one payload, matching mirror) of exactly `state`,
+    /// so that rewriting it would change nothing but the payload's byte layout.
+    static func holdsExactly(_ state: NoteText, record: NoteRecord, source: NoteSource) -> Bool {
+        guard case .crdt(let stored, .payload) = source,
+              record.record[field: NoteSchema.Field.version] == .int64(NoteSchema.currentVersion),
+              record.record[field: NoteSchema.Field.text] != nil,
+              (record.record[field: NoteSchema.Field.payload] == nil) != (record.record[field: NoteSchema.Field.payloadAsset] == nil)
+        else { return false }
+        return stored.version == state.version && stored.scalarCount == state.scalarCount
+            && NoteReplicaDerivation.digest(stored) == NoteReplicaDerivation.digest(state)
+    }
+
+    /// App fields (everything but the note fields): fields only `others` have are added (the
+    /// first of `others` wins); with an ancestor, a field only the other side changed takes
+    /// its value. Fields are never removed, so nothing an app stored is lost.
+    static func mergeAppFields(into out: inout CloudRecord, from others: [NoteRecord], base: CloudRecord, ancestor: CloudRecord?) {
+        for other in others {
+            for name in other.record.orderedFieldNames where !NoteSchema.Field.all.contains(name) {
+                guard let theirs = other.record.fields[name] else { continue }
+                if out.fields[name] == nil {
+                    out.fields[name] = theirs
+                    if !out.fieldOrder.contains(name) { out.fieldOrder.append(name) }
+                } else if let ancestor, let mine = base.fields[name], ancestor.fields[name]?.value == mine.value,
+                          theirs.value != mine.value {
+                    out.fields[name] = theirs
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,44 @@
+@testable import CRDTNote
+
+/// Builders for note records in the shapes the merger meets.
+enum NoteFixtures {
+    static let name = "note-7F3A"
+    /// Limits that push every payload and text into assets.
+    static let assetLimits = NoteRecordLimits(maxInlinePayload: 0, maxInlineText: 0)
+
+    static func clock(_ ms: UInt64) -> HybridLogicalClock {
+        HybridLogicalClock(physicalClock: .fixed(ms))
+    }
+
+    /// A legacy (v1) record as plain-text note apps write it.
+    static func v1(_ text: String, modified: Int64 = 1_700_000_000_000, name: String = name) -> NoteRecord {
+        var r = CloudRecord(recordName: name, recordType: "Note")
+        r.recordChangeTag = "v1tag"
+        r[field: "version"] = .int64(1)
+        r[field: "text"] = .string(text)
+        r[field: "modified"] = .timestamp(modified)
+        return NoteRecord(r)
+    }
+
+    /// A crdtnote (v2) record holding `note`.
+    static func v2(_ note: NoteText, asset: Bool = false, name: String = name) -> NoteRecord {
+        var r = NoteRecord(recordName: name, note: note, limits: asset ? assetLimits : .standard)
+        r.record.recordChangeTag = "v2tag"
+        return r
+    }
+
+    /// What an old plain-text client does to a v2 record: rewrites `text` and `modified`, keeps the rest.
+    static func clobbered(_ record: NoteRecord, text: String, modified: Int64) -> NoteRecord {
+        var r = record
+        r.record[field: "text"] = .string(text)
+        r.assets[field: "text"] = nil
+        r.record[field: "modified"] = .timestamp(modified)
+        return r
+    }
+
+    /// The payload bytes of a record (inline or asset).
+    static func payload(of record: NoteRecord) -> [UInt8]? {
+        if case .bytes(let b)? = record.record[field: "payload"] { return b }
+        return record.assets[field: "payloadAsset"]
+    }
+}
