@@ -1,33 +1,49 @@
-/// How the sync engine turns notes into records and back, and merges conflicting records.
-/// (Provisional: a minimal v2 record until `NoteRecord` / `RecordMerger` are available.)
+/// How the sync engine turns notes into records and back, and merges conflicting records:
+/// through `NoteRecord` (schema, version gate, inline/asset payloads) and `RecordMerger`.
 enum NoteRecordBridge {
     /// The record for `text`, built on `base` (its change tag and every other field kept).
-    static func record(for text: NoteText, name: String, basedOn base: StoredRecord?, recordType: String) -> StoredRecord {
-        var stored = base ?? StoredRecord(CloudRecord(recordName: name, recordType: recordType))
-        stored.record[field: "version"] = .int64(2)
-        stored.record[field: "text"] = .string(text.string)
-        stored.record[field: "payload"] = .bytes(text.encodedSnapshot())
-        return stored
+    static func record(for text: NoteText, name: String, basedOn base: StoredRecord?, recordType: String,
+                       limits: NoteRecordLimits) throws(NoteSyncError) -> StoredRecord {
+        var note = base.map(noteRecord) ?? NoteRecord(recordName: name)
+        if base == nil { note.record.recordType = recordType }
+        do {
+            try note.write(text, limits: limits)
+        } catch {
+            throw syncError(error, name: name)
+        }
+        return storedRecord(note)
     }
 
     /// The note state a record holds, edited from now on as `replica`.
     static func text(from stored: StoredRecord, replica: ReplicaID, clock: HybridLogicalClock) throws(NoteSyncError) -> NoteText {
-        guard case .bytes(let payload)? = stored.record[field: "payload"] else {
-            if case .string(let plain)? = stored.record[field: "text"] { return NoteText(plain, replica: replica, clock: clock) }
-            return NoteText(replica: replica, clock: clock)
-        }
         do {
-            return try NoteText(snapshot: payload, replica: replica, clock: clock)
+            return try noteRecord(stored).read(as: replica, clock: clock).note
         } catch {
-            throw NoteSyncError(.recordUnreadable, noteName: stored.recordName, "cannot decode the payload: \(error)")
+            throw syncError(error, name: stored.recordName)
         }
     }
 
-    /// The merge of a conflict, built on the server record.
-    static func merge(_ conflict: RecordConflict, replica: ReplicaID) throws(NoteSyncError) -> StoredRecord {
-        var server = try text(from: conflict.server, replica: replica, clock: HybridLogicalClock())
-        server.merge(try text(from: conflict.client, replica: replica, clock: HybridLogicalClock()))
-        return record(for: server, name: conflict.server.recordName, basedOn: conflict.server, recordType: conflict.server.record.recordType)
+    /// The merge of a conflict (built on the server record) and the merged note.
+    static func merge(_ conflict: RecordConflict, limits: NoteRecordLimits) throws(NoteSyncError) -> (record: StoredRecord, note: NoteText) {
+        do {
+            let result = try RecordMerger(limits: limits).merge(
+                ancestor: conflict.ancestor.map(noteRecord), client: noteRecord(conflict.client), server: noteRecord(conflict.server))
+            return (storedRecord(result.record), result.note)
+        } catch {
+            throw syncError(error, name: conflict.server.recordName)
+        }
+    }
+
+    static func noteRecord(_ stored: StoredRecord) -> NoteRecord {
+        NoteRecord(stored.record, assets: NoteAssets(stored.assets))
+    }
+
+    static func storedRecord(_ note: NoteRecord) -> StoredRecord {
+        StoredRecord(note.record, assets: note.assets.bytesByField)
+    }
+
+    static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {
+        NoteSyncError(error.kind == .newerVersion ? .newerVersionAvailable : .recordUnreadable, noteName: name, "\(error)")
     }
 }
 

@@ -35,14 +35,17 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     public var deleteConflictPolicy: DeleteConflictPolicy
     /// User-deleted-zone policy.
     public var userDeletedZonePolicy: UserDeletedZonePolicy
-    /// The record type of notes.
+    /// The record type of new note records.
     public var recordType: String
+    /// Inline-versus-asset limits for writing note records.
+    public var recordLimits: NoteRecordLimits
 
     /// A configuration; the defaults suit CloudKit.
     public init(zone: RecordZoneID = RecordZoneID(zoneName: "Notes"), maxAttempts: Int = 8, batchSize: Int = 200,
                 pageLimit: Int = 200, baseBackoffSeconds: Double = 0.5, maxBackoffSeconds: Double = 60,
                 deleteConflictPolicy: DeleteConflictPolicy = .editResurrects,
-                userDeletedZonePolicy: UserDeletedZonePolicy = .recreateAndUpload, recordType: String = "Note") {
+                userDeletedZonePolicy: UserDeletedZonePolicy = .recreateAndUpload, recordType: String = NoteSchema.recordType,
+                recordLimits: NoteRecordLimits = .standard) {
         self.zone = zone
         self.maxAttempts = max(maxAttempts, 1)
         self.batchSize = max(batchSize, 1)
@@ -52,6 +55,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
         self.deleteConflictPolicy = deleteConflictPolicy
         self.userDeletedZonePolicy = userDeletedZonePolicy
         self.recordType = recordType
+        self.recordLimits = recordLimits
     }
 
     /// The wait before retry `attempt` (1-based) when the store suggests none.

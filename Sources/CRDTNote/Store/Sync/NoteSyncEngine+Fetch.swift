@@ -35,7 +35,13 @@ extension NoteSyncEngine {
             }
             for stored in page.changed {
                 seen.insert(stored.recordName)
-                try apply(stored)
+                do {
+                    try apply(stored)
+                } catch {
+                    // A record this library cannot read (newer schema, damage) is left alone;
+                    // the rest of the feed is still applied.
+                    report.failedNotes.append(stored.recordName)
+                }
             }
             for name in page.deletedRecordNames { applyDeletion(of: name) }
             token = page.token
@@ -74,10 +80,11 @@ extension NoteSyncEngine {
         let remote: NoteText
         if note.hasUnsavedChanges {
             // Local edits meet a newer server record: merge as a conflict would.
-            let client = NoteRecordBridge.record(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType)
-            let merged = try NoteRecordBridge.merge(RecordConflict(ancestor: note.base, client: client, server: stored), replica: replica)
-            remote = try NoteRecordBridge.text(from: merged, replica: replica, clock: clock)
-            note.base = merged
+            let client = try record(for: name, note)
+            let merged = try NoteRecordBridge.merge(RecordConflict(ancestor: note.base, client: client, server: stored),
+                                                    limits: configuration.recordLimits)
+            remote = merged.note
+            note.base = merged.record
         } else {
             remote = try NoteRecordBridge.text(from: stored, replica: replica, clock: clock)
             note.base = stored

@@ -96,8 +96,12 @@ extension NoteSyncEngine {
             var records: [StoredRecord] = []
             for name in remaining {
                 guard let note = notes[name], note.hasUnsavedChanges else { continue }
-                revisions[name] = note.revision
-                records.append(NoteRecordBridge.record(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType))
+                do {
+                    records.append(try record(for: name, note))
+                    revisions[name] = note.revision
+                } catch {
+                    report.failedNotes.append(name) // e.g. the base record is newer than this library
+                }
             }
             if records.isEmpty { return }
             do {
@@ -179,7 +183,12 @@ extension NoteSyncEngine {
         switch error.code {
         case .serverRecordChanged:
             guard let conflict = error.conflict else { return .retry(afterSeconds: configuration.backoff(attempt: 1)) }
-            try mergeConflict(conflict, name: name)
+            do {
+                try mergeConflict(conflict, name: name)
+            } catch {
+                // The server record is newer than this library or unreadable: leave it alone.
+                return .giveUp
+            }
             return .retry(afterSeconds: 0)
         case .unknownItem:
             return resolveDeletedWhileEdited(name)
@@ -197,11 +206,10 @@ extension NoteSyncEngine {
     /// Merges a save conflict into the local note; the next save builds on the merged record,
     /// which carries the server's change tag.
     func mergeConflict(_ conflict: RecordConflict, name: String) throws(NoteSyncError) {
-        let merged = try NoteRecordBridge.merge(conflict, replica: replica)
-        let mergedText = try NoteRecordBridge.text(from: merged, replica: replica, clock: clock)
+        let merged = try NoteRecordBridge.merge(conflict, limits: configuration.recordLimits)
         guard var note = notes[name] else { return }
-        note.text.merge(mergedText)
-        note.base = merged
+        note.text.merge(merged.note)
+        note.base = merged.record
         notes[name] = note
         statistics.conflictsMerged += 1
         report.conflictsMerged += 1

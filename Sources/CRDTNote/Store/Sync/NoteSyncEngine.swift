@@ -129,6 +129,12 @@ public actor NoteSyncEngine {
         return NoteSyncState(token: token, notes: saved, pendingDeletes: pendingDeletes)
     }
 
+    /// The record to save for a note: its text written on its base record.
+    func record(for name: String, _ note: LocalNote) throws(NoteSyncError) -> StoredRecord {
+        try NoteRecordBridge.record(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType,
+                                    limits: configuration.recordLimits)
+    }
+
     func touch(_ note: inout LocalNote) {
         note.hasUnsavedChanges = true
         note.revision &+= 1

@@ -18,6 +18,9 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let zoneDeletedByUser = Code(rawValue: "zoneDeletedByUser")
         /// A record could not be read or merged (corrupt payload, newer schema version).
         public static let recordUnreadable = Code(rawValue: "recordUnreadable")
+        /// A record was written by a newer crdtnote; it is left alone (never downgraded) and the
+        /// note is not synced until this library is updated.
+        public static let newerVersionAvailable = Code(rawValue: "newerVersionAvailable")
         /// The store failed in a way retrying does not fix (quota, invalid arguments, I/O).
         public static let storeFailure = Code(rawValue: "storeFailure")
         /// A local edit was out of bounds.
