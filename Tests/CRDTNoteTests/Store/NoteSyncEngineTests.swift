@@ -243,3 +243,72 @@ import Testing
         #expect(await device.text(of: "n") == "mine")
     }
 }
+
+/// The hooks an app uses when CKSyncEngine (here: a hand-written stand-in) is the transport.
+@Suite struct NoteSyncExternalTransportTests {
+    let zone = NoteSyncConfiguration().zone
+
+    /// What a CKSyncEngine delegate does for one send: build, save, report back.
+    func send(_ engine: NoteSyncEngine, _ name: String, to db: InMemoryCloudDatabase) async throws -> Bool {
+        guard let record = try await engine.recordToSend(for: name) else { return false }
+        do {
+            let saved = try await db.save(record, in: zone)
+            await engine.recordWasSaved(saved)
+            return false
+        } catch {
+            return try await engine.recordSaveFailed(name, error: error)
+        }
+    }
+
+    @Test func conflictPathMergesAndResends() async throws {
+        let db = InMemoryCloudDatabase()
+        try await db.createZone(zone)
+        let a = try NoteSyncEngine(store: db, replica: 1)
+        let b = try NoteSyncEngine(store: db, replica: 2)
+        await a.createNote("n", text: "base")
+        #expect(try await send(a, "n", to: db) == false)
+        let fetched = try #require(try await db.fetchRecord(named: "n", in: zone))
+        try await b.receive(fetched)
+        await a.setText("base + a", of: "n")
+        await b.setText("b + base", of: "n")
+        #expect(try await send(a, "n", to: db) == false)
+        #expect(try await send(b, "n", to: db) == true) // serverRecordChanged: merged, send again
+        #expect(try await send(b, "n", to: db) == false)
+        #expect(await b.text(of: "n") == "b + base + a")
+        #expect(await b.unsavedNoteNames.isEmpty)
+        try await a.receive(try #require(try await db.fetchRecord(named: "n", in: zone)))
+        #expect(await a.text(of: "n") == "b + base + a")
+    }
+
+    @Test func anEditDuringTheSendStaysUnsaved() async throws {
+        let db = InMemoryCloudDatabase()
+        try await db.createZone(zone)
+        let a = try NoteSyncEngine(store: db, replica: 1)
+        await a.createNote("n", text: "one")
+        let record = try #require(try await a.recordToSend(for: "n"))
+        await a.setText("one two", of: "n") // typed while the request is in flight
+        await a.recordWasSaved(try await db.save(record, in: zone))
+        #expect(await a.unsavedNoteNames == ["n"])
+        #expect(try await send(a, "n", to: db) == false)
+        #expect(await a.unsavedNoteNames.isEmpty)
+    }
+
+    @Test func deletionsAndDeletedRecordsFollowThePolicy() async throws {
+        let db = InMemoryCloudDatabase()
+        try await db.createZone(zone)
+        let a = try NoteSyncEngine(store: db, replica: 1)
+        await a.createNote("n", text: "x")
+        _ = try await send(a, "n", to: db)
+        try await db.deleteRecords(named: ["n"], in: zone) // deleted elsewhere
+        await a.setText("x edited", of: "n")
+        #expect(try await send(a, "n", to: db) == true) // unknownItem: resurrect
+        #expect(try await send(a, "n", to: db) == false)
+        #expect(StoreFixtures.text(try await db.fetchRecord(named: "n", in: zone)) == "x edited")
+        await a.deleteNote("n")
+        #expect(await a.pendingDeleteNames == ["n"])
+        await a.deleteWasSent("n")
+        #expect(await a.pendingDeleteNames.isEmpty)
+        await a.receiveDeletion(of: "n")
+        #expect(await a.noteNames.isEmpty)
+    }
+}

@@ -35,6 +35,8 @@ public actor NoteSyncEngine {
     var pendingDeletes: [String: String] = [:]
     var token: ChangeToken?
     var zoneReady = false
+    /// Revisions handed out by `recordToSend`, awaiting `recordWasSaved`.
+    var sentRevisions: [String: UInt64] = [:]
     /// Cumulative counters.
     public internal(set) var statistics = NoteSyncStatistics()
     var report = NoteSyncReport()
