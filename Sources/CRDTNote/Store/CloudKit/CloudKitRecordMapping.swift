@@ -74,9 +74,14 @@ enum CloudKitRecordMapping {
     /// bytes are staged as files (their URLs appended to `staged` for removal after the request).
     static func ckRecord(from stored: StoredRecord, zoneID: CKRecordZone.ID, assetDirectory: URL, staged: inout [URL]) throws(CloudKitFailure) -> CKRecord {
         let record = stored.record
-        let ck = restoredRecord(record) ?? CKRecord(recordType: record.recordType, recordID: CKRecord.ID(recordName: record.recordName, zoneID: zoneID))
+        let restored = restoredRecord(record)
+        let ck = restored ?? CKRecord(recordType: record.recordType, recordID: CKRecord.ID(recordName: record.recordName, zoneID: zoneID))
         for name in record.orderedFieldNames {
-            if let bytes = stored.assets[name] {
+            // An asset the server already has (its reference has a download URL) is not sent
+            // again on an existing record; new ones, and all of a new record's, are uploaded.
+            var uploaded = restored == nil
+            if case .asset(let ref)? = record[field: name] { uploaded = uploaded || ref.downloadURL == nil } else { uploaded = true }
+            if let bytes = stored.assets[name], uploaded {
                 let url = assetDirectory.appendingPathComponent("crdtnote-asset-\(UUID().uuidString)")
                 do {
                     try Data(bytes).write(to: url, options: .atomic)
@@ -88,6 +93,11 @@ enum CloudKitRecordMapping {
             } else if let value = record[field: name] {
                 set(value, key: name, on: ck, zoneID: zoneID)
             }
+        }
+        // Note fields the record no longer has (e.g. `payloadAsset` after the payload moved
+        // back inline) are removed on the server too.
+        for name in NoteSchema.Field.all where record[field: name] == nil && restored != nil {
+            ck[name] = nil
         }
         return ck
     }
