@@ -97,7 +97,7 @@ enum CloudKitRecordMapping {
         // Note fields the record no longer has (e.g. `payloadAsset` after the payload moved
         // back inline) are removed on the server too.
         for name in NoteSchema.Field.all where record[field: name] == nil && restored != nil {
-            ck[name] = nil
+            ck.setObject(nil, forKey: name)
         }
         return ck
     }
