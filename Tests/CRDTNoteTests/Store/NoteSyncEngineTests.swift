@@ -68,6 +68,24 @@ import Testing
         #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "keep me")
     }
 
+    @Test func anEditTypedDuringASaveStaysUnsavedUntilSaved() async throws {
+        let db = InMemoryCloudDatabase()
+        let box = EngineBox()
+        let store = HookedStore(backing: db) {
+            if let engine = await box.takeOnce() { await engine.setText("typed while saving", of: "n") }
+        }
+        let device = try engine(store, 1)
+        await box.set(device)
+        await device.createNote("n", text: "first")
+        try await device.pushLocalChanges()
+        // The save carried "first"; the newer text must not be marked as saved.
+        #expect(await device.unsavedNoteNames == ["n"])
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "first")
+        try await device.pushLocalChanges()
+        #expect(await device.unsavedNoteNames.isEmpty)
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "typed while saving")
+    }
+
     @Test func limitExceededSplitsTheBatch() async throws {
         let db = InMemoryCloudDatabase(limits: RecordStoreLimits(maxRecordsPerRequest: 3))
         let device = try engine(db, 1)
