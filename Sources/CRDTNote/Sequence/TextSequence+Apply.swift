@@ -3,6 +3,11 @@ extension TextSequence {
     /// then integrates insert runs in causal order and applies deletions.
     mutating func apply(_ set: ChangeSet) throws(ChangeSetError) {
         let plan = try plan(set)
+        splitLimit = Self.deferredLeafCapacity
+        defer {
+            splitLimit = Self.leafCapacity
+            splitOversizedLeaves()
+        }
         var local: [UInt32] = []
         local.reserveCapacity(set.replicas.count)
         for id in set.replicas { local.append(index(of: id)) }

@@ -153,7 +153,7 @@ extension TextSequence {
     /// Splits a leaf that grew past capacity, moving the half with fewer ids to a new slot.
     @usableFromInline mutating func splitLeafIfNeeded(_ slot: Int) {
         let count = leaves[slot].count
-        guard count > Self.leafCapacity else { return }
+        guard count > splitLimit else { return }
         typingCursor = nil
         let half = count / 2
         var firstIDs = 0
@@ -193,6 +193,50 @@ extension TextSequence {
         // A leaf that grew by many runs at once (bulk merges) may still be too large.
         splitLeafIfNeeded(slot)
         splitLeafIfNeeded(newSlot)
+    }
+
+    /// Splits every leaf holding more than `leafCapacity` runs into half-full leaves, then
+    /// rebuilds the indexes once. Used after a batch of changes was applied with splits deferred.
+    @usableFromInline mutating func splitOversizedLeaves() {
+        typingCursor = nil
+        let chunk = Self.leafCapacity / 2
+        var newOrder: [Int32] = []
+        newOrder.reserveCapacity(order.count)
+        var changed = false
+        for slot32 in order {
+            let slot = Int(slot32)
+            newOrder.append(slot32)
+            let runs = leaves[slot]
+            guard runs.count > Self.leafCapacity else { continue }
+            changed = true
+            leaves[slot] = Array(runs[0..<chunk])
+            var start = chunk
+            while start < runs.count {
+                let part = Array(runs[start..<min(start + chunk, runs.count)])
+                let newSlot = leaves.count
+                leaves.append(part)
+                var scalars = 0
+                var units = 0
+                for r in part {
+                    scalars += r.visibleScalars
+                    units += r.visibleUTF16
+                    leafOf[Int(r.replica)].withUnsafeMutableBufferPointer { ids in
+                        for s in Int(r.seq)..<Int(r.seqEnd) { ids[s] = Int32(newSlot) }
+                    }
+                }
+                slotScalars[slot] -= scalars
+                slotUTF16[slot] -= units
+                slotScalars.append(scalars)
+                slotUTF16.append(units)
+                orderIndex.append(0)
+                newOrder.append(Int32(newSlot))
+                start += chunk
+            }
+        }
+        if changed {
+            order = newOrder
+            rebuildIndexes()
+        }
     }
 
     /// Merges neighbouring runs of a leaf that can be one run, within `from...through`

@@ -42,6 +42,10 @@ struct TextSequence: Sendable {
     /// Where the last local insertion ended, while nothing else has changed the structure:
     /// typing on at that spot extends the same run without any lookup.
     @usableFromInline var typingCursor: TypingCursor? = nil
+    /// While applying many changes at once, leaves may grow to `deferredLeafCapacity` before
+    /// splitting; they are split in one pass (and the indexes rebuilt once) at the end.
+    @usableFromInline var splitLimit = TextSequence.leafCapacity
+    @usableFromInline static let deferredLeafCapacity = 4 * leafCapacity
 
     init() {
         scalarTree.rebuild([0])
