@@ -1,9 +1,11 @@
+import CRDTNote
+
 /// Validated options of `crdtnote edit`.
 struct EditOptions: Equatable, Sendable {
     /// The record to edit.
     var recordPath: String
     /// The replica that authors the edits.
-    var replica: CLIReplicaID
+    var replica: ReplicaID
     /// The file with the note's new text; `-` is standard input.
     var textPath: String
     /// Where the edited record goes: the record itself by default.
@@ -56,9 +58,4 @@ extension EditOptions {
         try CommonOptions.checkAssets(assets)
         try OutputWriter.checkWritable(output)
     }
-}
-
-/// Runs `crdtnote edit` with validated options.
-func runEdit(_ options: EditOptions) throws(CLIError) {
-    throw .notImplemented("edit")
 }

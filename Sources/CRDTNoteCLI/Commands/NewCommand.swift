@@ -1,7 +1,9 @@
+import CRDTNote
+
 /// Validated options of `crdtnote new`.
 struct NewOptions: Equatable, Sendable {
     /// The replica that authors the note's first edit.
-    var replica: CLIReplicaID
+    var replica: ReplicaID
     /// The file with the note's text; `-` is standard input.
     var textPath: String
     /// The CloudKit record name to use; nil lets crdtnote make one.
@@ -55,9 +57,4 @@ extension NewOptions {
         try InputReader.checkReadableFile(textPath)
         try OutputWriter.checkWritable(output)
     }
-}
-
-/// Runs `crdtnote new` with validated options.
-func runNew(_ options: NewOptions) throws(CLIError) {
-    throw .notImplemented("new")
 }

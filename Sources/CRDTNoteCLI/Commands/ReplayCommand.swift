@@ -37,8 +37,3 @@ extension ReplayOptions {
         try InputReader.checkReadableFile(tracePath)
     }
 }
-
-/// Runs `crdtnote replay` with validated options.
-func runReplay(_ options: ReplayOptions) throws(CLIError) {
-    throw .notImplemented("replay")
-}

@@ -31,8 +31,3 @@ extension VerifyOptions {
         try CommonOptions.checkAssets(assets)
     }
 }
-
-/// Runs `crdtnote verify` with validated options.
-func runVerify(_ options: VerifyOptions) throws(CLIError) {
-    throw .notImplemented("verify")
-}
