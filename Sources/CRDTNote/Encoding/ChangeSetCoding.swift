@@ -54,7 +54,7 @@ enum ChangeSetCoding {
         let contentOffset = reader.offset
         let content = try reader.readLengthPrefixed("content")
         if let bad = UTF8Validation.firstInvalidByte(content) {
-            throw BinaryDecodingError(.invalidValue, at: contentOffset + (bad - content.startIndex) + 1, "content is not valid UTF-8")
+            throw BinaryDecodingError(.invalidValue, at: bad, "content is not valid UTF-8")
         }
         set.content = Array(content)
         let count = try reader.readCount("insert count", minimumBytesEach: 4)

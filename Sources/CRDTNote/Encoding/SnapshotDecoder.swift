@@ -11,7 +11,7 @@ struct SnapshotDecoder {
         let textOffset = reader.offset
         let text = try reader.readLengthPrefixed("text")
         if let bad = UTF8Validation.firstInvalidByte(text) {
-            throw BinaryDecodingError(.invalidValue, at: textOffset + (bad - text.startIndex) + 1, "text is not valid UTF-8")
+            throw BinaryDecodingError(.invalidValue, at: bad, "text is not valid UTF-8")
         }
         let content = Array(text)
         let countOffset = reader.offset
@@ -98,7 +98,10 @@ struct SnapshotDecoder {
             let rightMode = (flag >> SnapshotFlags.rightShift) & 3
             switch rightMode {
             case SnapshotFlags.rightSameAsPrevious:
-                guard let previous = runs.last else { throw BinaryDecodingError(.invalidValue, at: flagOffset, "run 0 refers to a previous run") }
+                // A previous "next element" origin would be this run itself: never written, refused.
+                guard let previous = runs.last, rightModes.last != SnapshotFlags.rightNextElement else {
+                    throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(i) refers to a previous right origin that does not exist")
+                }
                 run.right = previous.right
             case SnapshotFlags.rightExplicit:
                 run.right = try readRef(&rightColumn, table: table, what: "right origin of a run")
@@ -118,8 +121,25 @@ struct SnapshotDecoder {
             guard i + 1 < runs.count else { throw BinaryDecodingError(.invalidValue, at: countOffset, "last run points to a next element") }
             runs[i].right = ItemRef(replica: runs[i + 1].replica, seq: runs[i + 1].seq)
         }
+        try checkCausality(runs, replicaCount: replicaCount, at: countOffset)
         return TextSequence(replicas: table.replicas, nextSeq: table.nextSeq, latest: table.latest, logs: table.logs,
                             content: content, runs: runs, leafOf: leafOf)
+    }
+
+    /// Refuses states whose origins form a cycle: such a state decodes but could never be
+    /// merged into another document.
+    private static func checkCausality(_ runs: [Run], replicaCount: Int, at offset: Int) throws(BinaryDecodingError) {
+        var queues = [[Int]](repeating: [], count: replicaCount)
+        for (i, run) in runs.enumerated() { queues[Int(run.replica)].append(i) }
+        for r in queues.indices { queues[r].sort { runs[$0].seq < runs[$1].seq } }
+        do {
+            _ = try CausalOrder.order(queues: queues, known: [UInt32](repeating: 0, count: replicaCount)) { i in
+                let run = runs[i]
+                return (run.replica, run.seq, run.length, run.left, run.right)
+            }
+        } catch {
+            throw BinaryDecodingError(.invalidValue, at: offset, "the runs' origins are not causally ordered: \(error.message)")
+        }
     }
 
     private static func columnLength(_ reader: inout ByteReader, _ what: String) throws(BinaryDecodingError) -> Int {

@@ -14,6 +14,7 @@ struct SnapshotEncoder {
         var rightColumn = ByteWriter()
         var lastSeqEnd = [UInt32](repeating: 0, count: seq.replicas.count)
         var previous: Run? = nil
+        var previousRightMode = SnapshotFlags.rightNone
         var runs: [Run] = []
         runs.reserveCapacity(seq.runCount)
         for slot in seq.order { runs.append(contentsOf: seq.leaves[Int(slot)]) }
@@ -40,7 +41,9 @@ struct SnapshotEncoder {
             let right: UInt8
             if run.right.isNone { right = SnapshotFlags.rightNone }
             else if run.right == nextElement { right = SnapshotFlags.rightNextElement }
-            else if let previous, run.right == previous.right { right = SnapshotFlags.rightSameAsPrevious }
+            else if let previous, run.right == previous.right, previousRightMode != SnapshotFlags.rightNextElement {
+                right = SnapshotFlags.rightSameAsPrevious
+            }
             else {
                 right = SnapshotFlags.rightExplicit
                 rightColumn.writeVarUInt(UInt64(run.right.replica))
@@ -49,6 +52,7 @@ struct SnapshotEncoder {
             flag |= left << SnapshotFlags.leftShift | right << SnapshotFlags.rightShift
             flags.writeByte(flag)
             previous = run
+            previousRightMode = right
         }
         for column in [flags, replicaColumn, seqColumn, lengthColumn, leftColumn, rightColumn] {
             out.writeLengthPrefixed(column.bytes)

@@ -109,46 +109,16 @@ extension TextSequence {
         var total = content.count
         for ins in set.inserts { total += Int(ins.byteCount) }
         guard total < Int(UInt32.max) else { throw ChangeSetError(.tooLarge, "text content would exceed 4 GiB") }
-        return ApplyPlan(inserts: try causalOrder(set, queues: queues, known: known), known: known)
-    }
-
-    /// Depth-first ordering: an insert waits until the ids its origins name are integrated.
-    private func causalOrder(_ set: ChangeSet, queues: [[PlannedInsert]], known: [UInt32]) throws(ChangeSetError) -> [PlannedInsert] {
-        var head = [Int](repeating: 0, count: queues.count)
-        var integrated = known
-        var onStack = [[Bool]](queues.map { [Bool](repeating: false, count: $0.count) })
-        var result: [PlannedInsert] = []
-        result.reserveCapacity(set.inserts.count)
-        for r in 0..<queues.count {
-            while head[r] < queues[r].count {
-                var stack = [(r, head[r])]
-                onStack[r][head[r]] = true
-                while let (qr, qi) = stack.last {
-                    let step = queues[qr][qi]
-                    let ins = set.inserts[step.insert]
-                    var blocker: Int? = nil
-                    for origin in [step.skip > 0 ? ItemRef.none : ins.left, ins.right] where !origin.isNone {
-                        if origin.seq >= integrated[Int(origin.replica)] { blocker = Int(origin.replica); break }
-                    }
-                    if let b = blocker {
-                        guard head[b] < queues[b].count else {
-                            throw ChangeSetError(.missingDependency, "insert \(step.insert) depends on ids of replica \(set.replicas[b]) that are missing")
-                        }
-                        if onStack[b][head[b]] {
-                            throw ChangeSetError(.inconsistent, "insert \(step.insert) has cyclic origins")
-                        }
-                        onStack[b][head[b]] = true
-                        stack.append((b, head[b]))
-                        continue
-                    }
-                    stack.removeLast()
-                    result.append(step)
-                    integrated[qr] = ins.seq + ins.length
-                    head[qr] += 1
-                }
-            }
+        var skips = [UInt32](repeating: 0, count: set.inserts.count)
+        for step in queues.joined() { skips[step.insert] = step.skip }
+        let order = try CausalOrder.order(queues: queues.map { $0.map(\.insert) }, known: known) { i in
+            let ins = set.inserts[i]
+            let skip = skips[i]
+            // A trimmed insert starts after ids already present: its left origin is its predecessor.
+            let left = skip > 0 ? ItemRef(replica: ins.replica, seq: ins.seq + skip - 1) : ins.left
+            return (ins.replica, ins.seq + skip, ins.length - skip, left, ins.right)
         }
-        return result
+        return ApplyPlan(inserts: order.map { PlannedInsert(insert: $0, skip: skips[$0]) }, known: known)
     }
 
     /// Adds a peer's clock entries for the ids this document just received.

@@ -17,7 +17,8 @@ extension NoteText {
         // Checked before touching the bytes: UTF-8 length bounds the scalar count.
         if let problem = capacityProblem(adding: text.utf8.count, scalars: text.utf8.count) { throw problem }
         var text = text
-        let local = localIndex
+        if range.isEmpty && text.isEmpty { return }
+        let local = localIndex()
         text.withUTF8 { utf8 in
             // Only stored properties are touched in here: calling a method on `self`
             // would copy the whole note for every keystroke.
@@ -76,7 +77,7 @@ extension NoteText {
         if sequence.content.count + bytes >= Int(UInt32.max) {
             return NoteTextError(.tooLarge, "the note's text storage would exceed 4 GiB")
         }
-        if Int(sequence.nextSeq[Int(localIndex)]) + scalars >= Int(UInt32.max) {
+        if let local = localIndexIfAny, Int(sequence.nextSeq[Int(local)]) + scalars >= Int(UInt32.max) {
             return NoteTextError(.tooLarge, "replica \(replica) would exceed 2^32 inserted characters")
         }
         return nil
@@ -93,12 +94,13 @@ extension NoteText {
         let insertedScalars = edits.reduce(0) { $0 + $1.insertScalars }
         if capacityProblem(adding: inserted, scalars: insertedScalars) != nil { return }
         let stamp = clock.tick()
-        let firstSeq = sequence.nextSeq[Int(localIndex)]
+        let local = localIndex()
+        let firstSeq = sequence.nextSeq[Int(local)]
         // Edits are sorted from the end of the text backwards, so offsets stay valid.
         for edit in edits {
             sequence.deleteLocal(edit.offset..<edit.offset + edit.deleteCount)
-            edit.insert.withUnsafeBufferPointer { bytes in sequence.insertLocal(bytes, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: localIndex) }
+            edit.insert.withUnsafeBufferPointer { bytes in sequence.insertLocal(bytes, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: local) }
         }
-        sequence.noteStamp(stamp, replica: localIndex, firstInsertedSeq: inserted > 0 ? firstSeq : nil)
+        sequence.noteStamp(stamp, replica: local, firstInsertedSeq: inserted > 0 ? firstSeq : nil)
     }
 }

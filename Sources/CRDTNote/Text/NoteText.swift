@@ -23,7 +23,9 @@ public struct NoteText: Sendable {
     public let replica: ReplicaID
     /// This copy's hybrid logical clock.
     public internal(set) var clock: HybridLogicalClock
-    @usableFromInline let localIndex: UInt32
+    /// This replica's index in the replica table, once it has edited (a copy that only
+    /// reads and merges adds nothing of its own to the state it encodes).
+    @usableFromInline var localIndexIfAny: UInt32?
 
     /// An empty note edited as `replica`.
     public init(replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) {
@@ -37,8 +39,7 @@ public struct NoteText: Sendable {
     }
 
     @usableFromInline init(sequence: TextSequence, replica: ReplicaID, clock: HybridLogicalClock) {
-        var sequence = sequence
-        self.localIndex = sequence.index(of: replica)
+        self.localIndexIfAny = sequence.replicaIndex[replica]
         self.sequence = sequence
         self.replica = replica
         self.clock = clock
@@ -77,6 +78,14 @@ public struct NoteText: Sendable {
     /// The latest clock stamp of any edit in this copy (from any replica), if any.
     public var lastModified: HLCTimestamp? {
         sequence.latestStamp.max().flatMap { $0 > .zero ? $0 : nil }
+    }
+
+    /// This replica's index, adding it to the replica table on first use (the first edit).
+    @usableFromInline mutating func localIndex() -> UInt32 {
+        if let index = localIndexIfAny { return index }
+        let index = sequence.index(of: replica)
+        localIndexIfAny = index
+        return index
     }
 
     /// Number of runs (stretches of characters typed together) in the structure, tombstones included.

@@ -12,6 +12,9 @@ import Testing
             let loaded = try NoteText(snapshot: bytes, replica: 77)
             if !loaded.invariantViolations.isEmpty { return false }
             _ = loaded.merging(base).string
+            // Whatever decodes must also merge into another note (changes planned without error).
+            var fresh = NoteText(replica: 78)
+            do { try fresh.apply(loaded.changes(since: VersionVector())) } catch { return false }
         } catch let PayloadError.corrupt(error) {
             if error.offset < 0 || error.offset > bytes.count { return false }
         } catch {}

@@ -62,6 +62,26 @@ import Testing
         }
     }
 
+    /// Found by the libFuzzer harness: runs whose origins form a cycle used to decode and then
+    /// fail to merge. They must be refused as corrupt.
+    @Test func cyclicOriginsAreRefused() throws {
+        let hex = "43524e540100010001002e000000e811ae600101000000ffffff041100001168656c2c6c206f6465617220776f726c00030310000c0003000c17030405050000"
+        var bytes: [UInt8] = []
+        var i = hex.startIndex
+        while i < hex.endIndex {
+            let j = hex.index(i, offsetBy: 2)
+            bytes.append(try #require(UInt8(hex[i..<j], radix: 16)))
+            i = j
+        }
+        do {
+            _ = try NoteText(snapshot: bytes, replica: 9)
+            Issue.record("a snapshot with cyclic origins was accepted")
+        } catch {
+            guard case let .corrupt(e) = error else { Issue.record("wrong error \(error)"); return }
+            #expect(e.message.contains("causally"))
+        }
+    }
+
     @Test func headerProblemsAreNamed() throws {
         let good = NoteText("hello", replica: 1).encodedSnapshot()
         func kind(_ bytes: [UInt8]) -> BinaryDecodingError.Kind? {
