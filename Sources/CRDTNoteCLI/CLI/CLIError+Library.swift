@@ -52,6 +52,6 @@ extension CLIError {
     /// An editing trace in `file` that cannot be read or replayed. The trace's own message
     /// already says where (transaction, patch or byte position).
     static func trace(_ error: TraceError, file: String) -> CLIError {
-        CLIError(kind: .dataError, message: "invalid trace: \(error.message)", file: file)
+        CLIError(kind: .dataError, message: error.message, file: file)
     }
 }

@@ -19,10 +19,10 @@ func runVerify(_ options: VerifyOptions) throws(CLIError) {
     }
     guard !failures.isEmpty else { return }
     let onlyNewer = failures.allSatisfy { $0.kind == .newerFormat }
-    let count = "\(failures.count) of \(options.recordPaths.count) record\(options.recordPaths.count == 1 ? "" : "s")"
+    let count = "\(failures.count) of \(options.recordPaths.count) record" + (options.recordPaths.count == 1 ? "" : "s")
     throw CLIError(
         kind: onlyNewer ? .newerFormat : .operationFailed,
-        message: onlyNewer ? "\(count) need a newer crdtnote" : "\(count) failed verification")
+        message: count + (onlyNewer ? " can only be read by a newer crdtnote" : " failed verification"))
 }
 
 /// Checks one record the way every command reads it (JSON, type, assets, version gate,
