@@ -107,6 +107,18 @@ import Testing
         #expect(try CLIHarness.text(of: "elsewhere/m.json", in: folder.url, assets: "assets") == text)
     }
 
+    @Test func newOnStandardOutputPutsAssetsInTheCurrentDirectory() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let text = String(repeating: "x", count: 200_000)
+        let result = try CLIHarness.run(["new", "--replica", "1", "--name", "big"], stdin: Data(text.utf8), in: folder.url)
+        #expect(result.status == 0)
+        let files = try folder.contents()
+        #expect(files.count == 1 && files.first?.hasPrefix("text-") == true)
+        try result.stdoutData.write(to: folder.url.appendingPathComponent("big.json"))
+        #expect(try CLIHarness.text(of: "big.json", in: folder.url) == text)
+    }
+
     @Test func textPrintsNoTrailingNewline() throws {
         let result = try CLIHarness.run(["text", CLIFixtures.example("server.json")])
         #expect(result.stdout == "Weekend groceries\n- milk\n- apples\n")

@@ -94,3 +94,19 @@ import Testing
         #expect(result.stderr.contains("update crdtnote"))
     }
 }
+
+/// A v2 record whose `text` mirror an older app rewrote: read as payload plus that change.
+@Suite struct CLIFoldedMirrorTests {
+    @Test func showAndVerifyReportTheFoldedChange() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let clobbered = try CLIFixtures.exampleText("server.json")
+            .replacingOccurrences(of: "- apples\\n\"", with: "- apples\\n- pears\\n\"")
+        try CLIFixtures.write(clobbered, to: "r.json", in: folder)
+        #expect(try CLIHarness.text(of: "r.json", in: folder.url) == "Weekend groceries\n- milk\n- apples\n- pears\n")
+        #expect(try CLIHarness.showJSON("r.json", in: folder.url)["origin"] as? String == "payloadWithFoldedText")
+        let verify = try CLIHarness.run(["verify", "r.json"], in: folder.url)
+        #expect(verify.status == 0)
+        #expect(verify.stdout.contains("text mirror changed by an older app"))
+    }
+}
