@@ -1,0 +1,196 @@
+// CKRecord <-> CloudRecord and CKError -> CloudKitFailure. Apple platforms only; no decisions.
+#if canImport(CloudKit)
+import CloudKit
+import Foundation
+
+/// Conversions between CloudKit's types and the portable record model.
+@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+enum CloudKitRecordMapping {
+    /// Top-level key of `CloudRecord.extra` holding the record's archived system fields (base64
+    /// of `encodeSystemFields(with:)`): the change tag CloudKit checks on save travels there.
+    static let systemFieldsKey = CloudRecord.systemFieldsKey
+
+    static func zoneID(_ zone: RecordZoneID) -> CKRecordZone.ID {
+        CKRecordZone.ID(zoneName: zone.zoneName, ownerName: zone.ownerName ?? CKCurrentUserDefaultName)
+    }
+
+    // MARK: CKRecord -> StoredRecord
+
+    /// The record, its fields, system fields (in `extra`) and asset bytes.
+    static func storedRecord(_ ck: CKRecord) -> StoredRecord {
+        var record = CloudRecord(recordName: ck.recordID.recordName, recordType: ck.recordType)
+        record.recordChangeTag = ck.recordChangeTag
+        record.zoneID = RecordZoneID(zoneName: ck.recordID.zoneID.zoneName, ownerName: ck.recordID.zoneID.ownerName)
+        if let date = ck.creationDate { record.created = RecordTimestampInfo(timestamp: milliseconds(date)) }
+        if let date = ck.modificationDate { record.modified = RecordTimestampInfo(timestamp: milliseconds(date)) }
+        var assets: [String: [UInt8]] = [:]
+        for key in ck.allKeys().sorted() {
+            guard let value = ck.object(forKey: key) else { continue }
+            if let asset = value as? CKAsset {
+                let bytes = asset.fileURL.flatMap { try? Data(contentsOf: $0) }.map { [UInt8]($0) }
+                record[field: key] = .asset(AssetReference(size: bytes.map { Int64($0.count) }, downloadURL: asset.fileURL?.absoluteString))
+                if let bytes { assets[key] = bytes }
+            } else if let field = fieldValue(value) {
+                record[field: key] = field
+            }
+            // Other values (CLLocation...) are not mapped; they are never sent back either, so the
+            // server keeps them.
+        }
+        record.extra.append(key: systemFieldsKey, value: .string(Base64.encode([UInt8](systemFields(of: ck)))))
+        return StoredRecord(record, assets: assets)
+    }
+
+    static func fieldValue(_ value: Any) -> RecordFieldValue? {
+        switch value {
+        case let text as String: return .string(text)
+        case let date as Date: return .timestamp(milliseconds(date))
+        case let data as Data: return .bytes([UInt8](data))
+        case let reference as CKRecord.Reference:
+            return .reference(RecordReference(recordName: reference.recordID.recordName,
+                                              action: reference.action == .deleteSelf ? "DELETE_SELF" : "NONE"))
+        case let number as NSNumber:
+            return CFNumberIsFloatType(number as CFNumber) ? .double(number.doubleValue) : .int64(number.int64Value)
+        case let list as [Any]:
+            let elements = list.compactMap(fieldValue)
+            return elements.count == list.count ? .list(elements) : nil
+        default:
+            return nil
+        }
+    }
+
+    static func milliseconds(_ date: Date) -> Int64 { Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+
+    static func systemFields(of record: CKRecord) -> Data {
+        let archiver = NSKeyedArchiver(requiringSecureCoding: true)
+        record.encodeSystemFields(with: archiver)
+        archiver.finishEncoding()
+        return archiver.encodedData
+    }
+
+    // MARK: StoredRecord -> CKRecord
+
+    /// A CKRecord to save: rebuilt from the archived system fields when present (so CloudKit sees
+    /// the change tag the record was based on), else a new record. Mapped fields are set; asset
+    /// bytes are staged as files (their URLs appended to `staged` for removal after the request).
+    static func ckRecord(from stored: StoredRecord, zoneID: CKRecordZone.ID, assetDirectory: URL, staged: inout [URL]) throws(CloudKitFailure) -> CKRecord {
+        let record = stored.record
+        let restored = restoredRecord(record)
+        let ck = restored ?? CKRecord(recordType: record.recordType, recordID: CKRecord.ID(recordName: record.recordName, zoneID: zoneID))
+        for name in record.orderedFieldNames {
+            // An asset the server already has (its reference has a download URL) is not sent
+            // again on an existing record; new ones, and all of a new record's, are uploaded.
+            var uploaded = restored == nil
+            if case .asset(let ref)? = record[field: name] { uploaded = uploaded || ref.downloadURL == nil } else { uploaded = true }
+            if let bytes = stored.assets[name], uploaded {
+                let url = assetDirectory.appendingPathComponent("crdtnote-asset-\(UUID().uuidString)")
+                do {
+                    try Data(bytes).write(to: url, options: .atomic)
+                } catch {
+                    throw CloudKitFailure(.invalidArguments, "cannot stage asset '\(name)' of '\(record.recordName)': \(error)")
+                }
+                staged.append(url)
+                ck[name] = CKAsset(fileURL: url)
+            } else if let value = record[field: name] {
+                set(value, key: name, on: ck, zoneID: zoneID)
+            }
+        }
+        // Note fields the record no longer has (e.g. `payloadAsset` after the payload moved
+        // back inline) are removed on the server too.
+        for name in NoteSchema.Field.all where record[field: name] == nil && restored != nil {
+            ck.setObject(nil, forKey: name)
+        }
+        return ck
+    }
+
+    static func restoredRecord(_ record: CloudRecord) -> CKRecord? {
+        guard case .string(let text)? = record.extra[systemFieldsKey], let bytes = try? Base64.decode(text),
+              let coder = try? NSKeyedUnarchiver(forReadingFrom: Data(bytes)) else { return nil }
+        coder.requiresSecureCoding = true
+        defer { coder.finishDecoding() }
+        guard let ck = CKRecord(coder: coder), ck.recordID.recordName == record.recordName else { return nil }
+        return ck
+    }
+
+    /// Sets one mapped value. ASSET fields without bytes and opaque values are not sent, so the
+    /// server keeps what it has.
+    static func set(_ value: RecordFieldValue, key: String, on ck: CKRecord, zoneID: CKRecordZone.ID) {
+        switch value {
+        case .string(let text): ck[key] = text
+        case .int64(let number): ck[key] = number
+        case .double(let number): ck[key] = number
+        case .timestamp(let ms): ck[key] = Date(timeIntervalSince1970: Double(ms) / 1000)
+        case .bytes(let bytes): ck[key] = Data(bytes)
+        case .reference(let reference): ck[key] = ckReference(reference, zoneID: zoneID)
+        case .list(let elements): setList(elements, key: key, on: ck, zoneID: zoneID)
+        case .asset, .opaque: break
+        }
+    }
+
+    static func ckReference(_ reference: RecordReference, zoneID: CKRecordZone.ID) -> CKRecord.Reference {
+        CKRecord.Reference(recordID: CKRecord.ID(recordName: reference.recordName, zoneID: zoneID),
+                           action: reference.action == "DELETE_SELF" ? .deleteSelf : .none)
+    }
+
+    /// Lists of one scalar kind; mixed or unsupported lists are not sent.
+    static func setList(_ elements: [RecordFieldValue], key: String, on ck: CKRecord, zoneID: CKRecordZone.ID) {
+        func all<T>(_ pick: (RecordFieldValue) -> T?) -> [T]? {
+            let values = elements.compactMap(pick)
+            return values.count == elements.count ? values : nil
+        }
+        if let v = all({ (e: RecordFieldValue) -> String? in if case .string(let x) = e { return x }; return nil }) {
+            ck[key] = v
+        } else if let v = all({ (e: RecordFieldValue) -> Int64? in if case .int64(let x) = e { return x }; return nil }) {
+            ck[key] = v
+        } else if let v = all({ (e: RecordFieldValue) -> Double? in if case .double(let x) = e { return x }; return nil }) {
+            ck[key] = v
+        } else if let v = all({ (e: RecordFieldValue) -> Date? in
+            if case .timestamp(let x) = e { return Date(timeIntervalSince1970: Double(x) / 1000) }; return nil }) {
+            ck[key] = v
+        } else if let v = all({ (e: RecordFieldValue) -> Data? in if case .bytes(let x) = e { return Data(x) }; return nil }) {
+            ck[key] = v
+        } else if let v = all({ (e: RecordFieldValue) -> CKRecord.Reference? in
+            if case .reference(let x) = e { return ckReference(x, zoneID: zoneID) }; return nil }) {
+            ck[key] = v
+        }
+    }
+
+    // MARK: CKError -> CloudKitFailure
+
+    /// The portable form of any error CloudKit throws.
+    static func failure(_ error: any Error) -> CloudKitFailure {
+        guard let ck = error as? CKError else {
+            return CloudKitFailure(CloudKitFailure.Code(rawValue: "notACKError"), String(describing: error))
+        }
+        var partial: [String: CloudKitFailure] = [:]
+        for (key, value) in ck.partialErrorsByItemID ?? [:] {
+            if let id = key as? CKRecord.ID { partial[id.recordName] = failure(value) }
+            else if let zone = key as? CKRecordZone.ID { partial["zone:" + zone.zoneName] = failure(value) }
+        }
+        return CloudKitFailure(
+            code(ck.code), ck.localizedDescription, retryAfterSeconds: ck.retryAfterSeconds,
+            ancestor: ck.ancestorRecord.map(storedRecord), client: ck.clientRecord.map(storedRecord),
+            server: ck.serverRecord.map(storedRecord), partialErrors: partial)
+    }
+
+    static func code(_ code: CKError.Code) -> CloudKitFailure.Code {
+        switch code {
+        case .serverRecordChanged: return .serverRecordChanged
+        case .networkFailure: return .networkFailure
+        case .networkUnavailable: return .networkUnavailable
+        case .requestRateLimited: return .requestRateLimited
+        case .serviceUnavailable: return .serviceUnavailable
+        case .zoneBusy: return .zoneBusy
+        case .partialFailure: return .partialFailure
+        case .batchRequestFailed: return .batchRequestFailed
+        case .limitExceeded: return .limitExceeded
+        case .zoneNotFound: return .zoneNotFound
+        case .userDeletedZone: return .userDeletedZone
+        case .unknownItem: return .unknownItem
+        case .quotaExceeded: return .quotaExceeded
+        case .changeTokenExpired: return .changeTokenExpired
+        case .invalidArguments: return .invalidArguments
+        default: return CloudKitFailure.Code(rawValue: "CKError.Code(\(code.rawValue))")
+        }
+    }
+}
+#endif

@@ -1,0 +1,123 @@
+// The CloudKit adapter: a thin mapping between CloudKit's types and the portable ones.
+// Every decision (what a result means, how errors map, retries, merges) lives in portable code
+// (`CloudKitStyleRecordStore`, `RecordStoreError(cloudKit:)`, `NoteSyncEngine`), which the Linux
+// tests exercise through a fake `CloudKitStyleDatabase`. Only type conversion happens here.
+#if canImport(CloudKit)
+import CloudKit
+import Foundation
+
+/// A `RecordStore` backed by a CloudKit database (normally `container.privateCloudDatabase`).
+///
+/// ```swift
+/// let store = CloudKitRecordStore(database: CKContainer.default().privateCloudDatabase)
+/// ```
+@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+public typealias CloudKitRecordStore = CloudKitStyleRecordStore<CKDatabaseAdapter>
+
+@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+extension CloudKitStyleRecordStore where Database == CKDatabaseAdapter {
+    /// A store over `database`; asset bytes are staged as files in `assetDirectory`.
+    public init(database: CKDatabase, assetDirectory: URL = FileManager.default.temporaryDirectory) {
+        self.init(database: CKDatabaseAdapter(database: database, assetDirectory: assetDirectory))
+    }
+}
+
+/// `CKDatabase` seen as a `CloudKitStyleDatabase`. `@unchecked Sendable`: `CKDatabase` is
+/// thread-safe and the other properties are immutable values.
+@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+public struct CKDatabaseAdapter: CloudKitStyleDatabase, @unchecked Sendable {
+    /// The CloudKit database.
+    public let database: CKDatabase
+    /// Where asset bytes are written before upload (files are removed after the request).
+    public let assetDirectory: URL
+
+    /// An adapter over `database`.
+    public init(database: CKDatabase, assetDirectory: URL) {
+        self.database = database
+        self.assetDirectory = assetDirectory
+    }
+
+    /// Creates the zone.
+    public func saveZone(_ zone: RecordZoneID) async throws(CloudKitFailure) {
+        do {
+            _ = try await database.save(CKRecordZone(zoneID: CloudKitRecordMapping.zoneID(zone)))
+        } catch {
+            throw CloudKitRecordMapping.failure(error)
+        }
+    }
+
+    /// Deletes the zone.
+    public func deleteZone(_ zone: RecordZoneID) async throws(CloudKitFailure) {
+        do {
+            _ = try await database.deleteRecordZone(withID: CloudKitRecordMapping.zoneID(zone))
+        } catch {
+            throw CloudKitRecordMapping.failure(error)
+        }
+    }
+
+    /// Fetches records by name.
+    public func records(named names: [String], in zone: RecordZoneID) async throws(CloudKitFailure) -> [String: Result<StoredRecord, CloudKitFailure>] {
+        let zoneID = CloudKitRecordMapping.zoneID(zone)
+        do {
+            let results = try await database.records(for: names.map { CKRecord.ID(recordName: $0, zoneID: zoneID) }, desiredKeys: nil)
+            var out: [String: Result<StoredRecord, CloudKitFailure>] = [:]
+            for (id, result) in results {
+                out[id.recordName] = result.map(CloudKitRecordMapping.storedRecord).mapError(CloudKitRecordMapping.failure)
+            }
+            return out
+        } catch {
+            throw CloudKitRecordMapping.failure(error)
+        }
+    }
+
+    /// Saves and deletes, non-atomically, only if the server records are unchanged.
+    public func modifyRecords(saving: [StoredRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
+        -> (saveResults: [String: Result<StoredRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>]) {
+        let zoneID = CloudKitRecordMapping.zoneID(zone)
+        var staged: [URL] = []
+        defer { for url in staged { try? FileManager.default.removeItem(at: url) } }
+        var ckRecords: [CKRecord] = []
+        for stored in saving {
+            ckRecords.append(try CloudKitRecordMapping.ckRecord(from: stored, zoneID: zoneID, assetDirectory: assetDirectory, staged: &staged))
+        }
+        do {
+            let result = try await database.modifyRecords(
+                saving: ckRecords, deleting: deleting.map { CKRecord.ID(recordName: $0, zoneID: zoneID) },
+                savePolicy: .ifServerRecordUnchanged, atomically: false)
+            var saves: [String: Result<StoredRecord, CloudKitFailure>] = [:]
+            for (id, outcome) in result.saveResults {
+                saves[id.recordName] = outcome.map(CloudKitRecordMapping.storedRecord).mapError(CloudKitRecordMapping.failure)
+            }
+            var deletes: [String: Result<Void, CloudKitFailure>] = [:]
+            for (id, outcome) in result.deleteResults { deletes[id.recordName] = outcome.mapError(CloudKitRecordMapping.failure) }
+            return (saves, deletes)
+        } catch {
+            throw CloudKitRecordMapping.failure(error)
+        }
+    }
+
+    /// A page of zone changes; the `CKServerChangeToken` travels archived in `ChangeToken.bytes`.
+    public func recordZoneChanges(in zone: RecordZoneID, since token: ChangeToken?, resultsLimit: Int) async throws(CloudKitFailure)
+        -> (modifications: [String: Result<StoredRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool) {
+        var serverToken: CKServerChangeToken?
+        if let token {
+            guard let decoded = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CKServerChangeToken.self, from: Data(token.bytes)) else {
+                throw CloudKitFailure(.invalidArguments, "the change token is not an archived CKServerChangeToken")
+            }
+            serverToken = decoded
+        }
+        do {
+            let page = try await database.recordZoneChanges(
+                inZoneWith: CloudKitRecordMapping.zoneID(zone), since: serverToken, desiredKeys: nil, resultsLimit: resultsLimit)
+            var modifications: [String: Result<StoredRecord, CloudKitFailure>] = [:]
+            for (id, outcome) in page.modificationResultsByID {
+                modifications[id.recordName] = outcome.map { CloudKitRecordMapping.storedRecord($0.record) }.mapError(CloudKitRecordMapping.failure)
+            }
+            let archived = try NSKeyedArchiver.archivedData(withRootObject: page.changeToken, requiringSecureCoding: true)
+            return (modifications, page.deletions.map { $0.recordID.recordName }, ChangeToken(bytes: [UInt8](archived)), page.moreComing)
+        } catch {
+            throw CloudKitRecordMapping.failure(error)
+        }
+    }
+}
+#endif

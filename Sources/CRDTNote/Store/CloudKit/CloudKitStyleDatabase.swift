@@ -1,0 +1,116 @@
+/// The shape of `CKDatabase`'s async API in portable types: per-item `Result`s, request-level
+/// `CloudKitFailure`s. The Apple-only `CKDatabaseAdapter` is one conformance; tests use a fake.
+public protocol CloudKitStyleDatabase: Sendable {
+    /// `CKDatabase.save(_: CKRecordZone)`.
+    func saveZone(_ zone: RecordZoneID) async throws(CloudKitFailure)
+    /// `CKDatabase.deleteRecordZone(withID:)`.
+    func deleteZone(_ zone: RecordZoneID) async throws(CloudKitFailure)
+    /// `CKDatabase.records(for:desiredKeys:)`.
+    func records(named names: [String], in zone: RecordZoneID) async throws(CloudKitFailure) -> [String: Result<StoredRecord, CloudKitFailure>]
+    /// `CKDatabase.modifyRecords(saving:deleting:savePolicy: .ifServerRecordUnchanged, atomically: false)`.
+    func modifyRecords(saving: [StoredRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
+        -> (saveResults: [String: Result<StoredRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>])
+    /// `CKDatabase.recordZoneChanges(inZoneWith:since:desiredKeys:resultsLimit:)`.
+    func recordZoneChanges(in zone: RecordZoneID, since token: ChangeToken?, resultsLimit: Int) async throws(CloudKitFailure)
+        -> (modifications: [String: Result<StoredRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool)
+}
+
+/// A `RecordStore` over any CloudKit-shaped database. All decisions of the CloudKit adapter
+/// live here, in portable code: which per-item results become a partial failure, that a
+/// missing record on fetch is absence rather than an error, how errors map.
+public struct CloudKitStyleRecordStore<Database: CloudKitStyleDatabase>: RecordStore {
+    /// The database.
+    public let database: Database
+
+    /// A store over `database`.
+    public init(database: Database) { self.database = database }
+
+    /// Creates the zone.
+    public func createZone(_ zone: RecordZoneID) async throws(RecordStoreError) {
+        do { try await database.saveZone(zone) } catch { throw RecordStoreError(cloudKit: error) }
+    }
+
+    /// Deletes the zone.
+    public func deleteZone(_ zone: RecordZoneID) async throws(RecordStoreError) {
+        do { try await database.deleteZone(zone) } catch { throw RecordStoreError(cloudKit: error) }
+    }
+
+    /// Fetches records; `unknownItem` per item means "absent".
+    public func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: StoredRecord] {
+        let results: [String: Result<StoredRecord, CloudKitFailure>]
+        do { results = try await database.records(named: names, in: zone) } catch { throw RecordStoreError(cloudKit: error) }
+        var found: [String: StoredRecord] = [:]
+        var failures: [String: RecordStoreError] = [:]
+        for (name, result) in results {
+            switch result {
+            case .success(let stored): found[name] = stored
+            case .failure(let failure) where failure.code == .unknownItem: continue
+            case .failure(let failure): failures[name] = RecordStoreError(cloudKit: failure, recordName: name)
+            }
+        }
+        if !failures.isEmpty { throw RecordStoreError.partialFailure(failures) }
+        return found
+    }
+
+    /// Saves records non-atomically; failed items become one `.partialFailure` (or, for a
+    /// whole-request CloudKit partial failure, the per-item errors it carries).
+    public func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [StoredRecord] {
+        let results: [String: Result<StoredRecord, CloudKitFailure>]
+        do {
+            results = try await database.modifyRecords(saving: records, deleting: [], in: zone).saveResults
+        } catch {
+            throw RecordStoreError(cloudKit: error)
+        }
+        var saved: [StoredRecord] = []
+        var failures: [String: RecordStoreError] = [:]
+        for stored in records {
+            switch results[stored.recordName] {
+            case .success(let version)?: saved.append(version)
+            case .failure(let failure)?: failures[stored.recordName] = RecordStoreError(cloudKit: failure, recordName: stored.recordName)
+            case nil:
+                failures[stored.recordName] = RecordStoreError(.serviceUnavailable, recordName: stored.recordName, "CloudKit returned no result for the record")
+            }
+        }
+        if !failures.isEmpty { throw RecordStoreError.partialFailure(failures, saved: saved) }
+        return saved
+    }
+
+    /// Deletes records; a record already gone (`unknownItem`) counts as deleted.
+    public func deleteRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) {
+        let results: [String: Result<Void, CloudKitFailure>]
+        do {
+            results = try await database.modifyRecords(saving: [], deleting: names, in: zone).deleteResults
+        } catch {
+            throw RecordStoreError(cloudKit: error)
+        }
+        var failures: [String: RecordStoreError] = [:]
+        for (name, result) in results {
+            if case .failure(let failure) = result, failure.code != .unknownItem {
+                failures[name] = RecordStoreError(cloudKit: failure, recordName: name)
+            }
+        }
+        if !failures.isEmpty { throw RecordStoreError.partialFailure(failures) }
+    }
+
+    /// A page of zone changes. If CloudKit could not return some changed records, the page fails
+    /// with `.partialFailure` so the caller keeps its old token and misses nothing.
+    public func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges {
+        let page: (modifications: [String: Result<StoredRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool)
+        do {
+            page = try await database.recordZoneChanges(in: zone, since: token, resultsLimit: limit)
+        } catch {
+            throw RecordStoreError(cloudKit: error)
+        }
+        var changed: [StoredRecord] = []
+        var failures: [String: RecordStoreError] = [:]
+        for (name, result) in page.modifications {
+            switch result {
+            case .success(let stored): changed.append(stored)
+            case .failure(let failure): failures[name] = RecordStoreError(cloudKit: failure, recordName: name)
+            }
+        }
+        if !failures.isEmpty { throw RecordStoreError.partialFailure(failures) }
+        changed.sort { $0.recordName < $1.recordName }
+        return RecordChanges(changed: changed, deletedRecordNames: page.deletions, token: page.changeToken, moreComing: page.moreComing)
+    }
+}

@@ -1,0 +1,21 @@
+/// The change-tag rule every store applies to a save, in one place so all stores agree.
+enum OptimisticConcurrency {
+    /// The item error for saving `client` over `current` (nil: the save may proceed).
+    ///
+    /// - No server record, no client tag: a create.
+    /// - No server record, client tag: `.unknownItem` (it was deleted, or never existed).
+    /// - Server record, client tag equal to the server's: an update.
+    /// - Otherwise `.serverRecordChanged`; the ancestor is the server's version with the client's
+    ///   tag, looked up by `ancestor`, and nil for a create of an existing record.
+    static func check(client: StoredRecord, current: StoredRecord?, wasDeleted: Bool,
+                      ancestor: (String) -> StoredRecord?) -> RecordStoreError? {
+        let name = client.recordName
+        guard let server = current else {
+            guard let tag = client.changeTag else { return nil }
+            let why = wasDeleted ? "was deleted" : "does not exist"
+            return RecordStoreError(.unknownItem, recordName: name, "record '\(name)' with change tag \(tag) \(why) on the server")
+        }
+        if let tag = client.changeTag, tag == server.changeTag { return nil }
+        return .serverRecordChanged(ancestor: client.changeTag.flatMap(ancestor), client: client, server: server)
+    }
+}

@@ -1,0 +1,80 @@
+/// Where note records live: CloudKit's private database, the in-memory simulator, or a folder.
+///
+/// Semantics follow CloudKit's private database with custom zones:
+/// - **Optimistic concurrency.** `saveRecords` saves a record only if its `recordChangeTag`
+///   equals the server's current tag (or, for a record that does not exist yet, is nil).
+///   Otherwise the item fails with `.serverRecordChanged`, carrying the ancestor (the server's
+///   version with the client's base tag, when still known), the client's and the server's record.
+/// - **Batches are not atomic.** Whole-request failures (network, throttling, zone, limits)
+///   are thrown as they are; when only some items fail, `.partialFailure` carries one error per
+///   failed record name plus the records that were saved.
+/// - **Assets** travel inside `StoredRecord` (see there).
+/// - **Change feed.** `fetchChanges` returns records changed and deleted since a token, oldest
+///   first, in pages of at most `limit` records.
+public protocol RecordStore: Sendable {
+    /// Creates `zone`; creating an existing zone succeeds and changes nothing.
+    func createZone(_ zone: RecordZoneID) async throws(RecordStoreError)
+
+    /// Deletes `zone` and every record in it. Change tokens of the zone expire.
+    func deleteZone(_ zone: RecordZoneID) async throws(RecordStoreError)
+
+    /// Fetches the current versions of the named records; names that do not exist are absent
+    /// from the result.
+    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: StoredRecord]
+
+    /// Saves records with change-tag checks; returns the saved versions (new change tags,
+    /// store-controlled asset references) in request order.
+    func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [StoredRecord]
+
+    /// Deletes the named records unconditionally; deleting a missing record succeeds.
+    func deleteRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError)
+
+    /// Changes in `zone` since `token` (nil: from the beginning), at most `limit` records per page.
+    func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges
+}
+
+extension RecordStore {
+    /// Saves one record. A failure of the record itself is thrown as that item's error
+    /// (e.g. `.serverRecordChanged`), not wrapped in `.partialFailure`.
+    public func save(_ record: StoredRecord, in zone: RecordZoneID) async throws(RecordStoreError) -> StoredRecord {
+        let saved: [StoredRecord]
+        do {
+            saved = try await saveRecords([record], in: zone)
+        } catch {
+            throw error.itemError(for: record.recordName) ?? error
+        }
+        guard let first = saved.first else {
+            throw RecordStoreError(.unknownItem, recordName: record.recordName, "the store returned no saved record")
+        }
+        return first
+    }
+
+    /// Fetches one record; nil when it does not exist.
+    public func fetchRecord(named name: String, in zone: RecordZoneID) async throws(RecordStoreError) -> StoredRecord? {
+        try await fetchRecords(named: [name], in: zone)[name]
+    }
+
+    /// Every change since `token`, following `moreComing` until the feed is drained.
+    /// A record changed and then deleted appears only as deleted.
+    public func fetchAllChanges(in zone: RecordZoneID, since token: ChangeToken?, pageLimit: Int = 400) async throws(RecordStoreError) -> RecordChanges {
+        var changed: [String: StoredRecord] = [:]
+        var order: [String] = []
+        var deleted: [String] = []
+        var current = token
+        while true {
+            let page = try await fetchChanges(in: zone, since: current, limit: pageLimit)
+            for stored in page.changed {
+                if changed.updateValue(stored, forKey: stored.recordName) == nil { order.append(stored.recordName) }
+                deleted.removeAll { $0 == stored.recordName }
+            }
+            for name in page.deletedRecordNames {
+                if changed.removeValue(forKey: name) != nil { order.removeAll { $0 == name } }
+                if !deleted.contains(name) { deleted.append(name) }
+            }
+            current = page.token
+            if !page.moreComing {
+                return RecordChanges(changed: order.compactMap { changed[$0] }, deletedRecordNames: deleted, token: page.token, moreComing: false)
+            }
+        }
+    }
+}

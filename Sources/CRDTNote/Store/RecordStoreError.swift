@@ -1,0 +1,127 @@
+/// Why a record store request failed, modelled on `CKError`: a code, a message that says what
+/// and where, and the payload the code needs (conflict records, retry delay, per-item errors).
+public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The category of a store error; new codes can be added without breaking callers.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public var rawValue: String
+        /// A code with the given name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
+        public var description: String { rawValue }
+
+        /// The record changed on the server since the client's base version (or already exists
+        /// when the client tried to create it); `conflict` holds ancestor, client and server.
+        public static let serverRecordChanged = Code(rawValue: "serverRecordChanged")
+        /// The request did not reach the server, or its response was lost (the change may or may
+        /// not have been applied). Retry.
+        public static let networkFailure = Code(rawValue: "networkFailure")
+        /// The client is sending too many requests; retry after `retryAfterSeconds`.
+        public static let requestRateLimited = Code(rawValue: "requestRateLimited")
+        /// The service is unavailable for now; retry after `retryAfterSeconds`.
+        public static let serviceUnavailable = Code(rawValue: "serviceUnavailable")
+        /// Some items of a batch failed: `itemErrors` by record name; `saved` holds the rest.
+        public static let partialFailure = Code(rawValue: "partialFailure")
+        /// The request (over 400 records or 2 MB) or one record (over 1 MB without assets) is too
+        /// large. Split the batch; a single record too large must be made smaller.
+        public static let limitExceeded = Code(rawValue: "limitExceeded")
+        /// The zone does not exist (never created, deleted, or the server was reset). Create it
+        /// and upload local data again.
+        public static let zoneNotFound = Code(rawValue: "zoneNotFound")
+        /// The user deleted the zone (e.g. in Settings). The app decides: wipe local data, or
+        /// recreate the zone and upload again.
+        public static let userDeletedZone = Code(rawValue: "userDeletedZone")
+        /// The record does not exist, e.g. saving with a change tag after it was deleted.
+        public static let unknownItem = Code(rawValue: "unknownItem")
+        /// The user's storage quota is full; the change was not saved.
+        public static let quotaExceeded = Code(rawValue: "quotaExceeded")
+        /// The change token is no longer valid (the zone was reset); fetch from nil again.
+        public static let changeTokenExpired = Code(rawValue: "changeTokenExpired")
+        /// The request itself is malformed (duplicate names, asset field without bytes, bad token).
+        public static let invalidArguments = Code(rawValue: "invalidArguments")
+        /// A local store could not read or write its files.
+        public static let storageFailure = Code(rawValue: "storageFailure")
+    }
+
+    /// The category.
+    public var code: Code
+    /// What is wrong, for people.
+    public var message: String
+    /// The record the error is about, when it is about one.
+    public var recordName: String?
+    /// For throttling and unavailability: seconds to wait before retrying.
+    public var retryAfterSeconds: Double?
+    /// For `.serverRecordChanged`: the three records of the conflict.
+    public var conflict: RecordConflict?
+    /// For `.partialFailure`: the error of each failed item, by record name.
+    public var itemErrors: [String: RecordStoreError]
+    /// For `.partialFailure` of a save: the records that were saved.
+    public var saved: [StoredRecord]
+
+    /// An error of `code`.
+    public init(_ code: Code, recordName: String? = nil, retryAfterSeconds: Double? = nil, _ message: String) {
+        self.code = code
+        self.message = message
+        self.recordName = recordName
+        self.retryAfterSeconds = retryAfterSeconds
+        self.conflict = nil
+        self.itemErrors = [:]
+        self.saved = []
+    }
+
+    /// A conflict: `client` could not be saved over `server`.
+    public static func serverRecordChanged(ancestor: StoredRecord?, client: StoredRecord, server: StoredRecord) -> RecordStoreError {
+        var error = RecordStoreError(.serverRecordChanged, recordName: client.recordName,
+            "record '\(client.recordName)' changed on the server: client tag \(client.changeTag ?? "none"), server tag \(server.changeTag ?? "none")")
+        error.conflict = RecordConflict(ancestor: ancestor, client: client, server: server)
+        return error
+    }
+
+    /// A batch in which the items in `itemErrors` failed and `saved` succeeded.
+    public static func partialFailure(_ itemErrors: [String: RecordStoreError], saved: [StoredRecord] = []) -> RecordStoreError {
+        var error = RecordStoreError(.partialFailure,
+            "\(itemErrors.count) item(s) failed: " + itemErrors.keys.sorted().prefix(5).joined(separator: ", "))
+        error.itemErrors = itemErrors
+        error.saved = saved
+        return error
+    }
+
+    /// The error of item `recordName`: its entry in a partial failure, or this error when it is
+    /// about that record.
+    public func itemError(for recordName: String) -> RecordStoreError? {
+        if code == .partialFailure { return itemErrors[recordName] }
+        return self.recordName == recordName ? self : nil
+    }
+
+    /// Whether retrying the same request later may succeed as is.
+    public var isTransient: Bool {
+        code == .networkFailure || code == .requestRateLimited || code == .serviceUnavailable
+    }
+
+    /// "code (record 'name'): message".
+    public var description: String {
+        var text = code.rawValue
+        if let recordName { text += " (record '\(recordName)')" }
+        text += ": " + message
+        if let retryAfterSeconds { text += "; retry after \(retryAfterSeconds) s" }
+        return text
+    }
+}
+
+/// The three records of a save conflict, as CloudKit's `serverRecordChanged` gives them.
+public struct RecordConflict: Hashable, Sendable {
+    /// The server's version the client started from, when the server still knows it. CloudKit
+    /// does not document when this is nil; treat nil as "two-way merge".
+    public var ancestor: StoredRecord?
+    /// The record the client tried to save.
+    public var client: StoredRecord
+    /// The record on the server now; build the merge on it so its change tag is current.
+    public var server: StoredRecord
+
+    /// A conflict.
+    public init(ancestor: StoredRecord?, client: StoredRecord, server: StoredRecord) {
+        self.ancestor = ancestor
+        self.client = client
+        self.server = server
+    }
+}

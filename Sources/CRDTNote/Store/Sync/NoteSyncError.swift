@@ -1,0 +1,53 @@
+/// Why a sync step stopped. Local notes and unsaved edits are kept in every case; calling
+/// `sync()` again later resumes.
+public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The category of a sync error.
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The code's name.
+        public var rawValue: String
+        /// A code by name.
+        public init(rawValue: String) { self.rawValue = rawValue }
+        /// The code's name.
+        public var description: String { rawValue }
+
+        /// The store kept failing (network, throttling, conflicts) for `maxAttempts` tries.
+        public static let attemptsExhausted = Code(rawValue: "attemptsExhausted")
+        /// A note's record is over the store's per-record limit even alone.
+        public static let recordTooLarge = Code(rawValue: "recordTooLarge")
+        /// The user deleted the zone and the policy is `.stopSyncing`.
+        public static let zoneDeletedByUser = Code(rawValue: "zoneDeletedByUser")
+        /// A record could not be read or merged (corrupt payload, newer schema version).
+        public static let recordUnreadable = Code(rawValue: "recordUnreadable")
+        /// A record was written by a newer crdtnote; it is left alone (never downgraded) and the
+        /// note is not synced until this library is updated.
+        public static let newerVersionAvailable = Code(rawValue: "newerVersionAvailable")
+        /// The store failed in a way retrying does not fix (quota, invalid arguments, I/O).
+        public static let storeFailure = Code(rawValue: "storeFailure")
+        /// A local edit was out of bounds.
+        public static let invalidEdit = Code(rawValue: "invalidEdit")
+        /// The note does not exist locally.
+        public static let unknownNote = Code(rawValue: "unknownNote")
+    }
+
+    /// The category.
+    public var code: Code
+    /// What is wrong, for people.
+    public var message: String
+    /// The note concerned, if one.
+    public var noteName: String?
+    /// The store error behind it, if any.
+    public var storeError: RecordStoreError?
+
+    /// A sync error.
+    public init(_ code: Code, noteName: String? = nil, storeError: RecordStoreError? = nil, _ message: String) {
+        self.code = code
+        self.message = message
+        self.noteName = noteName
+        self.storeError = storeError
+    }
+
+    /// "code (note 'name'): message".
+    public var description: String {
+        code.rawValue + (noteName.map { " (note '\($0)')" } ?? "") + ": " + message
+    }
+}

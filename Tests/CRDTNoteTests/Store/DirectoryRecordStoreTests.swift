@@ -1,0 +1,183 @@
+import Foundation
+import Testing
+@testable import CRDTNote
+
+@Suite struct DirectoryRecordStoreTests {
+    let zone = StoreFixtures.zone
+
+    func store(_ root: String) async throws -> DirectoryRecordStore {
+        let store = try DirectoryRecordStore(root: root)
+        try await store.createZone(zone)
+        return store
+    }
+
+    @Test func recordsAreJSONFilesWithAssetsBeside() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try await store(root)
+        var stored = StoreFixtures.note("note/1", text: "héllo")
+        let payload: [UInt8] = (0..<3000).map { UInt8(truncatingIfNeeded: $0 * 7) }
+        stored.assets["payloadAsset"] = payload
+        let saved = try await store.save(stored, in: zone)
+        let path = store.recordPath("note/1", zone)
+        #expect(path.hasSuffix("/records/note%2F1.json"))
+        let bytes = try #require(FileManager.default.contents(atPath: path))
+        let onDisk = try CloudRecord.record(fromJSON: [UInt8](bytes))
+        #expect(onDisk == saved.record)
+        // The existing locator finds the asset from the JSON file's folder.
+        guard case .asset(let ref)? = onDisk[field: "payloadAsset"] else {
+            Issue.record("payloadAsset is not an asset")
+            return
+        }
+        let locator = AssetLocator(jsonDirectory: store.recordsDirectory(zone))
+        #expect(try locator.readAsset(ref, field: "payloadAsset") == payload)
+        let fetched = try #require(try await store.fetchRecord(named: "note/1", in: zone))
+        #expect(fetched == saved)
+        #expect(fetched.assets["payloadAsset"] == payload)
+    }
+
+    @Test func staleTagsConflictWithAncestorFromHistory() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try await store(root)
+        let base = try await store.save(StoreFixtures.note("a", text: "base"), in: zone)
+        let server = try await store.save(StoreFixtures.edited(base, text: "A"), in: zone)
+        let client = StoreFixtures.edited(base, text: "B")
+        let error = await StoreFixtures.storeError { try await store.save(client, in: zone) }
+        #expect(error?.code == .serverRecordChanged)
+        #expect(error?.conflict?.ancestor == base)
+        #expect(error?.conflict?.client == client)
+        #expect(error?.conflict?.server == server)
+        let twice = await StoreFixtures.storeError { try await store.save(StoreFixtures.note("a"), in: zone) }
+        #expect(twice?.code == .serverRecordChanged)
+        #expect(twice?.conflict?.ancestor == nil)
+        try await store.deleteRecords(named: ["a"], in: zone)
+        #expect(await StoreFixtures.storeError { try await store.save(StoreFixtures.edited(server, text: "C"), in: zone) }?.code == .unknownItem)
+    }
+
+    @Test func changeTokensSurviveANewStoreObject() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let first = try await store(root)
+        for name in ["a", "b", "c"] { _ = try await first.save(StoreFixtures.note(name), in: zone) }
+        let all = try await first.fetchAllChanges(in: zone, since: nil)
+        #expect(all.changed.map(\.recordName) == ["a", "b", "c"])
+        let saved = all.token.base64String
+
+        let second = try DirectoryRecordStore(root: root) // "restart"
+        let b = try #require(try await second.fetchRecord(named: "b", in: zone))
+        _ = try await second.save(StoreFixtures.edited(b, text: "b2"), in: zone)
+        try await second.deleteRecords(named: ["a"], in: zone)
+        let later = try await second.fetchAllChanges(in: zone, since: try #require(ChangeToken(base64String: saved)))
+        #expect(later.changed.map(\.recordName) == ["b"])
+        #expect(StoreFixtures.text(later.changed.first) == "b2")
+        #expect(later.deletedRecordNames == ["a"])
+        let paged = try await second.fetchChanges(in: zone, since: nil, limit: 1)
+        #expect(paged.moreComing && paged.changed.count + paged.deletedRecordNames.count == 1)
+    }
+
+    @Test func zoneLifecycleAndTokenExpiry() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try DirectoryRecordStore(root: root)
+        #expect(await StoreFixtures.storeError { try await store.fetchRecords(named: ["a"], in: zone) }?.code == .zoneNotFound)
+        try await store.createZone(zone)
+        _ = try await store.save(StoreFixtures.note("a"), in: zone)
+        let token = try await store.fetchAllChanges(in: zone, since: nil).token
+        try await store.deleteZone(zone)
+        #expect(await StoreFixtures.storeError { try await store.save(StoreFixtures.note("a"), in: zone) }?.code == .zoneNotFound)
+        try await store.createZone(zone)
+        #expect(try await store.fetchRecord(named: "a", in: zone) == nil)
+        #expect(await StoreFixtures.storeError { try await store.fetchChanges(in: zone, since: token, limit: 9) }?.code == .changeTokenExpired)
+    }
+
+    @Test func aCrashWhileWritingTheRecordLeavesTheOldVersion() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let healthy = try await store(root)
+        let v1 = try await healthy.save(StoreFixtures.note("a", text: "version one"), in: zone)
+        let recordPath = healthy.recordPath("a", zone)
+        let before = try #require(FileManager.default.contents(atPath: recordPath))
+
+        let crashing = try DirectoryRecordStore(root: root, writeFault: { path in path == recordPath ? 12 : nil })
+        let error = await StoreFixtures.storeError { try await crashing.save(StoreFixtures.edited(v1, text: "version two"), in: zone) }
+        #expect(error?.code == .storageFailure)
+        #expect(FileManager.default.contents(atPath: recordPath) == before)
+        // The half-written temporary file exists but is never read as a record.
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: healthy.recordsDirectory(zone))
+        #expect(leftovers.contains { $0.hasPrefix(".") && $0.contains(".tmp-") })
+        #expect(StoreFixtures.text(try await healthy.fetchRecord(named: "a", in: zone)) == "version one")
+        // The old tag is still current: the next save succeeds; the feed shows the record once.
+        let v2 = try await healthy.save(StoreFixtures.edited(v1, text: "version two"), in: zone)
+        #expect(StoreFixtures.text(v2) == "version two")
+        let changes = try await healthy.fetchAllChanges(in: zone, since: nil)
+        #expect(changes.changed.map(\.recordName) == ["a"])
+    }
+
+    @Test func aCrashWhileWritingTheIndexChangesNothing() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let healthy = try await store(root)
+        let v1 = try await healthy.save(StoreFixtures.note("a", text: "one"), in: zone)
+        let indexPath = healthy.indexPath(zone)
+        let crashing = try DirectoryRecordStore(root: root, writeFault: { path in path == indexPath ? 5 : nil })
+        #expect(await StoreFixtures.storeError { try await crashing.save(StoreFixtures.edited(v1, text: "two"), in: zone) }?.code == .storageFailure)
+        #expect(await StoreFixtures.storeError { try await crashing.save(StoreFixtures.note("b"), in: zone) }?.code == .storageFailure)
+        #expect(try await healthy.fetchRecord(named: "a", in: zone) == v1)
+        #expect(try await healthy.fetchRecord(named: "b", in: zone) == nil)
+        #expect(try await healthy.fetchAllChanges(in: zone, since: nil).changed == [v1])
+    }
+
+    @Test func concurrentWritersOnOneFolderConflict() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let setup = try await store(root)
+        let base = try await setup.save(StoreFixtures.note("a"), in: zone)
+        let outcomes = try await withThrowingTaskGroup(of: RecordStoreError?.self) { group in
+            for i in 0..<6 {
+                let writer = try DirectoryRecordStore(root: root) // separate writers, same folder
+                group.addTask { await StoreFixtures.storeError { try await writer.save(StoreFixtures.edited(base, text: "w\(i)"), in: zone) } }
+            }
+            var all: [RecordStoreError?] = []
+            for try await outcome in group { all.append(outcome) }
+            return all
+        }
+        #expect(outcomes.filter { $0 == nil }.count == 1)
+        let final = try #require(try await setup.fetchRecord(named: "a", in: zone))
+        for error in outcomes.compactMap({ $0 }) {
+            #expect(error.code == .serverRecordChanged)
+            #expect(error.conflict?.ancestor == base)
+            #expect(error.conflict?.server == final)
+        }
+    }
+
+    @Test func unusualRecordNamesGetSafeFileNames() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try await store(root)
+        let names = ["..", ".hidden", "a/b/c", "naïve 📝", "%41", "A", String(repeating: "long", count: 80)]
+        let saved = try await store.saveRecords(names.map { StoreFixtures.note($0, text: $0) }, in: zone)
+        #expect(saved.count == names.count)
+        let files = try FileManager.default.contentsOfDirectory(atPath: store.recordsDirectory(zone))
+        #expect(files.count == names.count)
+        #expect(files.allSatisfy { !$0.hasPrefix(".") && !$0.contains("/") && $0.utf8.count < 255 })
+        let fetched = try await store.fetchRecords(named: names, in: zone)
+        for name in names { #expect(StoreFixtures.text(fetched[name]) == name) }
+    }
+
+    @Test func limitsAndDuplicateNames() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try DirectoryRecordStore(root: root, limits: RecordStoreLimits(maxRecordsPerRequest: 3, maxRequestBytes: 10_000, maxRecordBytes: 5_000))
+        try await store.createZone(zone)
+        let four = (0..<4).map { StoreFixtures.note("n\($0)") }
+        #expect(await StoreFixtures.storeError { try await store.saveRecords(four, in: zone) }?.code == .limitExceeded)
+        let dup = [StoreFixtures.note("x"), StoreFixtures.note("x")]
+        #expect(await StoreFixtures.storeError { try await store.saveRecords(dup, in: zone) }?.code == .invalidArguments)
+        let big = StoreFixtures.note("big", text: String(repeating: "z", count: 6_000))
+        let error = await StoreFixtures.storeError { try await store.saveRecords([big, StoreFixtures.note("small")], in: zone) }
+        #expect(error?.code == .partialFailure)
+        #expect(error?.itemErrors["big"]?.code == .limitExceeded)
+        #expect(error?.saved.map(\.recordName) == ["small"])
+    }
+}

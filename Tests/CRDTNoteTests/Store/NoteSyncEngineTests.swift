@@ -1,0 +1,332 @@
+import Testing
+@testable import CRDTNote
+
+@Suite struct NoteSyncEngineTests {
+    let config = NoteSyncConfiguration()
+
+    func engine(_ store: any RecordStore, _ replica: ReplicaID, sleeper: SleepRecorder = SleepRecorder(),
+                policy: NoteSyncConfiguration.DeleteConflictPolicy = .editResurrects) throws -> NoteSyncEngine {
+        var config = NoteSyncConfiguration(deleteConflictPolicy: policy)
+        config.maxAttempts = 6
+        return try NoteSyncEngine(store: store, replica: replica, configuration: config, sleep: sleeper.sleep)
+    }
+
+    @Test func offlineEditsOnTwoDevicesMerge() async throws {
+        let db = InMemoryCloudDatabase()
+        let phone = try engine(db, 1)
+        let laptop = try engine(db, 2)
+        await phone.createNote("n", text: "Groceries")
+        try await phone.sync()
+        try await laptop.sync()
+        #expect(await laptop.text(of: "n") == "Groceries")
+        // Both edit offline.
+        try await phone.edit("n") { try $0.insert(": milk", atScalarOffset: 9) }
+        await laptop.setText("Groceries and eggs", of: "n")
+        try await phone.sync()
+        try await laptop.pushLocalChanges() // conflicts with the phone's save: merged, saved again
+        #expect(await laptop.statistics.conflictsMerged == 1)
+        try await laptop.sync()
+        try await phone.sync()
+        let a = await phone.text(of: "n")
+        let b = await laptop.text(of: "n")
+        #expect(a == b)
+        #expect(a == "Groceries: milk and eggs")
+        #expect(await phone.unsavedNoteNames.isEmpty)
+        #expect(await laptop.unsavedNoteNames.isEmpty)
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == a)
+    }
+
+    @Test func retryAfterIsHonouredThroughTheInjectedSleep() async throws {
+        let db = InMemoryCloudDatabase()
+        let store = ScriptedStore(backing: db, failing: [
+            RecordStoreError(.requestRateLimited, retryAfterSeconds: 7, "slow down"),
+            RecordStoreError(.serviceUnavailable, retryAfterSeconds: 3, "busy"),
+        ])
+        let sleeper = SleepRecorder()
+        let device = try engine(store, 1, sleeper: sleeper)
+        await device.createNote("n", text: "hi")
+        try await device.sync()
+        #expect(await sleeper.waits == [7, 3])
+        #expect(await device.statistics.retries == 2)
+        #expect(await device.unsavedNoteNames.isEmpty)
+    }
+
+    @Test func attemptsAreBoundedAndEditsSurviveTheFailure() async throws {
+        let db = InMemoryCloudDatabase()
+        let failures = (0..<50).map { _ in RecordStoreError(.networkFailure, "offline") }
+        let store = ScriptedStore(backing: db, failing: failures)
+        let sleeper = SleepRecorder()
+        let device = try engine(store, 1, sleeper: sleeper)
+        await device.createNote("n", text: "keep me")
+        await #expect(throws: NoteSyncError.self) { try await device.sync() }
+        #expect(await store.failuresServed == 6)
+        #expect(await sleeper.waits == [0.5, 1, 2, 4, 8])
+        #expect(await device.unsavedNoteNames == ["n"])
+        await store.setScript([])
+        try await device.sync()
+        #expect(await device.unsavedNoteNames.isEmpty)
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "keep me")
+    }
+
+    @Test func anEditTypedDuringASaveStaysUnsavedUntilSaved() async throws {
+        let db = InMemoryCloudDatabase()
+        let box = EngineBox()
+        let store = HookedStore(backing: db) {
+            if let engine = await box.takeOnce() { await engine.setText("typed while saving", of: "n") }
+        }
+        let device = try engine(store, 1)
+        await box.set(device)
+        await device.createNote("n", text: "first")
+        try await device.pushLocalChanges()
+        // The save carried "first"; the newer text must not be marked as saved.
+        #expect(await device.unsavedNoteNames == ["n"])
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "first")
+        try await device.pushLocalChanges()
+        #expect(await device.unsavedNoteNames.isEmpty)
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "typed while saving")
+    }
+
+    @Test func limitExceededSplitsTheBatch() async throws {
+        let db = InMemoryCloudDatabase(limits: RecordStoreLimits(maxRecordsPerRequest: 3))
+        let device = try engine(db, 1)
+        for i in 0..<10 { await device.createNote("n\(i)", text: "note \(i)") }
+        try await device.sync()
+        #expect(await device.statistics.batchSplits >= 2)
+        #expect(await db.allRecords(in: config.zone).count == 10)
+        #expect(await device.unsavedNoteNames.isEmpty)
+    }
+
+    @Test func aRecordTooLargeAloneIsReportedAndKept() async throws {
+        let db = InMemoryCloudDatabase(limits: RecordStoreLimits(maxRecordBytes: 600))
+        let device = try engine(db, 1)
+        await device.createNote("small", text: "ok")
+        await device.createNote("big", text: String(repeating: "x", count: 2000))
+        let report = try await device.sync()
+        #expect(report.failedNotes == ["big"])
+        #expect(await device.unsavedNoteNames == ["big"])
+        #expect(await db.allRecords(in: config.zone).map(\.recordName) == ["small"])
+    }
+
+    @Test func aLostSaveResponseDoesNotDuplicateText() async throws {
+        let db = InMemoryCloudDatabase()
+        let device = try engine(db, 1)
+        await device.createNote("n", text: "one")
+        try await device.sync()
+        await device.setText("one two", of: "n")
+        // Every save is applied, then its response is lost, until the plan is lifted.
+        await db.setFaultPlan(FaultPlan(rate: 1, kinds: .networkFailure, seed: 2))
+        _ = try? await device.sync()
+        await db.setFaultPlan(.none)
+        try await device.sync()
+        #expect(await device.text(of: "n") == "one two")
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "one two")
+        #expect(await device.unsavedNoteNames.isEmpty)
+    }
+
+    @Test func deleteThenEditElsewhereResurrectsTheNote() async throws {
+        let db = InMemoryCloudDatabase()
+        let a = try engine(db, 1)
+        let b = try engine(db, 2)
+        await a.createNote("n", text: "draft")
+        try await a.sync()
+        try await b.sync()
+        await a.deleteNote("n")
+        await b.setText("draft, finished", of: "n")
+        try await a.sync() // delete reaches the server first
+        try await b.sync() // b learns of the delete with unsaved edits: resurrects
+        try await a.sync()
+        #expect(await a.text(of: "n") == "draft, finished")
+        #expect(await b.text(of: "n") == "draft, finished")
+        let stats = await b.statistics
+        #expect(stats.notesResurrected == 1, "\(stats)")
+    }
+
+    @Test func editThenDeleteElsewhereResurrectsTheNote() async throws {
+        let db = InMemoryCloudDatabase()
+        let a = try engine(db, 1)
+        let b = try engine(db, 2)
+        await a.createNote("n", text: "draft")
+        try await a.sync()
+        try await b.sync()
+        await b.setText("draft v2", of: "n")
+        try await b.sync() // the edit reaches the server first
+        await a.deleteNote("n") // a had not seen it
+        try await a.sync()
+        try await b.sync()
+        #expect(await a.text(of: "n") == "draft v2")
+        #expect(await b.text(of: "n") == "draft v2")
+        #expect(await db.allRecords(in: config.zone).count == 1)
+    }
+
+    @Test func aDeleteDoesNotRemoveAVersionItHasNotSeen() async throws {
+        let db = InMemoryCloudDatabase()
+        let a = try engine(db, 1)
+        let b = try engine(db, 2)
+        await a.createNote("n", text: "draft")
+        try await a.sync()
+        try await b.sync()
+        await a.deleteNote("n")
+        await b.setText("draft v2", of: "n")
+        try await b.sync()
+        try await a.pushLocalChanges() // no fetch first: the delete meets an unseen version
+        #expect(await a.text(of: "n") == "draft v2")
+        #expect(await db.allRecords(in: config.zone).count == 1)
+    }
+
+    @Test func deleteWinsPolicyDropsTheEdit() async throws {
+        let db = InMemoryCloudDatabase()
+        let a = try engine(db, 1, policy: .deleteWins)
+        let b = try engine(db, 2, policy: .deleteWins)
+        await a.createNote("n", text: "draft")
+        try await a.sync()
+        try await b.sync()
+        await a.deleteNote("n")
+        await b.setText("draft, finished", of: "n")
+        try await a.sync()
+        try await b.sync()
+        try await a.sync()
+        #expect(await a.noteNames.isEmpty)
+        #expect(await b.noteNames.isEmpty)
+        #expect(await b.statistics.editsDroppedByDelete == 1)
+        #expect(await db.allRecords(in: config.zone).isEmpty)
+    }
+
+    @Test func aDeleteSeenByEveryoneRemovesTheNote() async throws {
+        let db = InMemoryCloudDatabase()
+        let a = try engine(db, 1)
+        let b = try engine(db, 2)
+        await a.createNote("n", text: "x")
+        try await a.sync()
+        try await b.sync()
+        await b.deleteNote("n")
+        try await b.sync()
+        try await a.sync()
+        #expect(await a.noteNames.isEmpty)
+        #expect(await db.allRecords(in: config.zone).isEmpty)
+    }
+
+    @Test func stateSurvivesARestart() async throws {
+        let db = InMemoryCloudDatabase()
+        let other = try engine(db, 2)
+        var device = try engine(db, 1)
+        await device.createNote("n", text: "saved")
+        try await device.sync()
+        await device.setText("saved and unsaved", of: "n")
+        let state = await device.savedState()
+        device = try NoteSyncEngine(store: db, replica: 1, state: state, sleep: SleepRecorder().sleep) // restart
+        #expect(await device.unsavedNoteNames == ["n"])
+        try await other.sync()
+        await other.createNote("m", text: "from other")
+        try await other.sync()
+        let report = try await device.sync()
+        #expect(report.fetched == 1) // only the later change
+        #expect(await device.text(of: "m") == "from other")
+        try await other.sync()
+        #expect(await other.text(of: "n") == "saved and unsaved")
+    }
+
+    @Test func aServerResetIsRecoveredWithoutLosingText() async throws {
+        let db = InMemoryCloudDatabase()
+        let a = try engine(db, 1)
+        let b = try engine(db, 2)
+        await a.createNote("n1", text: "alpha")
+        await b.createNote("n2", text: "beta")
+        try await a.sync()
+        try await b.sync()
+        try await a.sync()
+        await db.setFaultPlan(FaultPlan(rate: 1, kinds: .zoneNotFound, seed: 4))
+        _ = try? await db.fetchRecords(named: [], in: config.zone) // the reset
+        await db.setFaultPlan(.none)
+        await b.setText("beta!", of: "n2")
+        try await b.sync()
+        try await a.sync()
+        try await b.sync()
+        #expect(await a.text(of: "n1") == "alpha")
+        #expect(await b.text(of: "n1") == "alpha")
+        #expect(await a.text(of: "n2") == "beta!")
+        #expect(await b.text(of: "n2") == "beta!")
+        #expect(await db.allRecords(in: config.zone).count == 2)
+    }
+
+    @Test func userDeletedZoneCanStopSyncing() async throws {
+        let db = InMemoryCloudDatabase()
+        var config = NoteSyncConfiguration(userDeletedZonePolicy: .stopSyncing)
+        config.maxAttempts = 3
+        let device = try NoteSyncEngine(store: db, replica: 1, configuration: config, sleep: SleepRecorder().sleep)
+        await device.createNote("n", text: "mine")
+        try await device.sync()
+        await db.setFaultPlan(FaultPlan(rate: 1, kinds: .userDeletedZone, seed: 1))
+        let error = await #expect(throws: NoteSyncError.self) { try await device.sync() }
+        #expect(error?.code == .zoneDeletedByUser)
+        #expect(await device.text(of: "n") == "mine")
+    }
+}
+
+/// The hooks an app uses when CKSyncEngine (here: a hand-written stand-in) is the transport.
+@Suite struct NoteSyncExternalTransportTests {
+    let zone = NoteSyncConfiguration().zone
+
+    /// What a CKSyncEngine delegate does for one send: build, save, report back.
+    func send(_ engine: NoteSyncEngine, _ name: String, to db: InMemoryCloudDatabase) async throws -> Bool {
+        guard let record = try await engine.recordToSend(for: name) else { return false }
+        do {
+            let saved = try await db.save(record, in: zone)
+            await engine.recordWasSaved(saved)
+            return false
+        } catch {
+            return try await engine.recordSaveFailed(name, error: error)
+        }
+    }
+
+    @Test func conflictPathMergesAndResends() async throws {
+        let db = InMemoryCloudDatabase()
+        try await db.createZone(zone)
+        let a = try NoteSyncEngine(store: db, replica: 1)
+        let b = try NoteSyncEngine(store: db, replica: 2)
+        await a.createNote("n", text: "base")
+        #expect(try await send(a, "n", to: db) == false)
+        let fetched = try #require(try await db.fetchRecord(named: "n", in: zone))
+        try await b.receive(fetched)
+        await a.setText("base + a", of: "n")
+        await b.setText("b + base", of: "n")
+        #expect(try await send(a, "n", to: db) == false)
+        #expect(try await send(b, "n", to: db) == true) // serverRecordChanged: merged, send again
+        #expect(try await send(b, "n", to: db) == false)
+        #expect(await b.text(of: "n") == "b + base + a")
+        #expect(await b.unsavedNoteNames.isEmpty)
+        try await a.receive(try #require(try await db.fetchRecord(named: "n", in: zone)))
+        #expect(await a.text(of: "n") == "b + base + a")
+    }
+
+    @Test func anEditDuringTheSendStaysUnsaved() async throws {
+        let db = InMemoryCloudDatabase()
+        try await db.createZone(zone)
+        let a = try NoteSyncEngine(store: db, replica: 1)
+        await a.createNote("n", text: "one")
+        let record = try #require(try await a.recordToSend(for: "n"))
+        await a.setText("one two", of: "n") // typed while the request is in flight
+        await a.recordWasSaved(try await db.save(record, in: zone))
+        #expect(await a.unsavedNoteNames == ["n"])
+        #expect(try await send(a, "n", to: db) == false)
+        #expect(await a.unsavedNoteNames.isEmpty)
+    }
+
+    @Test func deletionsAndDeletedRecordsFollowThePolicy() async throws {
+        let db = InMemoryCloudDatabase()
+        try await db.createZone(zone)
+        let a = try NoteSyncEngine(store: db, replica: 1)
+        await a.createNote("n", text: "x")
+        _ = try await send(a, "n", to: db)
+        try await db.deleteRecords(named: ["n"], in: zone) // deleted elsewhere
+        await a.setText("x edited", of: "n")
+        #expect(try await send(a, "n", to: db) == true) // unknownItem: resurrect
+        #expect(try await send(a, "n", to: db) == false)
+        #expect(StoreFixtures.text(try await db.fetchRecord(named: "n", in: zone)) == "x edited")
+        await a.deleteNote("n")
+        #expect(await a.pendingDeleteNames == ["n"])
+        await a.deleteWasSent("n")
+        #expect(await a.pendingDeleteNames.isEmpty)
+        await a.receiveDeletion(of: "n")
+        #expect(await a.noteNames.isEmpty)
+    }
+}

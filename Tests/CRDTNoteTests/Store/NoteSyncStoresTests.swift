@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+@testable import CRDTNote
+
+/// The sync engine over the other stores: a folder (with asset payloads) and the CloudKit-shaped fake.
+@Suite struct NoteSyncStoresTests {
+    @Test func twoDevicesSyncThroughAFolderWithAssetPayloads() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        // Small inline limits so the payload and the text mirror become asset files.
+        let limits = NoteRecordLimits(maxInlinePayload: 64, maxInlineText: 64)
+        let config = NoteSyncConfiguration(recordLimits: limits)
+        let a = try NoteSyncEngine(store: try DirectoryRecordStore(root: root), replica: 1, configuration: config)
+        let b = try NoteSyncEngine(store: try DirectoryRecordStore(root: root), replica: 2, configuration: config)
+        let long = String(repeating: "a long line of text\n", count: 50)
+        await a.createNote("n", text: long)
+        try await a.sync()
+        try await b.sync()
+        #expect(await b.text(of: "n") == long)
+        await a.setText(long + "from a\n", of: "n")
+        await b.setText("from b\n" + long, of: "n")
+        try await a.sync()
+        try await b.sync()
+        try await a.sync()
+        #expect(await a.text(of: "n") == "from b\n" + long + "from a\n")
+        #expect(await b.text(of: "n") == "from b\n" + long + "from a\n")
+        let store = try DirectoryRecordStore(root: root)
+        let stored = try #require(try await store.fetchRecord(named: "n", in: config.zone))
+        guard case .asset? = stored.record[field: NoteSchema.Field.payloadAsset] else {
+            Issue.record("payload is not an asset")
+            return
+        }
+        #expect(stored.assets[NoteSchema.Field.payloadAsset] != nil)
+    }
+
+    @Test func devicesSyncThroughTheCloudKitShapedStore() async throws {
+        let store = CloudKitStyleRecordStore(database: FakeCloudKitDatabase())
+        let a = try NoteSyncEngine(store: store, replica: 1)
+        let b = try NoteSyncEngine(store: store, replica: 2)
+        await a.createNote("n", text: "shared")
+        try await a.sync()
+        try await b.sync()
+        await a.setText("shared by a", of: "n")
+        await b.setText("b shared", of: "n")
+        try await a.sync()
+        try await b.sync()
+        try await a.sync()
+        #expect(await a.text(of: "n") == "b shared by a")
+        #expect(await b.text(of: "n") == "b shared by a")
+    }
+}

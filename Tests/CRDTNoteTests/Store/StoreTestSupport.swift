@@ -1,0 +1,47 @@
+import Foundation
+@testable import CRDTNote
+
+/// Shared fixtures for the record store tests.
+enum StoreFixtures {
+    static let zone = RecordZoneID(zoneName: "Notes")
+
+    /// A Note record with a text field (no change tag).
+    static func note(_ name: String, text: String = "hello") -> StoredRecord {
+        var record = CloudRecord(recordName: name, recordType: "Note")
+        record[field: "version"] = .int64(2)
+        record[field: "text"] = .string(text)
+        return StoredRecord(record)
+    }
+
+    /// `stored` with its text field replaced.
+    static func edited(_ stored: StoredRecord, text: String) -> StoredRecord {
+        var copy = stored
+        copy.record[field: "text"] = .string(text)
+        return copy
+    }
+
+    /// The text field of a record.
+    static func text(_ stored: StoredRecord?) -> String? {
+        if case .string(let s)? = stored?.record[field: "text"] { return s }
+        return nil
+    }
+
+    /// A fresh empty temporary folder.
+    static func temporaryDirectory() -> String {
+        let path = NSTemporaryDirectory() + "crdtnote-store-\(UUID().uuidString)"
+        try? FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+        return path
+    }
+
+    /// Runs `body` and returns the store error it throws (nil if it succeeded).
+    static func storeError<T>(_ body: () async throws -> T) async -> RecordStoreError? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let error as RecordStoreError {
+            return error
+        } catch {
+            return RecordStoreError(.invalidArguments, "unexpected error type: \(error)")
+        }
+    }
+}

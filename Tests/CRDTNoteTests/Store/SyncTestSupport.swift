@@ -1,0 +1,91 @@
+@testable import CRDTNote
+
+/// Records the waits a sync engine asks for instead of sleeping.
+actor SleepRecorder {
+    private(set) var waits: [Double] = []
+    func record(_ seconds: Double) { waits.append(seconds) }
+    nonisolated var sleep: @Sendable (Double) async -> Void { { seconds in await self.record(seconds) } }
+}
+
+/// A store that fails its first requests with scripted errors, then forwards to a backing store.
+actor ScriptedStore: RecordStore {
+    let backing: any RecordStore
+    private var script: [RecordStoreError]
+    private(set) var failuresServed = 0
+
+    init(backing: any RecordStore, failing script: [RecordStoreError]) {
+        self.backing = backing
+        self.script = script
+    }
+
+    func setScript(_ errors: [RecordStoreError]) { script = errors }
+
+    private func next() throws(RecordStoreError) {
+        guard !script.isEmpty else { return }
+        failuresServed += 1
+        throw script.removeFirst()
+    }
+
+    func createZone(_ zone: RecordZoneID) async throws(RecordStoreError) {
+        try await backing.createZone(zone)
+    }
+
+    func deleteZone(_ zone: RecordZoneID) async throws(RecordStoreError) {
+        try await backing.deleteZone(zone)
+    }
+
+    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: StoredRecord] {
+        try next()
+        return try await backing.fetchRecords(named: names, in: zone)
+    }
+
+    func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [StoredRecord] {
+        try next()
+        return try await backing.saveRecords(records, in: zone)
+    }
+
+    func deleteRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) {
+        try next()
+        try await backing.deleteRecords(named: names, in: zone)
+    }
+
+    func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges {
+        try next()
+        return try await backing.fetchChanges(in: zone, since: token, limit: limit)
+    }
+}
+
+/// A store that runs `beforeSave` inside every save request (e.g. to type while it is in flight).
+struct HookedStore: RecordStore {
+    let backing: InMemoryCloudDatabase
+    let beforeSave: @Sendable () async -> Void
+
+    func createZone(_ zone: RecordZoneID) async throws(RecordStoreError) { try await backing.createZone(zone) }
+    func deleteZone(_ zone: RecordZoneID) async throws(RecordStoreError) { try await backing.deleteZone(zone) }
+    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: StoredRecord] {
+        try await backing.fetchRecords(named: names, in: zone)
+    }
+    func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [StoredRecord] {
+        await beforeSave()
+        return try await backing.saveRecords(records, in: zone)
+    }
+    func deleteRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) {
+        try await backing.deleteRecords(named: names, in: zone)
+    }
+    func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges {
+        try await backing.fetchChanges(in: zone, since: token, limit: limit)
+    }
+}
+
+/// Lets a test hand an engine to a hook created before the engine.
+actor EngineBox {
+    var engine: NoteSyncEngine?
+    var fired = false
+    func set(_ engine: NoteSyncEngine) { self.engine = engine }
+    /// Returns the engine the first time only.
+    func takeOnce() -> NoteSyncEngine? {
+        guard !fired else { return nil }
+        fired = true
+        return engine
+    }
+}
