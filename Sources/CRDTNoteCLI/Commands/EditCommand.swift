@@ -28,7 +28,12 @@ extension EditOptions {
                    "Write the edited record to OUT ('-': standard output) instead of replacing RECORD."),
             CommonOptions.assets,
         ],
-        discussion: ["Without -o, RECORD is rewritten in place, atomically: it is never left half written."],
+        discussion: [
+            "The note is read (a version 1 record is upgraded), its text replaced by the new text as the",
+            "smallest edits by replica ID, and the record written as version 2 with every other field kept.",
+            "Without -o, RECORD is rewritten in place, atomically: it is never left half written.",
+            "Asset files go beside the output (with -o -, into --assets DIR or the current directory).",
+        ],
         examples: [
             ("crdtnote edit note.json --replica 42 --text note.txt", "Apply the text in note.txt to note.json"),
         ])

@@ -27,6 +27,10 @@ extension NewOptions {
             .value("--name", "RECORDNAME", "CloudKit record name (ASCII, at most 255 bytes); default: a new UUID."),
             CommonOptions.output,
         ],
+        discussion: [
+            "The text is read as UTF-8, exactly (no newline added or removed). Asset files of a large note",
+            "go beside OUT, or with standard output into the current directory.",
+        ],
         examples: [
             ("crdtnote new --replica 0x1f --text todo.txt -o todo.json", "Make a record from a text file"),
             ("echo 'Buy milk' | crdtnote new --replica 7 --name shopping", "Make a record from standard input"),
