@@ -9,13 +9,14 @@ enum AllBench {
         var replays: [ReplayResult]
         var missingTraces: [String]
         var m1: M1Result
+        var records: RecordsResult
         var scaling: ScalingResult
 
         var json: BenchJSON {
             .object([
                 ("replay", .array(replays.map(\.json))),
                 ("missing_traces", .array(missingTraces.map(BenchJSON.string))),
-                ("m1", m1.json), ("scaling", scaling.json),
+                ("m1", m1.json), ("records", records.json), ("scaling", scaling.json),
                 ("peak_rss_bytes", .int(Measure.peakRSSBytes())),
             ])
         }
@@ -34,6 +35,10 @@ enum AllBench {
             rows.append(["M1 SA / SB", "", size(m1.divergedBytes[0]) + " / " + size(m1.divergedBytes[1])])
             rows.append(["M1 record merge", Format.ms(m1.recordMergeMs),
                          size(m1.mergedBytes) + ", \(Format.count(m1.mergedLength)) scalars" + (m1.passed ? ", converged" : ", FAILED")])
+            for c in records.cases {
+                rows.append(["M1 records (\(c.layout))", Format.ms(c.total.median),
+                             "JSON in/out, merge \(Format.ms(c.mergeMs))" + (c.converged ? ", converged" : ", FAILED")])
+            }
             for p in scaling.points {
                 rows.append(["scaling n=\(Format.count(p.noteSize)) k=\(Format.count(p.editsPerSide))", Format.ms(p.mergeMs),
                              "\(Format.fixed(p.microsecondsPerOp, 3)) µs/op" + (p.deltaBytes.map { ", delta \(Format.count($0)) B" } ?? "")])
@@ -60,7 +65,8 @@ enum AllBench {
             }
         }
         let m1 = try M1Bench.run(tracePath: tracePath, runs: runs)
+        let records = try RecordsBench.run(tracePath: tracePath, runs: runs)
         let scaling = try ScalingBench.run(runs: min(runs, 3))
-        return Result(replays: replays, missingTraces: missing, m1: m1, scaling: scaling)
+        return Result(replays: replays, missingTraces: missing, m1: m1, records: records, scaling: scaling)
     }
 }

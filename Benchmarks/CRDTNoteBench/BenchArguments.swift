@@ -17,6 +17,7 @@ struct BenchArguments {
     static let accepted: [String: Set<String>] = [
         "replay": ["--runs", "--json"],
         "m1": ["--trace", "--runs", "--json"],
+        "records": ["--trace", "--runs", "--json"],
         "scaling": ["--json", "--runs"],
         "all": ["--trace", "--runs", "--json"],
     ]

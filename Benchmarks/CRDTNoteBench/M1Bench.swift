@@ -76,26 +76,16 @@ enum M1Bench {
         let synthetic = !FileManager.default.fileExists(atPath: path)
         var base = NoteText(replica: 1)
         var replaySamples: [Double] = []
-        if synthetic {
-            for _ in 0..<runs {
-                let (ms, note) = try Measure.time { () throws -> NoteText in try syntheticBase() }
-                replaySamples.append(ms)
-                base = note
+        let trace = synthetic ? nil : try loadTrace(path)
+        for _ in 0..<runs {
+            let (ms, note) = try Measure.time { () throws -> NoteText in
+                if let trace { return try TraceReplay.replay(trace, replica: 1) }
+                return try syntheticBase()
             }
-        } else {
-            guard case .sequential(let trace) = try EditingTrace.load(contentsOf: path) else {
-                throw UsageError("\(path) is not a sequential trace")
-            }
-            for _ in 0..<runs {
-                let (ms, note) = try Measure.time { () throws -> NoteText in try TraceReplay.replay(trace, replica: 1) }
-                replaySamples.append(ms)
-                base = note
-            }
-            guard base.string == trace.endContent else { throw UsageError("replaying \(path) did not give endContent") }
+            replaySamples.append(ms)
+            base = note
         }
-        guard base.scalarCount == M1Result.baseLength else {
-            throw UsageError("the base has \(base.scalarCount) scalars, expected \(M1Result.baseLength)")
-        }
+        try check(base, trace: trace, path: path)
 
         var saveSamples: [Double] = []
         var s0 = Snapshots.save(base)
@@ -142,6 +132,31 @@ enum M1Bench {
             recordMergeMaxMs: mergeTiming.max, mergedBytes: merged.flatMap { Snapshots.byteCount($0.saved) },
             mergedLength: merged?.length ?? 0, converged: merged?.text == other.0,
             peakRSS: Measure.peakRSSBytes())
+    }
+
+    /// The M1 base (trace path, whether synthetic, the note), built once, for other benchmarks.
+    static func buildBase(tracePath: String?) throws -> (String, Bool, NoteText) {
+        let path = tracePath ?? defaultTrace
+        guard FileManager.default.fileExists(atPath: path) else { return (path, true, try syntheticBase()) }
+        let trace = try loadTrace(path)
+        let base = try TraceReplay.replay(trace, replica: 1)
+        try check(base, trace: trace, path: path)
+        return (path, false, base)
+    }
+
+    static func loadTrace(_ path: String) throws -> SequentialTrace {
+        guard case .sequential(let trace) = try EditingTrace.load(contentsOf: path) else {
+            throw UsageError("\(path) is not a sequential trace")
+        }
+        return trace
+    }
+
+    /// The base must be the trace's end text (when there is a trace) and exactly 104,852 scalars.
+    static func check(_ base: NoteText, trace: SequentialTrace?, path: String) throws {
+        if let trace, base.string != trace.endContent { throw UsageError("replaying \(path) did not give endContent") }
+        guard base.scalarCount == M1Result.baseLength else {
+            throw UsageError("the base has \(base.scalarCount) scalars, expected \(M1Result.baseLength)")
+        }
     }
 
     /// The timed record merge: load the first snapshot, merge the second, read the text, save.

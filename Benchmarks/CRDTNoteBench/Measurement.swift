@@ -25,9 +25,13 @@ enum Measure {
         let clock = ContinuousClock()
         let start = clock.now
         let value = try body()
-        let elapsed = clock.now - start
-        let c = elapsed.components
-        return (Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15, value)
+        return (milliseconds(clock.now - start), value)
+    }
+
+    /// A duration in milliseconds.
+    static func milliseconds(_ d: Duration) -> Double {
+        let c = d.components
+        return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
     }
 
     /// Peak resident set size of this process so far, from the OS.

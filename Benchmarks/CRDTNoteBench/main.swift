@@ -9,6 +9,9 @@ let usage = """
       m1 [--trace PATH] [--runs N] [--json]
                                          merge workload M1 (shared/bench/WORKLOAD.md); default trace
                                          \(M1Bench.defaultTrace)
+      records [--trace PATH] [--runs N] [--json]
+                                         M1 as CloudKit records: three-way RecordMerger merge,
+                                         JSON (+ asset files) in and out, inline and asset layouts
       scaling [--runs N] [--json]        merge cost for note sizes 10k..4M and 100..100k edits per side
       all [--trace PATH] [--runs N] [--json]
                                          everything above, as one table
@@ -52,6 +55,14 @@ func runBench() -> Int32 {
             }
             emit(args.json ? [result.json.text] : result.lines)
             return result.passed ? 0 : 1
+        case "records":
+            guard args.positionals.isEmpty else { throw UsageError("records takes no positional arguments") }
+            let result = try RecordsBench.run(tracePath: args.trace, runs: runs)
+            if result.syntheticBase && args.json {
+                printError("crdtnote-bench: WARNING: \(result.tracePath) not found; records ran on a SYNTHETIC base (not comparable)")
+            }
+            emit(args.json ? [result.json.text] : result.lines)
+            return result.passed ? 0 : 1
         case "scaling":
             guard args.positionals.isEmpty else { throw UsageError("scaling takes no positional arguments") }
             let result = try ScalingBench.run(runs: args.runs ?? 3)
@@ -61,7 +72,7 @@ func runBench() -> Int32 {
             guard args.positionals.isEmpty else { throw UsageError("all takes no positional arguments") }
             let result = try AllBench.run(tracePath: args.trace, runs: runs)
             emit(args.json ? [result.json.text] : result.lines)
-            return result.m1.passed && result.replays.allSatisfy(\.correct) ? 0 : 1
+            return result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct) ? 0 : 1
         default:
             throw UsageError("unknown subcommand \"\(args.command)\"")
         }

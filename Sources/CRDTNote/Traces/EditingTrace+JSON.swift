@@ -24,7 +24,8 @@ struct RawTrace {
     struct Txn {
         var parents: [Int]?
         var agent: Int?
-        var patches: [TracePatch] = []
+        /// This transaction's patches in `RawTrace.patches`.
+        var patches: Range<Int> = 0..<0
     }
 
     var kind: String?
@@ -32,6 +33,9 @@ struct RawTrace {
     var endContent: String?
     var numAgents: Int?
     var txns: [Txn]?
+    /// Every transaction's patches, one after another: one array rather than one per
+    /// transaction, which for 260k single-patch transactions is most of the trace's memory.
+    var patches: [TracePatch] = []
 
     static func read(_ s: inout JSONScanner) throws(JSONParseError) -> RawTrace {
         var raw = RawTrace()
@@ -44,7 +48,7 @@ struct RawTrace {
             case "txns":
                 var txns: [Txn] = []
                 try s.readArray(depth: 1) { (s: inout JSONScanner, _: Int) throws(JSONParseError) in
-                    txns.append(try readTxn(&s))
+                    txns.append(try readTxn(&s, into: &raw.patches))
                 }
                 raw.txns = txns
             default: try s.skipValue(depth: 1)
@@ -53,8 +57,9 @@ struct RawTrace {
         return raw
     }
 
-    private static func readTxn(_ s: inout JSONScanner) throws(JSONParseError) -> Txn {
-        var txn = Txn()
+    private static func readTxn(_ s: inout JSONScanner, into patches: inout [TracePatch]) throws(JSONParseError) -> Txn {
+        var txn = Txn(patches: patches.count..<patches.count)
+        var sawPatches = false
         try s.readObject(depth: 2) { (s: inout JSONScanner, key: String) throws(JSONParseError) in
             switch key {
             case "parents":
@@ -65,9 +70,13 @@ struct RawTrace {
                 txn.parents = parents
             case "agent": txn.agent = try s.readInt("agent")
             case "patches":
+                guard !sawPatches else { throw s.error("a transaction has \"patches\" twice") }
+                sawPatches = true
+                let start = patches.count
                 try s.readArray(depth: 3) { (s: inout JSONScanner, _: Int) throws(JSONParseError) in
-                    txn.patches.append(try readPatch(&s))
+                    patches.append(try readPatch(&s))
                 }
+                txn.patches = start..<patches.count
             default: try s.skipValue(depth: 3)
             }
         }
@@ -96,14 +105,16 @@ struct RawTrace {
         guard let txns else { throw TraceError("missing \"txns\"") }
         guard let endContent else { throw TraceError("missing \"endContent\"") }
         for (i, txn) in txns.enumerated() {
-            for (k, p) in txn.patches.enumerated() where p.position < 0 || p.deleteCount < 0 {
+            for (k, p) in patches[txn.patches].enumerated() where p.position < 0 || p.deleteCount < 0 {
                 throw TraceError("txns[\(i)].patches[\(k)]: negative position or delete count")
             }
         }
         switch kind {
         case nil, "sequential"?:
+            // A transaction without "patches" has none; it still counts as a transaction.
             return .sequential(SequentialTrace(
-                startContent: startContent ?? "", endContent: endContent, transactions: txns.map(\.patches)))
+                startContent: startContent ?? "", endContent: endContent,
+                patches: patches, transactionStarts: txns.map(\.patches.lowerBound)))
         case "concurrent"?:
             guard let numAgents, numAgents > 0 else { throw TraceError("a concurrent trace needs \"numAgents\" > 0") }
             var out: [ConcurrentTrace.Transaction] = []
@@ -117,7 +128,7 @@ struct RawTrace {
                 for (k, p) in parents.enumerated() where p < 0 || p >= i {
                     throw TraceError("txns[\(i)].parents[\(k)]: parent \(p) is not an earlier transaction")
                 }
-                out.append(ConcurrentTrace.Transaction(parents: parents, agent: agent, patches: txn.patches))
+                out.append(ConcurrentTrace.Transaction(parents: parents, agent: agent, patches: Array(patches[txn.patches])))
             }
             return .concurrent(ConcurrentTrace(numAgents: numAgents, endContent: endContent, transactions: out))
         case let other?:

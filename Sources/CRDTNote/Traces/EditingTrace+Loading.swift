@@ -12,6 +12,7 @@ extension EditingTrace {
             throw TraceError("\(path): cannot read the file (missing or unreadable)")
         }
         var bytes = [UInt8](data)
+        _ = consume data
         if Gzip.isGzip(bytes) {
             do {
                 bytes = try Gzip.decompress(bytes, maxOutputBytes: maximumTraceBytes)
@@ -37,7 +38,7 @@ extension EditingTrace {
     /// Total number of patches in all transactions.
     public var patchCount: Int {
         switch self {
-        case .sequential(let trace): trace.transactions.reduce(0) { $0 + $1.count }
+        case .sequential(let trace): trace.patches.count
         case .concurrent(let trace): trace.transactions.reduce(0) { $0 + $1.patches.count }
         }
     }
@@ -45,7 +46,7 @@ extension EditingTrace {
     /// Number of transactions.
     public var transactionCount: Int {
         switch self {
-        case .sequential(let trace): trace.transactions.count
+        case .sequential(let trace): trace.transactionCount
         case .concurrent(let trace): trace.transactions.count
         }
     }

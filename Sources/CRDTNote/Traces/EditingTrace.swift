@@ -16,20 +16,62 @@ public struct TracePatch: Hashable, Sendable {
     }
 }
 
-/// A single-writer editing history: replaying `transactions` from `startContent` gives `endContent`.
+/// A single-writer editing history: replaying the transactions from `startContent` gives `endContent`.
+///
+/// Patches are stored in one array (transaction after transaction) with the index where each
+/// transaction starts: real traces have hundreds of thousands of one-patch transactions, and one
+/// array per transaction would triple the memory a loaded trace takes.
 public struct SequentialTrace: Sendable {
     /// The document before the first transaction.
     public var startContent: String
     /// The document after the last transaction.
     public var endContent: String
-    /// Transactions in order; each is a list of patches applied in order.
-    public var transactions: [[TracePatch]]
+    /// Every patch, in order.
+    public private(set) var patches: [TracePatch]
+    /// Index in `patches` of each transaction's first patch (non-decreasing).
+    public private(set) var transactionStarts: [Int]
 
-    /// A sequential trace.
+    /// A sequential trace from per-transaction patch lists.
     public init(startContent: String, endContent: String, transactions: [[TracePatch]]) {
         self.startContent = startContent
         self.endContent = endContent
-        self.transactions = transactions
+        self.patches = transactions.flatMap { $0 }
+        var starts: [Int] = []
+        starts.reserveCapacity(transactions.count)
+        var next = 0
+        for txn in transactions {
+            starts.append(next)
+            next += txn.count
+        }
+        self.transactionStarts = starts
+    }
+
+    /// A sequential trace from its flat form; starts that are out of order or out of range are
+    /// clamped, so every patch belongs to exactly one transaction.
+    public init(startContent: String, endContent: String, patches: [TracePatch], transactionStarts: [Int]) {
+        self.startContent = startContent
+        self.endContent = endContent
+        self.patches = patches
+        var previous = 0
+        self.transactionStarts = transactionStarts.map { start in
+            previous = min(max(start, previous), patches.count)
+            return previous
+        }
+    }
+
+    /// Number of transactions.
+    public var transactionCount: Int { transactionStarts.count }
+
+    /// The patches of transaction `index` (`0..<transactionCount`).
+    public func transaction(_ index: Int) -> ArraySlice<TracePatch> {
+        let end = index + 1 < transactionStarts.count ? transactionStarts[index + 1] : patches.count
+        return patches[transactionStarts[index]..<end]
+    }
+
+    /// Transactions as separate lists (allocates one array per transaction; prefer
+    /// `transaction(_:)` or `patches` for large traces).
+    public var transactions: [[TracePatch]] {
+        (0..<transactionCount).map { Array(transaction($0)) }
     }
 }
 

@@ -15,16 +15,15 @@ public enum TraceReplay {
         _ trace: SequentialTrace, replica: ReplicaID = 1, clock: HybridLogicalClock = HybridLogicalClock()
     ) throws(TraceError) -> NoteText {
         var note = NoteText(trace.startContent, replica: replica, clock: clock)
-        for t in trace.transactions.indices {
-            try apply(trace.transactions[t], to: &note, transaction: t)
+        for t in 0..<trace.transactionCount {
+            try apply(trace.transaction(t), to: &note, transaction: t)
         }
         return note
     }
 
     /// Applies one transaction's patches in order.
-    static func apply(_ patches: [TracePatch], to note: inout NoteText, transaction t: Int) throws(TraceError) {
-        for k in patches.indices {
-            let patch = patches[k]
+    static func apply(_ patches: some Collection<TracePatch>, to note: inout NoteText, transaction t: Int) throws(TraceError) {
+        for (k, patch) in patches.enumerated() {
             let (end, overflow) = patch.position.addingReportingOverflow(patch.deleteCount)
             guard patch.position >= 0, patch.deleteCount >= 0, !overflow, end <= note.scalarCount else {
                 throw TraceError("txns[\(t)].patches[\(k)]: deleting \(patch.deleteCount) at \(patch.position) "

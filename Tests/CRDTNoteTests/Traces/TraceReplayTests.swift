@@ -24,6 +24,31 @@ struct TraceReplayTests {
         #expect(note.scalarCount == 6)
     }
 
+    @Test func flatSequentialStorage() throws {
+        let a = TracePatch(position: 0, deleteCount: 0, insert: "a")
+        let b = TracePatch(position: 1, deleteCount: 0, insert: "b")
+        let trace = SequentialTrace(startContent: "", endContent: "ab", transactions: [[a], [], [b]])
+        #expect(trace.transactionCount == 3)
+        #expect(trace.transactionStarts == [0, 1, 1])
+        #expect(Array(trace.transaction(1)).isEmpty)
+        #expect(trace.transactions == [[a], [], [b]])
+        // Out-of-order or out-of-range starts are clamped, never trap.
+        let clamped = SequentialTrace(startContent: "", endContent: "ab", patches: [a, b], transactionStarts: [1, 0, 9])
+        #expect(clamped.transactionStarts == [1, 1, 2])
+        #expect(clamped.transaction(0).count == 0)
+
+        // A transaction without "patches" still counts; "patches" twice is refused.
+        let json = #"{"endContent": "ab", "txns": [{"patches": [[0, 0, "a"]]}, {"time": "t"}, {"patches": [[1, 0, "b"]]}]}"#
+        guard case .sequential(let parsed) = try EditingTrace(jsonBytes: Array(json.utf8)) else {
+            Issue.record("expected a sequential trace")
+            return
+        }
+        #expect(parsed.transactions == [[a], [], [b]])
+        #expect(try TraceReplay.replay(parsed).string == "ab")
+        let twice = #"{"endContent": "", "txns": [{"patches": [], "patches": []}]}"#
+        #expect(throws: TraceError.self) { try EditingTrace(jsonBytes: Array(twice.utf8)) }
+    }
+
     @Test func patchOutsideTheDocumentIsATypedError() {
         let trace = SequentialTrace(startContent: "", endContent: "", transactions: [
             [TracePatch(position: 0, deleteCount: 0, insert: "abc")],
