@@ -16,21 +16,35 @@ struct RecordSummary: Sendable {
         var minimumReaderVersion: UInt16
     }
 
+    /// The file as named in messages.
     var file: String
+    /// CloudKit record name.
     var recordName: String
+    /// CloudKit record type (always `Note` once loaded).
     var recordType: String
+    /// The server's change tag, if the record has one.
     var changeTag: String?
+    /// The record zone's name, if given.
     var zoneName: String?
+    /// Whether the record is marked deleted.
     var deleted: Bool
+    /// The schema version (1 legacy, 2 crdtnote).
     var schemaVersion: Int64
+    /// Where the note's state came from.
     var origin: NoteOrigin
+    /// The payload fields present (none for a legacy record).
     var payloads: [Payload]
     /// `inline`, `asset` or `absent`: how the `text` field (v1 text or v2 mirror) is stored.
     var textStorage: String
+    /// Text length in Unicode scalars.
     var scalars: Int
+    /// Text length in UTF-16 code units.
     var utf16: Int
+    /// Text length in UTF-8 bytes.
     var utf8: Int
+    /// Runs in the CRDT structure, tombstones included.
     var runs: Int
+    /// Every replica that edited the note, by id.
     var replicas: [ReplicaHistory]
     /// The record's `modified` field, ms since 1970.
     var modifiedField: Int64?

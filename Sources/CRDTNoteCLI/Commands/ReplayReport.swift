@@ -3,14 +3,19 @@ import Foundation
 
 /// The outcome of `crdtnote replay`, printed as text or JSON.
 struct ReplayReport: Sendable {
+    /// The trace as named in messages.
     var file: String
     /// `sequential` or `concurrent`.
     var kind: String
     /// Agents of a concurrent trace; nil for a sequential one.
     var agents: Int?
+    /// Transactions in the trace.
     var transactions: Int
+    /// Patches in all transactions.
     var patches: Int
+    /// The trace's `endContent`.
     var expected: String
+    /// The replayed text.
     var result: String
     /// Milliseconds per run, in run order.
     var timings: [Double]
