@@ -1,6 +1,26 @@
+import CRDTNote
 import Testing
 
 @testable import CRDTNoteCLI
+
+extension ParsedArguments {
+    /// The `--replica` value as a number, or nil when it is rejected.
+    var replicaIDValue: UInt64? {
+        (try? replicaID("--replica"))??.rawValue
+    }
+}
+
+@Suite struct MergeHasNoReplicaOptionTests {
+    @Test func mergeRejectsReplica() {
+        do {
+            _ = try Invocation(arguments: ["merge", "a.json", "b.json", "--replica", "1"])
+            Issue.record("merge accepted --replica")
+        } catch {
+            #expect(error.kind == .usage)
+            #expect(error.message == "unknown option '--replica'")
+        }
+    }
+}
 
 /// In-process checks of parsing and validation, down to the options structs.
 @Suite struct ArgumentParserTests {
@@ -20,19 +40,18 @@ import Testing
     @Test func mergeConflictFormAcceptsBothValueSpellings() throws {
         let invocation = try parse([
             "merge", "--server=s.json", "--client", "c.json", "--ancestor", "a.json", "-o", "m.json",
-            "--replica", "0x1F", "--assets=assets",
+            "--assets=assets",
         ])
         let expected = MergeOptions(
             inputs: .conflict(server: "s.json", client: "c.json", ancestor: "a.json"),
-            assets: "assets", output: .file("m.json"), replica: 31)
+            assets: "assets", output: .file("m.json"))
         #expect(invocation == .merge(expected))
     }
 
     @Test func mergeVersionsFormKeepsOrderAndDefaultsToStandardOutput() throws {
         let invocation = try parse(["merge", "r1.json", "r2.json", "--", "-r3.json"])
         #expect(invocation == .merge(MergeOptions(
-            inputs: .versions(["r1.json", "r2.json", "-r3.json"]), assets: nil, output: .standardOutput,
-            replica: nil)))
+            inputs: .versions(["r1.json", "r2.json", "-r3.json"]), assets: nil, output: .standardOutput)))
     }
 
     @Test func dashOutputMeansStandardOutput() throws {
@@ -55,7 +74,7 @@ import Testing
     @Test func newReadsStandardInputByDefault() throws {
         let invocation = try parse(["new", "--replica", "18446744073709551615", "--name", "note-1"])
         #expect(invocation == .new(NewOptions(
-            replica: .max, textPath: "-", recordName: "note-1", output: .standardOutput)))
+            replica: ReplicaID(rawValue: .max), textPath: "-", recordName: "note-1", output: .standardOutput)))
     }
 
     @Test func editRewritesInPlaceByDefault() throws {
@@ -101,13 +120,13 @@ import Testing
         ("0xffffffffffffffff", .max),
     ])
     func replicaIDsParse(_ text: String, _ expected: UInt64) {
-        #expect(parseReplicaID(text) == expected)
+        #expect(ParsedArguments(command: "new", values: ["--replica": [text]]).replicaIDValue == expected)
     }
 
     @Test(arguments: ["", "-1", "+1", " 1", "1 ", "0x", "0x-1", "0x1g", "1e3", "18446744073709551616",
                       "0x10000000000000000", "\u{FF11}", "0x\u{FF21}"])
     func badReplicaIDsAreRejected(_ text: String) {
-        #expect(parseReplicaID(text) == nil)
+        #expect(ParsedArguments(command: "new", values: ["--replica": [text]]).replicaIDValue == nil)
     }
 
     @Test func errorRenderingOmitsMissingParts() {

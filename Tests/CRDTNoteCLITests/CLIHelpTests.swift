@@ -53,9 +53,11 @@ import Testing
         let page = try CLIHarness.run(["help", "merge"]).stdout
         #expect(page.contains("crdtnote merge --server S --client C"))
         #expect(page.contains("crdtnote merge R1 R2 [R3 ...]"))
-        for option in ["--server S", "--client C", "--ancestor A", "--assets DIR", "-o, --output OUT", "--replica ID"] {
+        for option in ["--server S", "--client C", "--ancestor A", "--assets DIR", "-o, --output OUT"] {
             #expect(page.contains(option), "merge help lacks \(option)")
         }
+        // Replica ids for plain-text sides are derived by the merger, so there is no option for them.
+        #expect(!page.contains("--replica"))
     }
 
     @Test func helpWinsOverOtherErrorsOnTheSameLine() throws {

@@ -1,13 +1,4 @@
-/// The replica identifier type the CLI hands to the library.
-///
-/// A plain `UInt64` until the library's `ReplicaID` lands; then this alias and
-/// ``parseReplicaID(_:)`` are the only two things to change.
-typealias CLIReplicaID = UInt64
-
-/// Parses a replica identifier: a decimal number or `0x`-prefixed hexadecimal, fitting in 64 bits.
-func parseReplicaID(_ text: String) -> CLIReplicaID? {
-    parseUnsigned64(text)
-}
+import CRDTNote
 
 /// Parses a `UInt64` written in decimal or `0x` hexadecimal; no sign, spaces or separators.
 func parseUnsigned64(_ text: String) -> UInt64? {
@@ -61,9 +52,10 @@ extension ParsedArguments {
     }
 
     /// The value of option `name` as a replica identifier.
-    func replicaID(_ name: String) throws(CLIError) -> CLIReplicaID? {
+    func replicaID(_ name: String) throws(CLIError) -> ReplicaID? {
         guard let text = try value(name) else { return nil }
-        guard let replica = parseReplicaID(text) else {
+        // The library's parser, so ids read the same here as everywhere else.
+        guard let replica = ReplicaID(text) else {
             throw usageError("option '\(name)' needs a replica ID: a decimal or 0x-hex number that fits in 64 bits, got '\(text)'")
         }
         return replica

@@ -19,6 +19,11 @@ enum InputReader {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC)
         guard descriptor >= 0 else { throw openFailure(errno, path: path) }
         defer { close(descriptor) }
+        // A regular file's size is known up front: refuse an enormous one without reading it.
+        var info = stat()
+        if fstat(descriptor, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, Int64(info.st_size) > Int64(limit) {
+            throw tooLarge(path, limit: limit)
+        }
         return try readAll(descriptor: descriptor, name: path, limit: limit)
     }
 
@@ -57,6 +62,10 @@ enum InputReader {
         return CLIError(kind: .noInput, message: message, file: path)
     }
 
+    private static func tooLarge(_ name: String, limit: Int) -> CLIError {
+        CLIError(kind: .dataError, message: "input is larger than the \(limit >> 20) MiB limit", file: name)
+    }
+
     private static func readAll(descriptor: Int32, name: String, limit: Int) throws(CLIError) -> Data {
         var result = Data()
         var buffer = [UInt8](repeating: 0, count: 64 * 1024)
@@ -71,12 +80,7 @@ enum InputReader {
             }
             if count == 0 { return result }
             // Checked per chunk so an endless or huge input stops near the limit, not at EOF.
-            guard result.count + count <= limit else {
-                throw CLIError(
-                    kind: .dataError,
-                    message: "input is larger than the \(limit >> 20) MiB limit",
-                    file: name)
-            }
+            guard result.count + count <= limit else { throw tooLarge(name, limit: limit) }
             result.append(contentsOf: buffer[0..<count])
         }
     }

@@ -1,9 +1,11 @@
+import CRDTNote
+
 /// Validated options of `crdtnote edit`.
 struct EditOptions: Equatable, Sendable {
     /// The record to edit.
     var recordPath: String
     /// The replica that authors the edits.
-    var replica: CLIReplicaID
+    var replica: ReplicaID
     /// The file with the note's new text; `-` is standard input.
     var textPath: String
     /// Where the edited record goes: the record itself by default.
@@ -26,7 +28,12 @@ extension EditOptions {
                    "Write the edited record to OUT ('-': standard output) instead of replacing RECORD."),
             CommonOptions.assets,
         ],
-        discussion: ["Without -o, RECORD is rewritten in place, atomically: it is never left half written."],
+        discussion: [
+            "The note is read (a version 1 record is upgraded), its text replaced by the new text as the",
+            "smallest edits by replica ID, and the record written as version 2 with every other field kept.",
+            "Without -o, RECORD is rewritten in place, atomically: it is never left half written.",
+            "Asset files go beside the output (with -o -, into --assets DIR or the current directory).",
+        ],
         examples: [
             ("crdtnote edit note.json --replica 42 --text note.txt", "Apply the text in note.txt to note.json"),
         ])
@@ -56,9 +63,4 @@ extension EditOptions {
         try CommonOptions.checkAssets(assets)
         try OutputWriter.checkWritable(output)
     }
-}
-
-/// Runs `crdtnote edit` with validated options.
-func runEdit(_ options: EditOptions) throws(CLIError) {
-    throw .notImplemented("edit")
 }

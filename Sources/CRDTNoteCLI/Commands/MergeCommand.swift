@@ -1,3 +1,5 @@
+import CRDTNote
+
 /// Validated options of `crdtnote merge`.
 struct MergeOptions: Equatable, Sendable {
     /// Which records are merged.
@@ -14,8 +16,6 @@ struct MergeOptions: Equatable, Sendable {
     var assets: String?
     /// Where the merged record goes (standard output by default).
     var output: OutputDestination
-    /// The replica that authors edits derived from plain-text (v1) sides, if given.
-    var replica: CLIReplicaID?
 }
 
 extension MergeOptions {
@@ -24,19 +24,21 @@ extension MergeOptions {
         name: "merge",
         summary: "Merge versions of a note record into one record that keeps every edit.",
         usage: [
-            "merge --server S --client C [--ancestor A] [--assets DIR] [-o OUT] [--replica ID]",
-            "merge R1 R2 [R3 ...] [--assets DIR] [-o OUT] [--replica ID]",
+            "merge --server S --client C [--ancestor A] [--assets DIR] [-o OUT]",
+            "merge R1 R2 [R3 ...] [--assets DIR] [-o OUT]",
         ],
         arguments: [ArgumentSpec(name: "R1 R2 ...", help: "Record JSON files: versions of the same note.")],
         options: [
             .value("--server", "S", "The record now on the server (the merge is built on it)."),
             .value("--client", "C", "The record the client tried to save."),
             .value("--ancestor", "A", "The record the client started from (optional)."),
-            CommonOptions.assets, CommonOptions.output, CommonOptions.replica,
+            CommonOptions.assets, CommonOptions.output,
         ],
         discussion: [
             "Give either --server and --client (a save conflict) or two or more records, not both.",
-            "--replica is needed only when a side is a plain-text (version 1) record.",
+            "Plain-text (version 1) sides are upgraded with replica ids derived from the record, so every",
+            "device merging the same records gets the same result. Asset files of the merged record are",
+            "written beside OUT; with standard output, into --assets DIR, or else the current directory.",
         ],
         examples: [
             ("crdtnote merge --server server.json --client client.json -o merged.json",
@@ -69,7 +71,6 @@ extension MergeOptions {
         }
         assets = try CommonOptions.assets(parsed)
         output = try CommonOptions.output(parsed, default: .standardOutput)
-        replica = try parsed.replicaID("--replica")
         try CommonOptions.checkSingleStandardInput(inputPaths, command: Self.spec.name)
     }
 
@@ -89,7 +90,3 @@ extension MergeOptions {
     }
 }
 
-/// Runs `crdtnote merge` with validated options.
-func runMerge(_ options: MergeOptions) throws(CLIError) {
-    throw .notImplemented("merge")
-}

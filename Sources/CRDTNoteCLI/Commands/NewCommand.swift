@@ -1,7 +1,9 @@
+import CRDTNote
+
 /// Validated options of `crdtnote new`.
 struct NewOptions: Equatable, Sendable {
     /// The replica that authors the note's first edit.
-    var replica: CLIReplicaID
+    var replica: ReplicaID
     /// The file with the note's text; `-` is standard input.
     var textPath: String
     /// The CloudKit record name to use; nil lets crdtnote make one.
@@ -24,6 +26,10 @@ extension NewOptions {
             .value("--text", "FILE", "Read the note's text from FILE; '-' or no --text reads standard input."),
             .value("--name", "RECORDNAME", "CloudKit record name (ASCII, at most 255 bytes); default: a new UUID."),
             CommonOptions.output,
+        ],
+        discussion: [
+            "The text is read as UTF-8, exactly (no newline added or removed). Asset files of a large note",
+            "go beside OUT, or with standard output into the current directory.",
         ],
         examples: [
             ("crdtnote new --replica 0x1f --text todo.txt -o todo.json", "Make a record from a text file"),
@@ -55,9 +61,4 @@ extension NewOptions {
         try InputReader.checkReadableFile(textPath)
         try OutputWriter.checkWritable(output)
     }
-}
-
-/// Runs `crdtnote new` with validated options.
-func runNew(_ options: NewOptions) throws(CLIError) {
-    throw .notImplemented("new")
 }

@@ -22,8 +22,11 @@ extension ReplayOptions {
             CommonOptions.json,
             .value("--runs", "N", "Replay N times and report timings (1 to 1000000, default 1)."),
         ],
-        discussion: ["Exits 1 if the replayed text differs from the trace's expected text."],
-        examples: [("crdtnote replay traces/automerge-paper.json --runs 5", "Replay a trace five times")])
+        discussion: [
+            "Traces are plain or gzipped JSON, sequential or concurrent (see ../shared/traces/README.md).",
+            "Exits 1 if the replayed text differs from the trace's expected text.",
+        ],
+        examples: [("crdtnote replay ../shared/traces/seph-blog1.json.gz --runs 5", "Replay a trace five times")])
 
     /// Validates the parsed arguments of `crdtnote replay`.
     init(_ parsed: ParsedArguments) throws(CLIError) {
@@ -36,9 +39,4 @@ extension ReplayOptions {
     func checkFiles() throws(CLIError) {
         try InputReader.checkReadableFile(tracePath)
     }
-}
-
-/// Runs `crdtnote replay` with validated options.
-func runReplay(_ options: ReplayOptions) throws(CLIError) {
-    throw .notImplemented("replay")
 }

@@ -31,8 +31,3 @@ extension ShowOptions {
         try CommonOptions.checkAssets(assets)
     }
 }
-
-/// Runs `crdtnote show` with validated options.
-func runShow(_ options: ShowOptions) throws(CLIError) {
-    throw .notImplemented("show")
-}

@@ -37,7 +37,7 @@ extension SimulateOptions {
         ],
         discussion: ["All options but --json are required. Exits 1 if the devices end with different texts."],
         examples: [
-            ("crdtnote simulate --devices 3 --notes 10 --edits 5000 --fault-rate 0.1 --seed 42",
+            ("crdtnote simulate --devices 3 --notes 10 --edits 1000 --fault-rate 0.1 --seed 42",
              "Three devices, ten notes, 10% faults"),
         ])
 
@@ -57,9 +57,4 @@ extension SimulateOptions {
         seed = try required("--seed", parsed.unsigned64("--seed"))
         json = parsed.flag("--json")
     }
-}
-
-/// Runs `crdtnote simulate` with validated options.
-func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
-    throw .notImplemented("simulate")
 }

@@ -28,8 +28,3 @@ extension TextOptions {
         try CommonOptions.checkAssets(assets)
     }
 }
-
-/// Runs `crdtnote text` with validated options.
-func runText(_ options: TextOptions) throws(CLIError) {
-    throw .notImplemented("text")
-}

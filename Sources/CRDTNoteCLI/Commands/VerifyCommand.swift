@@ -14,7 +14,10 @@ extension VerifyOptions {
         usage: ["verify RECORD... [--assets DIR]"],
         arguments: [ArgumentSpec(name: "RECORD...", help: "One or more record JSON files; '-' reads standard input.")],
         options: [CommonOptions.assets],
-        discussion: ["Exits 1 if any record fails a check; every record is checked and reported."],
+        discussion: [
+            "Every record is checked and reported: 'FILE: ok' on standard output, problems on standard error.",
+            "Exits 1 if any record fails a check, 75 if the only failures are records newer than this crdtnote.",
+        ],
         examples: [("crdtnote verify records/*.json --assets records/assets", "Check a folder of records")])
 
     /// Validates the parsed arguments of `crdtnote verify`.
@@ -30,9 +33,4 @@ extension VerifyOptions {
     func checkFiles() throws(CLIError) {
         try CommonOptions.checkAssets(assets)
     }
-}
-
-/// Runs `crdtnote verify` with validated options.
-func runVerify(_ options: VerifyOptions) throws(CLIError) {
-    throw .notImplemented("verify")
 }

@@ -1,0 +1,46 @@
+import CRDTNote
+import Foundation
+
+/// Runs `crdtnote new`: a v2 record whose text is one edit by the given replica.
+func runNew(_ options: NewOptions) throws(CLIError) {
+    let text = try TextInput.read(options.textPath)
+    var note = NoteText(replica: options.replica)
+    try setText(text, of: &note, file: options.textPath)
+    let record = NoteRecord(recordName: options.recordName ?? UUID().uuidString, note: note)
+    try RecordOutput.write(record, to: options.output,
+                           assetDirectory: RecordOutput.assetDirectory(for: options.output, assetsFolder: nil))
+}
+
+/// Runs `crdtnote edit`: reads the note (a v1 record is upgraded), makes its text the given
+/// text as the fewest edits by the given replica, and writes the record back as version 2.
+func runEdit(_ options: EditOptions) throws(CLIError) {
+    let file = try RecordFile.load(options.recordPath, assets: options.assets)
+    let text = try TextInput.read(options.textPath)
+    var note = try file.read(as: options.replica).note
+    try setText(text, of: &note, file: options.textPath)
+    let updated: NoteRecord
+    do {
+        updated = try file.record.writing(note)
+    } catch {
+        throw .noteRecord(error, file: file.displayName)
+    }
+    try RecordOutput.write(updated, to: options.output,
+                           assetDirectory: RecordOutput.assetDirectory(for: options.output, assetsFolder: options.assets))
+}
+
+/// Runs `crdtnote text`: the note's text, byte for byte, with nothing added.
+func runText(_ options: TextOptions) throws(CLIError) {
+    let file = try RecordFile.load(options.recordPath, assets: options.assets)
+    let note = try file.read().note
+    try OutputWriter.writeToStandardOutput(note.utf8)
+}
+
+/// Sets the note's text, failing (instead of silently keeping the old text) when the library
+/// refuses it as too large.
+private func setText(_ text: String, of note: inout NoteText, file: String) throws(CLIError) {
+    note.setText(text)
+    guard note.utf8.elementsEqual(text.utf8) else {
+        throw CLIError(kind: .dataError, message: "text is too large for a note (\(text.utf8.count) bytes)",
+                       file: RecordFile.displayName(file))
+    }
+}

@@ -1,0 +1,114 @@
+import CRDTNote
+import Foundation
+
+/// A note record read from a JSON file (or standard input), with the bytes of its asset fields.
+struct RecordFile: Sendable {
+    /// The path as the user gave it (`-` for standard input).
+    var path: String
+    /// The record and its asset bytes.
+    var record: NoteRecord
+
+    /// The name used in messages: the path, or `<stdin>`.
+    var displayName: String { Self.displayName(path) }
+
+    /// The name used in messages for `path`.
+    static func displayName(_ path: String) -> String {
+        path == InputReader.standardInputPath ? "<stdin>" : path
+    }
+
+    /// Reads `path`: JSON, record type, and the note's asset files, looked up beside the JSON
+    /// (relative `downloadURL`) and in `assets`. Fails with the file and JSON path at fault.
+    static func load(_ path: String, assets: String?) throws(CLIError) -> RecordFile {
+        let name = displayName(path)
+        let data = try InputReader.read(path)
+        let cloudRecord: CloudRecord
+        do {
+            cloudRecord = try CloudRecord.record(fromJSON: [UInt8](data))
+        } catch {
+            throw .recordJSON(error, file: name)
+        }
+        guard cloudRecord.recordType == NoteSchema.recordType else {
+            throw CLIError(
+                kind: .dataError,
+                message: "not a note record: record type is '\(cloudRecord.recordType)', expected '\(NoteSchema.recordType)'",
+                file: name, location: "recordType")
+        }
+        let jsonDirectory = path == InputReader.standardInputPath ? "." : OutputWriter.directory(of: path)
+        let locator = AssetLocator(jsonDirectory: jsonDirectory, assetsDirectory: assets)
+        let noteAssets = try loadAssets(for: cloudRecord, file: name, locator: locator)
+        return RecordFile(path: path, record: NoteRecord(cloudRecord, assets: noteAssets))
+    }
+
+    /// Reads the note (version gate, payload checksums, legacy upgrade), edited from now on as
+    /// `replica`.
+    func read(as replica: ReplicaID = ReplicaID(rawValue: 0)) throws(CLIError) -> NoteReading {
+        do {
+            return try record.read(as: replica)
+        } catch {
+            throw .noteRecord(error, file: displayName)
+        }
+    }
+
+    /// Loads the note's ASSET fields. Besides the locator's own lookup, a file that crdtnote
+    /// wrote (`<field>-<checksum>.bin`) is found in the assets folder too, so records written to
+    /// standard output with their assets in `--assets DIR` can be read back with `--assets DIR`.
+    private static func loadAssets(for record: CloudRecord, file: String, locator: AssetLocator) throws(CLIError) -> NoteAssets {
+        var failure: RecordJSONError?
+        do throws(NoteRecordError) {
+            return try NoteAssets.load(for: record) { (ref, field) throws(RecordJSONError) -> [UInt8] in
+                do throws(RecordJSONError) {
+                    return try locator.readAsset(ref, field: field)
+                } catch {
+                    if error.kind == .assetNotFound, let fallback = crdtnoteAssetFile(ref, field: field, locator: locator) {
+                        do throws(RecordJSONError) {
+                            return try fallback.locator.readAsset(fallback.reference, field: field)
+                        } catch {
+                            failure = error
+                            throw error
+                        }
+                    }
+                    failure = error
+                    throw error
+                }
+            }
+        } catch {
+            if let failure { throw .recordJSON(failure, file: file) }
+            throw .noteRecord(error, file: file)
+        }
+    }
+
+    /// The reference and locator for the file crdtnote names `<field>-<checksum>.bin` in the
+    /// assets folder, when that file exists.
+    private static func crdtnoteAssetFile(
+        _ ref: AssetReference, field: String, locator: AssetLocator
+    ) -> (reference: AssetReference, locator: AssetLocator)? {
+        guard let folder = locator.assetsDirectory, let sum = ref.fileChecksum, !sum.isEmpty,
+              !sum.contains("/"), !field.contains("/")
+        else { return nil }
+        let name = "\(field)-\(sum).bin"
+        guard case .file = POSIX.entry(at: folder + "/" + name) else { return nil }
+        var named = ref
+        named.downloadURL = name
+        return (named, AssetLocator(jsonDirectory: folder, maxAssetSize: locator.maxAssetSize))
+    }
+}
+
+/// Reads the plain text a note is given (`new`, `edit`).
+enum TextInput {
+    /// Reads `path` (or standard input) as UTF-8, exactly: no newline is added or removed.
+    static func read(_ path: String) throws(CLIError) -> String {
+        let bytes = [UInt8](try InputReader.read(path))
+        let text = String(decoding: bytes, as: UTF8.self)
+        // Decoding replaces bad sequences with U+FFFD, so a round trip differs exactly there.
+        if !text.utf8.elementsEqual(bytes) {
+            var first = 0
+            for (a, b) in zip(text.utf8, bytes) {
+                if a != b { break }
+                first += 1
+            }
+            throw CLIError(kind: .dataError, message: "text is not valid UTF-8", file: RecordFile.displayName(path),
+                           location: "byte \(first)")
+        }
+        return text
+    }
+}

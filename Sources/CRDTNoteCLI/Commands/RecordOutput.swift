@@ -1,0 +1,72 @@
+import CRDTNote
+import Foundation
+
+/// Writes a note record and its asset files so that a failure leaves nothing behind.
+enum RecordOutput {
+    /// Where the asset files of a record written to `destination` go: beside the file, or for
+    /// standard output, into `assetsFolder` (`--assets DIR`) or else the current directory.
+    static func assetDirectory(for destination: OutputDestination, assetsFolder: String?) -> String {
+        switch destination {
+        case .file(let path): OutputWriter.directory(of: path)
+        case .standardOutput: assetsFolder ?? "."
+        }
+    }
+
+    /// Writes `record` as CloudKit Web Services JSON to `destination`, and every note asset it
+    /// holds as `<field>-<checksum>.bin` in `assetDirectory` (its `downloadURL` names the file).
+    ///
+    /// Assets are first written into a hidden staging folder, then renamed into place, then the
+    /// JSON is written; if any step fails, the asset files this call created are removed again.
+    static func write(_ record: NoteRecord, to destination: OutputDestination, assetDirectory: String) throws(CLIError) {
+        guard !record.assets.isEmpty else {
+            try OutputWriter.write(record.record.jsonBytes(), to: destination)
+            return
+        }
+        var placed: [String] = []
+        do throws(CLIError) {
+            let saved = try placeAssets(of: record, in: assetDirectory, placed: &placed)
+            try OutputWriter.write(saved.record.jsonBytes(), to: destination)
+        } catch {
+            for path in placed { unlink(path) }
+            throw error
+        }
+    }
+
+    /// Saves the assets through a staging folder; appends each file it creates to `placed`.
+    private static func placeAssets(of record: NoteRecord, in directory: String, placed: inout [String]) throws(CLIError) -> NoteRecord {
+        func failure(_ message: String) -> CLIError {
+            CLIError(kind: .cannotWrite, message: message, file: directory)
+        }
+        let fileManager = FileManager.default
+        let staging = directory + "/.crdtnote-assets-\(getpid())-\(UUID().uuidString)"
+        do {
+            try fileManager.createDirectory(atPath: staging, withIntermediateDirectories: false)
+        } catch {
+            throw failure("cannot write asset files: \(error.localizedDescription)")
+        }
+        defer { try? fileManager.removeItem(atPath: staging) }
+        let saved: NoteRecord
+        do {
+            saved = try record.savingAssets(in: staging, all: true)
+        } catch {
+            throw failure("cannot write asset files: \(error.message)")
+        }
+        let names: [String]
+        do {
+            names = try fileManager.contentsOfDirectory(atPath: staging).sorted()
+        } catch {
+            throw failure("cannot list staged asset files: \(error.localizedDescription)")
+        }
+        for name in names {
+            let target = directory + "/" + name
+            // Names carry the content's checksum: an existing file of that name is kept on failure.
+            let existed: Bool
+            if case .failed = POSIX.entry(at: target) { existed = false } else { existed = true }
+            guard rename(staging + "/" + name, target) == 0 else {
+                throw CLIError(kind: .cannotWrite, message: "cannot write asset file: \(POSIX.describe(errno))", file: target)
+            }
+            if !existed { placed.append(target) }
+        }
+        return saved
+    }
+}

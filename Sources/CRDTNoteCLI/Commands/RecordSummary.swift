@@ -1,0 +1,125 @@
+import CRDTNote
+
+/// What `crdtnote show` reports about one record, computed once and printed as text or JSON.
+struct RecordSummary: Sendable {
+    /// The encoded CRDT payload of a record.
+    struct Payload: Sendable {
+        /// `payload` (inline BYTES) or `payloadAsset`.
+        var field: String
+        /// Whether the bytes are inline in the record or in an asset file.
+        var inline: Bool
+        /// Size of the encoded snapshot in bytes.
+        var encodedBytes: Int
+        /// The format version that wrote it.
+        var formatVersion: UInt16
+        /// The oldest reader version that can decode it.
+        var minimumReaderVersion: UInt16
+    }
+
+    /// The file as named in messages.
+    var file: String
+    /// CloudKit record name.
+    var recordName: String
+    /// CloudKit record type (always `Note` once loaded).
+    var recordType: String
+    /// The server's change tag, if the record has one.
+    var changeTag: String?
+    /// The record zone's name, if given.
+    var zoneName: String?
+    /// Whether the record is marked deleted.
+    var deleted: Bool
+    /// The schema version (1 legacy, 2 crdtnote).
+    var schemaVersion: Int64
+    /// Where the note's state came from.
+    var origin: NoteOrigin
+    /// The payload fields present (none for a legacy record).
+    var payloads: [Payload]
+    /// `inline`, `asset` or `absent`: how the `text` field (v1 text or v2 mirror) is stored.
+    var textStorage: String
+    /// Text length in Unicode scalars.
+    var scalars: Int
+    /// Text length in UTF-16 code units.
+    var utf16: Int
+    /// Text length in UTF-8 bytes.
+    var utf8: Int
+    /// Runs in the CRDT structure, tombstones included.
+    var runs: Int
+    /// Every replica that edited the note, by id.
+    var replicas: [ReplicaHistory]
+    /// The record's `modified` field, ms since 1970.
+    var modifiedField: Int64?
+
+    /// Reads and summarizes `file`; fails like every other command on a bad record.
+    init(_ file: RecordFile) throws(CLIError) {
+        let reading = try file.read()
+        let note = reading.note
+        let record = file.record
+        self.file = file.displayName
+        recordName = record.recordName
+        recordType = record.record.recordType
+        changeTag = record.record.recordChangeTag
+        zoneName = record.record.zoneID?.zoneName
+        deleted = record.record.deleted ?? false
+        do {
+            schemaVersion = try record.schemaVersion()
+        } catch {
+            throw .noteRecord(error, file: file.displayName)
+        }
+        origin = reading.origin
+        payloads = try Self.payloads(of: record, file: file.displayName)
+        switch record.record[field: NoteSchema.Field.text] {
+        case .asset?: textStorage = "asset"
+        case nil: textStorage = "absent"
+        default: textStorage = "inline"
+        }
+        scalars = note.scalarCount
+        utf16 = note.utf16Count
+        utf8 = note.utf8.count
+        runs = note.runCount
+        replicas = note.replicaHistories
+        modifiedField = record.modifiedMilliseconds
+    }
+
+    /// The earliest first insertion of any replica.
+    var earliest: HLCTimestamp? { replicas.compactMap(\.firstInsertion).min() }
+    /// The latest edit of any replica.
+    var latest: HLCTimestamp? { replicas.compactMap(\.latestEdit).max() }
+
+    /// The payload fields with their header versions (already checked when the note was read).
+    private static func payloads(of record: NoteRecord, file: String) throws(CLIError) -> [Payload] {
+        var out: [Payload] = []
+        var found: [(String, Bool, [UInt8])] = []
+        if case .bytes(let bytes)? = record.record[field: NoteSchema.Field.payload] {
+            found.append((NoteSchema.Field.payload, true, bytes))
+        }
+        if let bytes = record.assets[field: NoteSchema.Field.payloadAsset] {
+            found.append((NoteSchema.Field.payloadAsset, false, bytes))
+        }
+        for (field, inline, bytes) in found {
+            do {
+                let header = try PayloadHeader.read(bytes)
+                out.append(Payload(field: field, inline: inline, encodedBytes: bytes.count,
+                                   formatVersion: header.formatVersion, minimumReaderVersion: header.minimumReaderVersion))
+            } catch {
+                throw CLIError(kind: .dataError, message: "corrupt payload: \(error)", file: file,
+                               location: "fields.\(field).value")
+            }
+        }
+        return out
+    }
+}
+
+/// ISO 8601 dates for reports.
+enum ReportDate {
+    /// `2026-11-21T12:00:00.123Z`: a stamp's physical time (its counter is left out).
+    static func iso(_ stamp: HLCTimestamp) -> String {
+        let text = stamp.description
+        return text.firstIndex(of: "#").map { String(text[..<$0]) } ?? text
+    }
+
+    /// The date of `milliseconds` since 1970; negative values (before 1970) are shown as numbers.
+    static func iso(milliseconds: Int64) -> String {
+        guard milliseconds >= 0 else { return "\(milliseconds) ms" }
+        return iso(HLCTimestamp(clampingMilliseconds: UInt64(milliseconds), counter: 0))
+    }
+}

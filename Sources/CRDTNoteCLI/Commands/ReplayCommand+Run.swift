@@ -1,0 +1,47 @@
+import CRDTNote
+import Foundation
+
+/// Runs `crdtnote replay`: loads the trace (gzipped or plain JSON), replays it `runs` times,
+/// reports the outcome, and fails with status 1 when the text differs from `endContent`.
+func runReplay(_ options: ReplayOptions) throws(CLIError) {
+    let name = RecordFile.displayName(options.tracePath)
+    let trace = try loadTrace(options.tracePath, name: name)
+    var timings: [Double] = []
+    var final = NoteText(replica: 1)
+    for _ in 0..<options.runs {
+        let start = ContinuousClock.now
+        do {
+            switch trace {
+            case .sequential(let sequential): final = try TraceReplay.replay(sequential)
+            case .concurrent(let concurrent): final = try TraceReplay.replay(concurrent)
+            }
+        } catch {
+            throw .trace(error, file: name)
+        }
+        let elapsed = ContinuousClock.now - start
+        timings.append(Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+    }
+    let report = ReplayReport(file: name, trace: trace, result: final, timings: timings)
+    let output = options.json ? report.jsonValue().serialized(pretty: true) + [0x0A] : Array(report.text.utf8)
+    try OutputWriter.writeToStandardOutput(output)
+    if !report.matches {
+        throw CLIError(kind: .operationFailed, message: report.mismatchDescription, file: name)
+    }
+}
+
+/// Reads a trace with the input size limit, inflating gzip, so standard input works like a file.
+private func loadTrace(_ path: String, name: String) throws(CLIError) -> EditingTrace {
+    var bytes = [UInt8](try InputReader.read(path))
+    if Gzip.isGzip(bytes) {
+        do {
+            bytes = try Gzip.decompress(bytes, maxOutputBytes: EditingTrace.maximumTraceBytes)
+        } catch {
+            throw CLIError(kind: .dataError, message: "invalid gzip data: \(error)", file: name)
+        }
+    }
+    do {
+        return try EditingTrace(jsonBytes: bytes)
+    } catch {
+        throw .trace(error, file: name)
+    }
+}

@@ -1,0 +1,29 @@
+import CRDTNote
+
+/// Runs `crdtnote simulate`: the library's seeded sync simulation, reported as text or JSON;
+/// fails with status 1 when the devices diverged or an edit was lost.
+func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
+    let simulation = NoteSyncSimulation(
+        devices: options.devices, notes: options.notes, edits: options.edits,
+        faultRate: options.faultRate, seed: options.seed)
+    let report = await simulation.run()
+    let output: [UInt8]
+    if options.json {
+        output = report.jsonValue().serialized(pretty: true) + [0x0A]
+    } else {
+        var text = report.description + "\n"
+        if !report.divergentNotes.isEmpty {
+            text += "divergent notes: \(report.divergentNotes.joined(separator: ", "))\n"
+        }
+        output = Array(text.utf8)
+    }
+    try OutputWriter.writeToStandardOutput(output)
+    guard report.succeeded else {
+        var problems: [String] = []
+        if !report.converged {
+            problems.append("devices did not converge (\(report.divergentNotes.count) divergent note\(report.divergentNotes.count == 1 ? "" : "s"))")
+        }
+        if report.lostEdits > 0 { problems.append("\(report.lostEdits) edit\(report.lostEdits == 1 ? "" : "s") lost") }
+        throw CLIError(kind: .operationFailed, message: "simulation failed: " + problems.joined(separator: "; "))
+    }
+}

@@ -1,0 +1,40 @@
+import CRDTNote
+
+/// Runs `crdtnote verify`: checks every record, prints `FILE: ok` on standard output for each
+/// good one and one error line per bad one on standard error, then fails if any was bad.
+///
+/// Exit status: 0 when all pass; 75 when every failure is a record or payload newer than this
+/// crdtnote (nothing is wrong with it, an update can read it); 1 otherwise.
+func runVerify(_ options: VerifyOptions) throws(CLIError) {
+    var failures: [CLIError] = []
+    for path in options.recordPaths {
+        do throws(CLIError) {
+            let verdict = try verify(path, assets: options.assets)
+            try OutputWriter.writeToStandardOutput(Array("\(RecordFile.displayName(path)): \(verdict)\n".utf8))
+        } catch {
+            if error.kind == .cannotWrite { throw error }
+            OutputWriter.writeToStandardError(error.rendered)
+            failures.append(error)
+        }
+    }
+    guard !failures.isEmpty else { return }
+    let onlyNewer = failures.allSatisfy { $0.kind == .newerFormat }
+    let count = "\(failures.count) of \(options.recordPaths.count) record" + (options.recordPaths.count == 1 ? "" : "s")
+    throw CLIError(
+        kind: onlyNewer ? .newerFormat : .operationFailed,
+        message: count + (onlyNewer ? " can only be read by a newer crdtnote" : " failed verification"))
+}
+
+/// Checks one record the way every command reads it (JSON, type, assets, version gate,
+/// payload checksum and decoding, text) and says what was found.
+private func verify(_ path: String, assets: String?) throws(CLIError) -> String {
+    try InputReader.checkReadableFile(path)
+    let summary = try RecordSummary(RecordFile.load(path, assets: assets))
+    var verdict = "ok (schema \(summary.schemaVersion), \(summary.scalars) scalars"
+    switch summary.origin {
+    case .legacyText: verdict += ", legacy plain text"
+    case .payload: break
+    case .payloadWithFoldedText: verdict += ", text mirror changed by an older app (folded in on read)"
+    }
+    return verdict + ")"
+}

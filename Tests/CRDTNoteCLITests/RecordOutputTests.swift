@@ -1,0 +1,68 @@
+import CRDTNote
+import Foundation
+import Testing
+
+@testable import CRDTNoteCLI
+
+/// In-process checks of writing records with assets, and of the per-replica history `show` prints.
+@Suite struct RecordOutputTests {
+    /// A record whose text and payload are both assets (zero inline limits).
+    func recordWithAssets() -> NoteRecord {
+        let note = NoteText("a note kept in asset files", replica: 5)
+        return NoteRecord(recordName: "n", note: note, limits: NoteRecordLimits(maxInlinePayload: 0, maxInlineText: 0))
+    }
+
+    @Test func assetsAreWrittenBesideTheRecordAndNamedInIt() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try RecordOutput.write(recordWithAssets(), to: .file(folder.path("n.json")), assetDirectory: folder.url.path)
+        let files = try folder.contents()
+        #expect(files.count == 3)
+        #expect(files.contains("n.json"))
+        #expect(files.contains { $0.hasPrefix("text-") && $0.hasSuffix(".bin") })
+        #expect(files.contains { $0.hasPrefix("payloadAsset-") && $0.hasSuffix(".bin") })
+        let json = try String(contentsOfFile: folder.path("n.json"), encoding: .utf8)
+        for file in files where file != "n.json" {
+            #expect(json.contains("\"downloadURL\": \"\(file)\""))
+        }
+        let read = try RecordFile.load(folder.path("n.json"), assets: nil).read()
+        #expect(read.note.string == "a note kept in asset files")
+    }
+
+    @Test func failedRecordWriteRemovesTheAssetsItPlaced() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try Data("keep".utf8).write(to: folder.url.appendingPathComponent("other.bin"))
+        #expect(throws: CLIError.self) {
+            try RecordOutput.write(recordWithAssets(), to: .file(folder.path("missing/n.json")), assetDirectory: folder.url.path)
+        }
+        #expect(try folder.contents() == ["other.bin"])
+    }
+
+    @Test func unwritableAssetFolderIsACannotWriteError() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        do {
+            try RecordOutput.write(recordWithAssets(), to: .standardOutput, assetDirectory: folder.path("missing"))
+            Issue.record("wrote assets into a missing folder")
+        } catch {
+            #expect(error.kind == .cannotWrite)
+        }
+        #expect(try folder.contents().isEmpty)
+    }
+
+    @Test func replicaHistoriesListEditorsWithCountsAndStamps() throws {
+        let clock = HybridLogicalClock(physicalClock: .fixed(1_000))
+        var phone = NoteText("hello", replica: 2, clock: clock)
+        var laptop = phone.forked(as: 9, clock: HybridLogicalClock(physicalClock: .fixed(5_000)))
+        laptop.setText("hello world")
+        phone.merge(laptop)
+        let reader = phone.forked(as: 77)
+        let histories = reader.replicaHistories
+        #expect(histories.map(\.replica) == [2, 9])
+        #expect(histories.map(\.insertedCount) == [5, 6])
+        #expect(histories[0].firstInsertion?.milliseconds == 1_000)
+        #expect(histories[1].firstInsertion?.milliseconds == 5_000)
+        #expect(histories[1].latestEdit?.milliseconds == 5_000)
+    }
+}
