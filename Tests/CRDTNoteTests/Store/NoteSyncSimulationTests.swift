@@ -8,6 +8,8 @@ import Testing
         #expect(report.converged, "\(report) divergent: \(report.divergentNotes)")
         #expect(report.lostEdits == 0)
         #expect(report.edits > 100)
+        // Devices that push before fetching meet newer server records: the merge path must run.
+        #expect(report.conflictsMerged > 0)
         if faultRate > 0 {
             #expect(report.faultsInjected > 0)
             #expect(report.retries > 0)

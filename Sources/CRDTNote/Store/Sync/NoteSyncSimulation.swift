@@ -62,7 +62,6 @@ public struct NoteSyncSimulation: Hashable, Sendable {
         // Each note starts on one device.
         for (i, name) in names.enumerated() {
             await engines[i % engines.count].createNote(name, text: "Note \(i)\n")
-            report.edits += 1
         }
         for engine in engines { await attemptSync(engine, &report) }
 
@@ -93,7 +92,15 @@ public struct NoteSyncSimulation: Hashable, Sendable {
             } catch {
                 continue
             }
-            if random.unit() < syncProbability { await attemptSync(engine, &report) }
+            if random.unit() < syncProbability {
+                // A device coming online either catches up first or, like CKSyncEngine, sends its
+                // pending changes first; then its saves meet newer server records and conflict.
+                if random.unit() < 0.5 {
+                    await attemptSync(engine, &report)
+                } else {
+                    await attemptPushFirst(engine, &report)
+                }
+            }
         }
 
         // Quiescence: everyone syncs until a whole round changes nothing.
@@ -130,6 +137,16 @@ public struct NoteSyncSimulation: Hashable, Sendable {
         } catch {
             report.failedSyncs += 1
             return nil
+        }
+    }
+
+    /// Pushes pending edits before fetching, so stale saves conflict and get merged.
+    private func attemptPushFirst(_ engine: NoteSyncEngine, _ report: inout NoteSyncSimulationReport) async {
+        do {
+            try await engine.pushLocalChanges()
+            try await engine.fetchRemoteChanges()
+        } catch {
+            report.failedSyncs += 1
         }
     }
 
