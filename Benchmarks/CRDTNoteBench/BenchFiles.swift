@@ -1,4 +1,5 @@
 import Foundation
+import CRDTNote
 
 /// File helpers for the benchmarks that go through the file system (`records`).
 enum BenchFiles {
@@ -22,6 +23,6 @@ enum BenchFiles {
     }
 
     static func write(_ bytes: [UInt8], to path: String) throws {
-        try Data(bytes).write(to: URL(fileURLWithPath: path), options: .atomic)
+        try AtomicFile.write(bytes, to: path)
     }
 }

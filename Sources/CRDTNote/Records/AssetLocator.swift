@@ -95,9 +95,9 @@ public struct AssetLocator: Sendable {
         }
         let target = join(directory, named)
         do {
-            try Data(bytes).write(to: URL(fileURLWithPath: target), options: .atomic)
+            try AtomicFile.write(bytes, to: target)
         } catch {
-            throw RecordJSONError(.assetIO, path: "", "cannot write asset file \(target): \(error)")
+            throw RecordJSONError(.assetIO, path: "", "cannot write asset file \(target): \(error.message)")
         }
         return AssetReference(fileChecksum: AssetChecksum.fnv1a64Hex(bytes), size: Int64(bytes.count), downloadURL: named)
     }

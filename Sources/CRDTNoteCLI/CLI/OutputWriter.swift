@@ -1,4 +1,5 @@
 import Foundation
+import CRDTNote
 
 /// Where a command's result goes.
 enum OutputDestination: Equatable, Sendable {
@@ -40,32 +41,11 @@ enum OutputWriter {
     /// never a mix. On any failure the temporary file is removed and `path` is untouched.
     /// An existing file keeps its permission bits.
     static func writeAtomically(_ bytes: some ContiguousBytes, to path: String) throws(CLIError) {
-        func failure(_ message: String) -> CLIError {
-            CLIError(kind: .cannotWrite, message: message, file: path)
+        do {
+            try AtomicFile.write(bytes.withUnsafeBytes { Array($0) }, to: path)
+        } catch {
+            throw CLIError(kind: .cannotWrite, message: error.message, file: path)
         }
-        var mode: mode_t = 0o644
-        if case .file(let existing) = POSIX.entry(at: path) { mode = existing }
-        let temporary = temporaryPath(beside: path)
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-            throw failure("cannot create a file in '\(directory(of: path))': \(POSIX.describe(errno))")
-        }
-        var renamed = false
-        defer { if !renamed { unlink(temporary) } }
-        // The umask narrowed `mode` at creation; an existing file's bits are restored exactly.
-        _ = fchmod(descriptor, mode)
-        if let code = writeAll(bytes, to: descriptor) {
-            close(descriptor)
-            throw failure("cannot write: \(POSIX.describe(code))")
-        }
-        guard fsync(descriptor) == 0 else {
-            let code = errno
-            close(descriptor)
-            throw failure("cannot flush to disk: \(POSIX.describe(code))")
-        }
-        guard close(descriptor) == 0 else { throw failure("cannot write: \(POSIX.describe(errno))") }
-        guard rename(temporary, path) == 0 else { throw failure("cannot replace: \(POSIX.describe(errno))") }
-        renamed = true
     }
 
     /// Fails early, before any work, when `destination` is a file that cannot be created:

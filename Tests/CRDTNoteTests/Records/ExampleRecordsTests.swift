@@ -67,7 +67,7 @@ struct ExampleRecordsTests {
         if ProcessInfo.processInfo.environment["CRDTNOTE_REGENERATE_EXAMPLES"] != nil {
             try FileManager.default.createDirectory(atPath: Self.directory, withIntermediateDirectories: true)
             for (name, record) in try Self.build() {
-                try Data(record.jsonBytes()).write(to: URL(fileURLWithPath: "\(Self.directory)/\(name).json"), options: .atomic)
+                try AtomicFile.write(record.jsonBytes(), to: "\(Self.directory)/\(name).json")
             }
         }
         let ancestor = try Self.load("ancestor")

@@ -16,48 +16,14 @@ typealias StoreWriteFault = @Sendable (_ path: String) -> Int?
 
 /// File operations of the directory store; every failure becomes `.storageFailure` naming the path.
 enum StoreFileSystem {
-    /// Replaces `path` with `bytes` so that readers see the old or the new file, never a mix:
-    /// temporary file beside it, write, fsync, rename, fsync the directory.
+    /// Replaces `path` with `bytes` atomically (see `AtomicFile`); `fault` can make the write
+    /// "crash" part-way for tests, leaving the temporary file behind.
     static func writeAtomically(_ bytes: [UInt8], to path: String, fault: StoreWriteFault? = nil) throws(RecordStoreError) {
-        let directory = (path as NSString).deletingLastPathComponent
-        let name = (path as NSString).lastPathComponent
-        let temporary = directory + "/.\(name).tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot create a temporary file beside \(path)", errno) }
-        var done = false
-        var keepTemporary = false
-        defer { if !done && !keepTemporary { unlink(temporary) } }
-        var limit = bytes.count
-        if let crashAfter = fault?(path) {
-            limit = min(max(crashAfter, 0), bytes.count)
-            keepTemporary = true
+        do {
+            try AtomicFile.write(bytes, to: path, crashAfter: fault?(path))
+        } catch {
+            throw RecordStoreError(.storageFailure, "cannot write \(path): \(error.message)")
         }
-        var written = 0
-        while written < limit {
-            let n = bytes.withUnsafeBytes { buffer in
-                write(fd, buffer.baseAddress.map { $0 + written }, limit - written)
-            }
-            if n < 0 {
-                if errno == EINTR { continue }
-                let code = errno
-                close(fd)
-                throw failure("cannot write \(temporary)", code)
-            }
-            written += n
-        }
-        if keepTemporary {
-            close(fd)
-            throw RecordStoreError(.storageFailure, "injected: crashed after writing \(limit) of \(bytes.count) bytes of \(path)")
-        }
-        guard fsync(fd) == 0 else {
-            let code = errno
-            close(fd)
-            throw failure("cannot flush \(temporary)", code)
-        }
-        close(fd)
-        guard rename(temporary, path) == 0 else { throw failure("cannot rename a temporary file to \(path)", errno) }
-        done = true
-        syncDirectory(directory)
     }
 
     /// Flushes a directory entry change (rename, unlink) to disk; best effort.
