@@ -102,23 +102,3 @@ public struct FaultCounts: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The deterministic random stream behind a `FaultPlan` (SplitMix64).
-struct FaultRandom: Sendable {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    /// Uniform in [0, 1).
-    mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
-
-    /// Uniform in 0..<n (n > 0).
-    mutating func below(_ n: Int) -> Int { Int(next() % UInt64(max(n, 1))) }
-}

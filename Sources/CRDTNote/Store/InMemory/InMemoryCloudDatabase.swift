@@ -22,7 +22,7 @@ public actor InMemoryCloudDatabase: RecordStore {
     private var nextTag: UInt64 = 0
     private var nextIncarnation: UInt64 = 0
     var plan: FaultPlan
-    var random: FaultRandom
+    var random: SplitMix64
     /// Faults injected so far.
     public internal(set) var faultCounts = FaultCounts()
     /// Requests served so far (including failed ones).
@@ -33,13 +33,13 @@ public actor InMemoryCloudDatabase: RecordStore {
         self.limits = limits
         self.historyLimit = max(historyLimit, 1)
         self.plan = faults
-        self.random = FaultRandom(seed: faults.seed)
+        self.random = SplitMix64(seed: faults.seed)
     }
 
     /// Replaces the fault plan and restarts its random stream from the plan's seed.
     public func setFaultPlan(_ plan: FaultPlan) {
         self.plan = plan
-        self.random = FaultRandom(seed: plan.seed)
+        self.random = SplitMix64(seed: plan.seed)
     }
 
     /// Every live record of `zone` sorted by name (no faults, not counted as a request).

@@ -42,7 +42,7 @@ public struct NoteSyncSimulation: Hashable, Sendable {
 
     /// Runs the simulation.
     public func run() async -> NoteSyncSimulationReport {
-        var random = FaultRandom(seed: seed)
+        var random = SplitMix64(seed: seed)
         let zone = RecordZoneID(zoneName: "Notes")
         let database = InMemoryCloudDatabase(faults: FaultPlan(rate: faultRate, kinds: faultKinds, seed: seed ^ 0x5EED_FA17))
         let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
