@@ -7,7 +7,7 @@ import Testing
 
     func store(_ root: String) async throws -> DirectoryRecordStore {
         let store = try DirectoryRecordStore(root: root)
-        try await store.createZone(zone)
+        try store.createZone(zone)
         return store
     }
 
@@ -51,7 +51,7 @@ import Testing
         let twice = await StoreFixtures.storeError { try await store.save(StoreFixtures.note("a"), in: zone) }
         #expect(twice?.code == .serverRecordChanged)
         #expect(twice?.conflict?.ancestor == nil)
-        try await store.deleteRecords(named: ["a"], in: zone)
+        try store.deleteRecords(named: ["a"], in: zone)
         #expect(await StoreFixtures.storeError { try await store.save(StoreFixtures.edited(server, text: "C"), in: zone) }?.code == .unknownItem)
     }
 
@@ -67,12 +67,12 @@ import Testing
         let second = try DirectoryRecordStore(root: root) // "restart"
         let b = try #require(try await second.fetchRecord(named: "b", in: zone))
         _ = try await second.save(StoreFixtures.edited(b, text: "b2"), in: zone)
-        try await second.deleteRecords(named: ["a"], in: zone)
-        let later = try await second.fetchAllChanges(in: zone, since: try #require(ChangeToken(base64String: saved)))
+        try second.deleteRecords(named: ["a"], in: zone)
+        let later = try await second.fetchAllChanges(in: zone, since: ChangeToken(base64String: saved))
         #expect(later.changed.map(\.recordName) == ["b"])
         #expect(StoreFixtures.text(later.changed.first) == "b2")
         #expect(later.deletedRecordNames == ["a"])
-        let paged = try await second.fetchChanges(in: zone, since: nil, limit: 1)
+        let paged = try second.fetchChanges(in: zone, since: nil, limit: 1)
         #expect(paged.moreComing && paged.changed.count + paged.deletedRecordNames.count == 1)
     }
 
@@ -80,15 +80,15 @@ import Testing
         let root = StoreFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try DirectoryRecordStore(root: root)
-        #expect(await StoreFixtures.storeError { try await store.fetchRecords(named: ["a"], in: zone) }?.code == .zoneNotFound)
-        try await store.createZone(zone)
+        #expect(await StoreFixtures.storeError { try store.fetchRecords(named: ["a"], in: zone) }?.code == .zoneNotFound)
+        try store.createZone(zone)
         _ = try await store.save(StoreFixtures.note("a"), in: zone)
         let token = try await store.fetchAllChanges(in: zone, since: nil).token
-        try await store.deleteZone(zone)
+        try store.deleteZone(zone)
         #expect(await StoreFixtures.storeError { try await store.save(StoreFixtures.note("a"), in: zone) }?.code == .zoneNotFound)
-        try await store.createZone(zone)
+        try store.createZone(zone)
         #expect(try await store.fetchRecord(named: "a", in: zone) == nil)
-        #expect(await StoreFixtures.storeError { try await store.fetchChanges(in: zone, since: token, limit: 9) }?.code == .changeTokenExpired)
+        #expect(await StoreFixtures.storeError { try store.fetchChanges(in: zone, since: token, limit: 9) }?.code == .changeTokenExpired)
     }
 
     @Test func aCrashWhileWritingTheRecordLeavesTheOldVersion() async throws {
@@ -156,12 +156,12 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try await store(root)
         let names = ["..", ".hidden", "a/b/c", "naïve 📝", "%41", "A", String(repeating: "long", count: 80)]
-        let saved = try await store.saveRecords(names.map { StoreFixtures.note($0, text: $0) }, in: zone)
+        let saved = try store.saveRecords(names.map { StoreFixtures.note($0, text: $0) }, in: zone)
         #expect(saved.count == names.count)
         let files = try FileManager.default.contentsOfDirectory(atPath: store.recordsDirectory(zone))
         #expect(files.count == names.count)
         #expect(files.allSatisfy { !$0.hasPrefix(".") && !$0.contains("/") && $0.utf8.count < 255 })
-        let fetched = try await store.fetchRecords(named: names, in: zone)
+        let fetched = try store.fetchRecords(named: names, in: zone)
         for name in names { #expect(StoreFixtures.text(fetched[name]) == name) }
     }
 
@@ -169,13 +169,13 @@ import Testing
         let root = StoreFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try DirectoryRecordStore(root: root, limits: RecordStoreLimits(maxRecordsPerRequest: 3, maxRequestBytes: 10_000, maxRecordBytes: 5_000))
-        try await store.createZone(zone)
+        try store.createZone(zone)
         let four = (0..<4).map { StoreFixtures.note("n\($0)") }
-        #expect(await StoreFixtures.storeError { try await store.saveRecords(four, in: zone) }?.code == .limitExceeded)
+        #expect(await StoreFixtures.storeError { try store.saveRecords(four, in: zone) }?.code == .limitExceeded)
         let dup = [StoreFixtures.note("x"), StoreFixtures.note("x")]
-        #expect(await StoreFixtures.storeError { try await store.saveRecords(dup, in: zone) }?.code == .invalidArguments)
+        #expect(await StoreFixtures.storeError { try store.saveRecords(dup, in: zone) }?.code == .invalidArguments)
         let big = StoreFixtures.note("big", text: String(repeating: "z", count: 6_000))
-        let error = await StoreFixtures.storeError { try await store.saveRecords([big, StoreFixtures.note("small")], in: zone) }
+        let error = await StoreFixtures.storeError { try store.saveRecords([big, StoreFixtures.note("small")], in: zone) }
         #expect(error?.code == .partialFailure)
         #expect(error?.itemErrors["big"]?.code == .limitExceeded)
         #expect(error?.saved.map(\.recordName) == ["small"])
