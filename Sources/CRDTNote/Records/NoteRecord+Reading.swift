@@ -95,19 +95,11 @@ extension NoteRecord {
         }
     }
 
-    /// Decodes a snapshot payload, mapping the format's errors to record errors. The state is
-    /// attributed to one of its own replicas so that no empty replica is added to it.
+    /// Decodes a snapshot payload, mapping the format's errors to record errors. The reading
+    /// replica never edits (callers fork before editing), so it adds nothing to the state.
     func decodePayload(_ bytes: [UInt8], field: String) throws(NoteRecordError) -> NoteText {
         do throws(PayloadError) {
-            var reader = try PayloadHeader.body(of: bytes, expecting: .snapshot)
-            let sequence: TextSequence
-            do {
-                sequence = try SnapshotDecoder.decode(&reader, limits: .default)
-            } catch {
-                throw PayloadError.corrupt(error)
-            }
-            let owner = sequence.replicas.first ?? ReplicaID(rawValue: 1)
-            return NoteText(sequence: sequence, replica: owner, clock: HybridLogicalClock(physicalClock: .fixed(0)))
+            return try NoteText(snapshot: bytes, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock(physicalClock: .fixed(0)))
         } catch {
             switch error {
             case .newerFormat(let required, let supported):

@@ -11,20 +11,25 @@ extension EditingTrace {
         guard let data = FileManager.default.contents(atPath: path) else {
             throw TraceError("\(path): cannot read the file (missing or unreadable)")
         }
-        var bytes = [UInt8](data)
-        _ = consume data
-        if Gzip.isGzip(bytes) {
-            do {
-                bytes = try Gzip.decompress(bytes, maxOutputBytes: maximumTraceBytes)
-            } catch {
-                throw TraceError("\(path): bad gzip data: \(error)")
-            }
-        }
         do {
-            return try EditingTrace(jsonBytes: bytes)
+            return try EditingTrace(fileBytes: [UInt8](data))
         } catch {
             throw TraceError("\(path): \(error.message)")
         }
+    }
+
+    /// Parses the contents of a trace file: plain JSON, or gzipped JSON (detected by the gzip
+    /// magic number, inflated up to ``maximumTraceBytes``).
+    public init(fileBytes: [UInt8]) throws(TraceError) {
+        var bytes = fileBytes
+        if Gzip.isGzip(bytes) {
+            do {
+                bytes = try Gzip.decompress(bytes, maxOutputBytes: Self.maximumTraceBytes)
+            } catch {
+                throw TraceError("invalid gzip data: \(error)")
+            }
+        }
+        try self.init(jsonBytes: bytes)
     }
 
     /// The final text every correct replay must produce.

@@ -29,18 +29,11 @@ func runReplay(_ options: ReplayOptions) throws(CLIError) {
     }
 }
 
-/// Reads a trace with the input size limit, inflating gzip, so standard input works like a file.
+/// Reads a trace with the input size limit (so standard input works like a file), plain or gzipped.
 private func loadTrace(_ path: String, name: String) throws(CLIError) -> EditingTrace {
-    var bytes = [UInt8](try InputReader.read(path))
-    if Gzip.isGzip(bytes) {
-        do {
-            bytes = try Gzip.decompress(bytes, maxOutputBytes: EditingTrace.maximumTraceBytes)
-        } catch {
-            throw CLIError(kind: .dataError, message: "invalid gzip data: \(error)", file: name)
-        }
-    }
+    let bytes = [UInt8](try InputReader.read(path))
     do {
-        return try EditingTrace(jsonBytes: bytes)
+        return try EditingTrace(fileBytes: bytes)
     } catch {
         throw .trace(error, file: name)
     }
