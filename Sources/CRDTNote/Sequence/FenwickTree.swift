@@ -25,7 +25,6 @@ struct FenwickTree: Sendable {
         }
     }
 
-
     /// Adds `delta` to slot `index` (0-based).
     @inlinable mutating func add(_ delta: Int, at index: Int) {
         var i = index + 1
