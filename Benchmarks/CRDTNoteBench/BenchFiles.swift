@@ -1,5 +1,8 @@
 import Foundation
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// File helpers for the benchmarks that go through the file system (`records`).
 enum BenchFiles {

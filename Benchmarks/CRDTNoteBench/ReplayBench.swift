@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// `replay TRACE`: parse once, replay N times, verify `endContent`.
 struct ReplayResult {

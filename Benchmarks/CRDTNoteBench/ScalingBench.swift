@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 import Foundation
 
 /// One (note size, edits per side) point of the scaling series.

@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// The snapshot steps of the M1 workload, kept together so the format is used in one place.
 enum Snapshots {

@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// One generated edit: delete `deleteCount` scalars at `position`, or insert `text` there.
 struct WorkloadEdit {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CRDTNoteTestSupport
 
 /// Runs every example in Docs/CLI.md, so the reference cannot drift from the tool.
 ///
@@ -51,7 +52,7 @@ import Testing
         try fileManager.createDirectory(at: root, withIntermediateDirectories: false)
         try fileManager.createSymbolicLink(
             at: root.appendingPathComponent("Docs"), withDestinationURL: CLIFixtures.repositoryRoot.appendingPathComponent("Docs"))
-        if let traces = CLIFixtures.tracesDirectory {
+        if let traces = SharedTraces.directory {
             try fileManager.createDirectory(at: scratch.url.appendingPathComponent("shared"), withIntermediateDirectories: false)
             try fileManager.createSymbolicLink(
                 at: scratch.url.appendingPathComponent("shared/traces"), withDestinationURL: URL(fileURLWithPath: traces))
@@ -59,7 +60,7 @@ import Testing
         let examples = try Self.examples()
         #expect(examples.count >= 15)
         for example in examples {
-            if example.command.contains("../shared/traces"), CLIFixtures.tracesDirectory == nil {
+            if example.command.contains("../shared/traces"), SharedTraces.directory == nil {
                 print("skipping example '\(example.command)': shared traces not installed")
                 continue
             }

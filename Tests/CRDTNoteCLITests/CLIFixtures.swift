@@ -46,27 +46,6 @@ enum CLIFixtures {
             try FileManager.default.copyItem(atPath: example(name), toPath: folder.path(name))
         }
     }
-
-    /// `$CRDTNOTE_TRACES`, else the first `shared/traces` found walking up from the package root.
-    static let tracesDirectory: String? = {
-        if let env = ProcessInfo.processInfo.environment["CRDTNOTE_TRACES"], !env.isEmpty { return env }
-        var url = repositoryRoot
-        for _ in 0..<3 {
-            url.deleteLastPathComponent()
-            let candidate = url.appendingPathComponent("shared/traces").path
-            if FileManager.default.fileExists(atPath: candidate) { return candidate }
-        }
-        return nil
-    }()
-
-    /// The path of a shared trace, or nil (after saying the test is skipped) when it is absent.
-    static func trace(_ file: String) -> String? {
-        guard let directory = tracesDirectory, FileManager.default.fileExists(atPath: directory + "/" + file) else {
-            print("skipping \(file): not found in ../shared/traces or $CRDTNOTE_TRACES")
-            return nil
-        }
-        return directory + "/" + file
-    }
 }
 
 extension CLIHarness {

@@ -2,6 +2,11 @@ import Foundation
 import Testing
 
 @testable import CRDTNote
+import CRDTNoteTestSupport
+import CRDTNoteTesting
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// End-to-end checks of `--version` and the help pages.
 @Suite struct CLIHelpTests {

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import CRDTNoteTestSupport
 
 /// End-to-end checks of `crdtnote replay` on small handmade traces and the shared traces.
 @Suite struct CLIReplayTests {
@@ -67,8 +68,9 @@ import Testing
         }
     }
 
-    @Test func sharedConcurrentTraceReproducesItsEndContent() throws {
-        guard let path = CLIFixtures.trace("clownschool.concurrent.json.gz") else { return }
+    @Test(.enabled(if: SharedTraces.isInstalled("clownschool.concurrent.json.gz"), "needs ../shared/traces/clownschool.concurrent.json.gz"))
+    func sharedConcurrentTraceReproducesItsEndContent() throws {
+        let path = try #require(SharedTraces.path("clownschool.concurrent.json.gz"))
         let result = try CLIHarness.run(["replay", path, "--json"])
         #expect(result.status == 0, "\(result.stderr)")
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
@@ -79,8 +81,9 @@ import Testing
         #expect(object["match"] as? Bool == true)
     }
 
-    @Test func sharedSequentialTraceReproducesItsEndContent() throws {
-        guard let path = CLIFixtures.trace("seph-blog1.json.gz") else { return }
+    @Test(.enabled(if: SharedTraces.isInstalled("seph-blog1.json.gz"), "needs ../shared/traces/seph-blog1.json.gz"))
+    func sharedSequentialTraceReproducesItsEndContent() throws {
+        let path = try #require(SharedTraces.path("seph-blog1.json.gz"))
         let result = try CLIHarness.run(["replay", path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.contains("transactions:    137154\n"))

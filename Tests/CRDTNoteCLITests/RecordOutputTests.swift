@@ -1,4 +1,9 @@
 import CRDTNote
+import CRDTNoteTestSupport
+import CRDTNoteTesting
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 import Foundation
 import Testing
 

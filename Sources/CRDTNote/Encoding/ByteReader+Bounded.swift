@@ -1,7 +1,7 @@
 extension ByteReader {
     /// Reads a varuint that must be `<= max`, returned as `Int`; `what` names the field in the error.
     @inlinable
-    public mutating func readVarUInt(max: UInt64, _ what: String) throws(BinaryDecodingError) -> Int {
+    package mutating func readVarUInt(max: UInt64, _ what: String) throws(BinaryDecodingError) -> Int {
         let start = position
         let v = try readVarUInt()
         let bound = Swift.min(max, UInt64(Int.max))
@@ -15,7 +15,7 @@ extension ByteReader {
     /// Reads an element count that cannot exceed `remaining / minimumBytesEach`, so an inflated count
     /// is rejected before anything is allocated for it. `minimumBytesEach` below 1 is treated as 1.
     @inlinable
-    public mutating func readCount(_ what: String, minimumBytesEach: Int) throws(BinaryDecodingError) -> Int {
+    package mutating func readCount(_ what: String, minimumBytesEach: Int) throws(BinaryDecodingError) -> Int {
         let start = position
         let v = try readVarUInt()
         let each = Swift.max(minimumBytesEach, 1)
@@ -30,7 +30,7 @@ extension ByteReader {
 
     /// Reads a varuint length and then that many bytes (as a slice of the input, no copy).
     @inlinable
-    public mutating func readLengthPrefixed(_ what: String) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
+    package mutating func readLengthPrefixed(_ what: String) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
         let start = position
         let n = try readVarUInt()
         guard n <= UInt64(remaining) else {
@@ -44,7 +44,7 @@ extension ByteReader {
     }
 
     /// Returns a reader over the next `length` bytes (offsets stay absolute) and skips past them.
-    public mutating func subReader(length: Int, _ what: String) throws(BinaryDecodingError) -> ByteReader {
+    package mutating func subReader(length: Int, _ what: String) throws(BinaryDecodingError) -> ByteReader {
         guard length >= 0, length <= remaining else {
             throw BinaryDecodingError(length < 0 ? .invalidValue : .lengthTooLarge, at: offset,
                 "length \(length) of \(what) exceeds remaining \(remaining) bytes")
@@ -55,7 +55,7 @@ extension ByteReader {
     }
 
     /// Throws `.trailingBytes` unless every byte has been read; `what` names the enclosing value.
-    public func expectEnd(_ what: String) throws(BinaryDecodingError) {
+    package func expectEnd(_ what: String) throws(BinaryDecodingError) {
         guard isAtEnd else {
             throw BinaryDecodingError(.trailingBytes, at: offset, "\(remaining) unexpected bytes after \(what)")
         }

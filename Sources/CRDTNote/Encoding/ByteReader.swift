@@ -15,7 +15,7 @@
 /// for _ in 0..<count { let len = try r.readVarUInt(max: 1 << 20, "run length"); ... }
 /// try r.expectEnd("snapshot")
 /// ```
-public struct ByteReader: Sendable {
+package struct ByteReader: Sendable {
     @usableFromInline let bytes: [UInt8]
     /// Index into `bytes` of the next unread byte.
     @usableFromInline var position: Int
@@ -26,7 +26,7 @@ public struct ByteReader: Sendable {
     /// Creates a reader over `bytes[range]` (all of `bytes` by default). `baseOffset` is added to every
     /// reported offset, so a reader over an extracted payload can report offsets in the enclosing file.
     /// A `range` reaching outside `bytes` is clamped to it.
-    public init(_ bytes: [UInt8], range: Range<Int>? = nil, baseOffset: Int = 0) {
+    package init(_ bytes: [UInt8], range: Range<Int>? = nil, baseOffset: Int = 0) {
         let r = (range ?? bytes.indices).clamped(to: bytes.indices)
         self.bytes = bytes
         self.position = r.lowerBound
@@ -36,15 +36,15 @@ public struct ByteReader: Sendable {
 
     /// Absolute offset of the next unread byte.
     @inlinable
-    public var offset: Int { baseOffset &+ position }
+    package var offset: Int { baseOffset &+ position }
 
     /// Number of bytes left to read.
     @inlinable
-    public var remaining: Int { end - position }
+    package var remaining: Int { end - position }
 
     /// Whether every byte has been read.
     @inlinable
-    public var isAtEnd: Bool { position >= end }
+    package var isAtEnd: Bool { position >= end }
 
     /// Absolute offset of index `i` of `bytes`, for error reports.
     @inlinable
@@ -52,7 +52,7 @@ public struct ByteReader: Sendable {
 
     /// Reads one byte.
     @inlinable
-    public mutating func readByte() throws(BinaryDecodingError) -> UInt8 {
+    package mutating func readByte() throws(BinaryDecodingError) -> UInt8 {
         guard position < end else {
             throw BinaryDecodingError(.truncated, at: offset, "needed 1 byte, input ended")
         }
@@ -64,7 +64,7 @@ public struct ByteReader: Sendable {
     /// Reads `n` bytes as a slice of the input (no copy). `n` is checked against `remaining` first.
     /// The slice keeps the input's indices.
     @inlinable
-    public mutating func readBytes(_ n: Int) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
+    package mutating func readBytes(_ n: Int) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
         guard n >= 0 else {
             throw BinaryDecodingError(.invalidValue, at: offset, "negative byte count \(n)")
         }
@@ -78,7 +78,7 @@ public struct ByteReader: Sendable {
 
     /// Reads an unsigned LEB128 varint (at most 10 bytes, shortest form only).
     @inlinable
-    public mutating func readVarUInt() throws(BinaryDecodingError) -> UInt64 {
+    package mutating func readVarUInt() throws(BinaryDecodingError) -> UInt64 {
         // Most varints in practice are one byte; keep that path tiny so it inlines.
         if position < end {
             let b = bytes[position]
@@ -92,14 +92,14 @@ public struct ByteReader: Sendable {
 
     /// Reads a zigzag-encoded signed varint (see `ByteWriter.writeVarInt`).
     @inlinable
-    public mutating func readVarInt() throws(BinaryDecodingError) -> Int64 {
+    package mutating func readVarInt() throws(BinaryDecodingError) -> Int64 {
         let u = try readVarUInt()
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
     }
 
     /// Reads 4 little-endian bytes.
     @inlinable
-    public mutating func readUInt32LE() throws(BinaryDecodingError) -> UInt32 {
+    package mutating func readUInt32LE() throws(BinaryDecodingError) -> UInt32 {
         guard remaining >= 4 else {
             throw BinaryDecodingError(.truncated, at: offset, "needed 4 bytes for a UInt32, only \(remaining) remain")
         }
@@ -111,7 +111,7 @@ public struct ByteReader: Sendable {
 
     /// Reads 8 little-endian bytes.
     @inlinable
-    public mutating func readUInt64LE() throws(BinaryDecodingError) -> UInt64 {
+    package mutating func readUInt64LE() throws(BinaryDecodingError) -> UInt64 {
         guard remaining >= 8 else {
             throw BinaryDecodingError(.truncated, at: offset, "needed 8 bytes for a UInt64, only \(remaining) remain")
         }

@@ -8,18 +8,18 @@
 /// header.withUnsafeBytes { crc = CRC32C.update(crc, $0) }
 /// body.withUnsafeBytes { crc = CRC32C.update(crc, $0) }   // == CRC32C.checksum(header + body)
 /// ```
-public enum CRC32C {
+package enum CRC32C {
     @usableFromInline static let tables = CRCSlicingTables(reflectedPolynomial: 0x82F63B78)
 
     /// The CRC-32C of `bytes`.
     @inlinable
-    public static func checksum<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
+    package static func checksum<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
         tables.checksum(bytes)
     }
 
     /// Extends `crc`, the checksum of earlier bytes (0 for none), with `bytes`; chaining calls gives the
     /// same result as one `checksum` over the concatenation.
-    public static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
+    package static func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         tables.update(crc, bytes)
     }
 }

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Encodes and decodes a change set body (Docs/FORMAT.md, "Changes body").
 enum ChangeSetCoding {
     static let deleted: UInt8 = 1 << 0

@@ -1,23 +1,23 @@
 /// The fixed 18-byte header in front of every payload:
 /// magic "CRNT", format version (UInt16 LE), minimum reader version (UInt16 LE),
 /// kind (UInt8), flags (UInt8), body length (UInt32 LE), CRC-32C of the body (UInt32 LE).
-public struct PayloadHeader: Sendable, Hashable {
+package struct PayloadHeader: Sendable, Hashable {
     /// Version of the writer.
-    public var formatVersion: UInt16
+    package var formatVersion: UInt16
     /// Oldest reader version that can decode the body.
-    public var minimumReaderVersion: UInt16
+    package var minimumReaderVersion: UInt16
     /// Snapshot or changes.
-    public var kind: PayloadKind
+    package var kind: PayloadKind
     /// Reserved flag bits; version 1 writes 0 and rejects unknown bits.
-    public var flags: UInt8
+    package var flags: UInt8
     /// Length of the body that follows the header.
-    public var bodyLength: Int
+    package var bodyLength: Int
     /// CRC-32C (Castagnoli) of the body.
-    public var checksum: UInt32
+    package var checksum: UInt32
 
     /// Reads and checks the header of `bytes`: magic, version gate (before anything
     /// else is interpreted), kind, flags, length and checksum.
-    public static func read(_ bytes: [UInt8]) throws(PayloadError) -> PayloadHeader {
+    package static func read(_ bytes: [UInt8]) throws(PayloadError) -> PayloadHeader {
         do {
             var reader = ByteReader(bytes)
             let magic = try reader.readBytes(4)

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Reads a snapshot body back into a document, checking every field: counts against
 /// the bytes left and the decoding limits, ids against the replica table, every id
 /// present exactly once, text valid UTF-8 and fully used. Never traps.

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// A CloudKit record as CloudKit Web Services exports it: identity, metadata and typed fields.
 ///
 /// Everything the model does not know (top-level keys, field keys, field types) is kept and
@@ -29,7 +31,7 @@ public struct CloudRecord: Hashable, Sendable {
     /// `fields` are skipped on write; fields missing from it are written after it, sorted by name.
     public var fieldOrder: [String]
     /// Unknown top-level keys (e.g. `pluginFields`, `shortGUID`), kept verbatim.
-    public var extra: JSONObject
+    package var extra: JSONObject
 
     /// An empty record.
     public init(recordName: String, recordType: String) {

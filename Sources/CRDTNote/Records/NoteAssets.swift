@@ -30,7 +30,7 @@ public struct NoteAssets: Hashable, Sendable {
     /// touched (reading them fails later with `.newerVersion`).
     public static func load(
         for record: CloudRecord,
-        using read: (AssetReference, String) throws(RecordJSONError) -> [UInt8]
+        using read: (AssetReference, String) throws -> [UInt8]
     ) throws(NoteRecordError) -> NoteAssets {
         var assets = NoteAssets()
         if case .int64(let v)? = record[field: NoteSchema.Field.version], v > NoteSchema.currentVersion {
@@ -41,14 +41,9 @@ public struct NoteAssets: Hashable, Sendable {
             do {
                 assets[field: name] = try read(ref, name)
             } catch {
-                throw NoteRecordError(.assetUnavailable, recordName: record.recordName, field: name, error.description)
+                throw NoteRecordError(.assetUnavailable, recordName: record.recordName, field: name, "\(error)")
             }
         }
         return assets
-    }
-
-    /// Loads the note's ASSET fields from local files found by `locator`.
-    public static func load(for record: CloudRecord, from locator: AssetLocator) throws(NoteRecordError) -> NoteAssets {
-        try load(for: record) { (ref, field) throws(RecordJSONError) in try locator.readAsset(ref, field: field) }
     }
 }

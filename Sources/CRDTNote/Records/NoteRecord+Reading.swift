@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Where a note's state came from when its record was read.
 public enum NoteOrigin: Hashable, Sendable {
     /// Legacy plain text (a v1 record, or one without payload), upgraded to a CRDT note.

@@ -14,10 +14,10 @@ extension NoteRecord {
         let payload = note.encodedSnapshot()
         let text = note.utf8
         var payloadInline = payload.count <= limits.maxInlinePayload
-        var textInline = Self.jsonStringCost(text) <= limits.maxInlineText
-        let others = otherFieldsCost()
+        var textInline = text.count <= limits.maxInlineText
+        let others = otherFieldsSize()
         func total() -> Int {
-            others + (payloadInline ? 4 * ((payload.count + 2) / 3) + 64 : 256) + (textInline ? Self.jsonStringCost(text) + 64 : 256) + 256
+            others + (payloadInline ? payload.count : 0) + (textInline ? text.count : 0)
         }
         if total() > limits.recordBudget { textInline = false }
         if total() > limits.recordBudget { payloadInline = false }
@@ -65,29 +65,6 @@ extension NoteRecord {
         return out
     }
 
-    /// Writes asset bytes as files in `directory` (named `<field>-<checksum>.bin`, via
-    /// ``AssetLocator/writeAsset(_:named:in:)``) and points each reference's `downloadURL` at
-    /// its file. Writes the ``assetsToSave``, or with `all`, every note asset whose bytes are
-    /// held (for output written somewhere other than the inputs).
-    public func savingAssets(in directory: String, all: Bool = false) throws(NoteRecordError) -> NoteRecord {
-        var copy = self
-        let names = all ? Array(assets.bytesByField.keys) : Array(assetsToSave.keys)
-        for name in names.sorted() {
-            guard let bytes = assets[field: name], case .asset(var ref)? = record[field: name] else { continue }
-            let written: AssetReference
-            do {
-                written = try AssetLocator.writeAsset(bytes, named: "\(name)-\(AssetChecksum.fnv1a64Hex(bytes)).bin", in: directory)
-            } catch {
-                throw self.error(.assetUnavailable, name, "cannot save the asset: \(error)")
-            }
-            ref.downloadURL = written.downloadURL
-            ref.size = written.size
-            if ref.fileChecksum == nil || AssetChecksum.isLocalChecksum(ref.fileChecksum ?? "") { ref.fileChecksum = written.fileChecksum }
-            copy.record[field: name] = .asset(ref)
-        }
-        return copy
-    }
-
     /// Sets an ASSET note field, keeping the existing reference when its bytes are unchanged
     /// (so nothing is uploaded again).
     private mutating func setAsset(_ name: String, _ bytes: [UInt8]) {
@@ -96,25 +73,11 @@ extension NoteRecord {
         assets[field: name] = bytes
     }
 
-    /// JSON size of the fields this library does not write, plus room for system fields.
-    private func otherFieldsCost() -> Int {
-        var cost = 2048 + recordName.utf8.count
-        for (name, field) in record.fields where !NoteSchema.Field.all.contains(name) {
-            cost += name.utf8.count + 4 + field.jsonValue().serialized().count
-        }
-        return cost
-    }
-
-    /// Bytes `utf8` takes as a JSON string: quotes, two-byte and six-byte escapes included.
-    static func jsonStringCost(_ utf8: [UInt8]) -> Int {
-        var cost = 2
-        for b in utf8 {
-            switch b {
-            case 0x22, 0x5C, 0x08, 0x09, 0x0A, 0x0C, 0x0D: cost += 2
-            case 0..<0x20: cost += 6
-            default: cost += 1
-            }
-        }
-        return cost
+    /// ``CloudRecord/size`` of everything but the note fields, plus room for the note fields'
+    /// names and numbers and for system fields a server adds.
+    private func otherFieldsSize() -> Int {
+        var copy = record
+        for name in NoteSchema.Field.all { copy.fields[name] = nil }
+        return copy.size + NoteRecordLimits.reservedBytes
     }
 }

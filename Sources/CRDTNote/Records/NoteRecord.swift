@@ -25,11 +25,6 @@ public struct NoteRecord: Hashable, Sendable {
         self.assets = assets
     }
 
-    /// Wraps a record read from JSON, loading its ASSET note fields through `locator`.
-    public init(_ record: CloudRecord, locator: AssetLocator) throws(NoteRecordError) {
-        self.init(record, assets: try NoteAssets.load(for: record, from: locator))
-    }
-
     /// A new, empty note record (no fields yet; ``write(_:limits:)`` fills them).
     public init(recordName: String, zoneID: RecordZoneID? = nil) {
         var record = CloudRecord(recordName: recordName, recordType: NoteSchema.recordType)
@@ -109,7 +104,7 @@ public struct NoteRecord: Hashable, Sendable {
     }
 
     /// An error about `field` of this record.
-    func error(_ kind: NoteRecordError.Kind, _ field: String, _ message: String) -> NoteRecordError {
+    package func error(_ kind: NoteRecordError.Kind, _ field: String, _ message: String) -> NoteRecordError {
         NoteRecordError(kind, recordName: recordName, field: field, message)
     }
 }

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Deterministic replica ids for edits this library makes on someone's behalf: the legacy
 /// text of a v1 record, and plain-text changes (a v1 side of a merge, a clobbered mirror)
 /// folded into a CRDT state.
@@ -42,12 +44,10 @@ enum NoteReplicaDerivation {
 
 /// FNV-1a over length-prefixed parts, so ("ab","c") and ("a","bc") differ.
 struct Hasher64 {
-    private(set) var state: UInt64 = 0xcbf2_9ce4_8422_2325
+    private var fnv = FNV1a64()
+    var state: UInt64 { fnv.value }
 
-    mutating func byte(_ b: UInt8) {
-        state ^= UInt64(b)
-        state = state &* 0x0000_0100_0000_01B3
-    }
+    mutating func byte(_ b: UInt8) { fnv.add(byte: b) }
 
     mutating func word(_ w: UInt64) {
         for i in 0..<8 { byte(UInt8(truncatingIfNeeded: w >> (8 * UInt64(i)))) }

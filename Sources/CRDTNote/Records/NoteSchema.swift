@@ -47,9 +47,10 @@ public enum NoteSchema {
 public struct NoteRecordLimits: Hashable, Sendable {
     /// Largest encoded snapshot stored inline as `payload` (raw bytes).
     public var maxInlinePayload: Int
-    /// Largest text mirror stored inline as a STRING (JSON-escaped UTF-8 bytes).
+    /// Largest text mirror stored inline as a STRING (UTF-8 bytes).
     public var maxInlineText: Int
-    /// Size the whole record's fields may take in JSON form, assets excluded.
+    /// ``CloudRecord/size`` the whole record may reach, assets excluded; beyond it the text
+    /// mirror, then the payload, move to assets.
     public var recordBudget: Int
 
     /// Custom limits (tests use tiny ones to force assets).
@@ -58,6 +59,10 @@ public struct NoteRecordLimits: Hashable, Sendable {
         self.maxInlineText = maxInlineText
         self.recordBudget = recordBudget
     }
+
+    /// Bytes kept free in the budget for the note fields' names and numbers and for system
+    /// fields a server adds.
+    static let reservedBytes = 4096
 
     /// The documented defaults: payload 512,000 bytes, text 196,608 bytes, budget 1,000,000.
     public static let standard = NoteRecordLimits(maxInlinePayload: 512_000, maxInlineText: 196_608)

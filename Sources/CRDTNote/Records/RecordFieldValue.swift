@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// The typed value of one CloudKit record field, following CloudKit Web Services types.
 public indirect enum RecordFieldValue: Hashable, Sendable {
     /// STRING.
@@ -18,7 +20,22 @@ public indirect enum RecordFieldValue: Hashable, Sendable {
     case list([RecordFieldValue])
     /// LOCATION and any type this model does not know, kept verbatim. A field read without a
     /// `type` key whose value is not a string or number has `type` "".
-    case opaque(type: String, value: JSONValue)
+    case opaque(OpaqueFieldValue)
+}
+
+/// A field value of a type this model does not interpret (LOCATION, or a type newer than this
+/// library), carried verbatim so it survives every merge and rewrite.
+public struct OpaqueFieldValue: Hashable, Sendable {
+    /// The CloudKit type name as read (`""` when the exported form had no `type` key).
+    public var typeName: String
+    /// The value in the exported form, untouched.
+    package var value: JSONValue
+
+    /// An opaque value of type `typeName`.
+    package init(typeName: String, value: JSONValue) {
+        self.typeName = typeName
+        self.value = value
+    }
 }
 
 /// A field: its value plus whatever else its JSON dictionary held.
@@ -31,17 +48,27 @@ public struct RecordField: Hashable, Sendable {
     /// A spelling that no longer fits the value is replaced by the value's own type on write.
     public var typeName: String?
     /// Unknown keys in the field dictionary (e.g. `isEncrypted`), kept verbatim.
-    public var extra: JSONObject
+    package var extra: JSONObject
 
     /// A field whose type is the value's default type.
-    public init(_ value: RecordFieldValue, extra: JSONObject = JSONObject()) {
+    public init(_ value: RecordFieldValue) {
+        self.init(value, extra: JSONObject())
+    }
+
+    /// The same, with keys of the exported form this model does not interpret.
+    package init(_ value: RecordFieldValue, extra: JSONObject) {
         self.value = value
         self.typeName = value.defaultTypeName
         self.extra = extra
     }
 
     /// A field with an explicit `type` spelling (`nil`: no `type` key).
-    public init(_ value: RecordFieldValue, typeName: String?, extra: JSONObject = JSONObject()) {
+    public init(_ value: RecordFieldValue, typeName: String?) {
+        self.init(value, typeName: typeName, extra: JSONObject())
+    }
+
+    /// The same, with keys of the exported form this model does not interpret.
+    package init(_ value: RecordFieldValue, typeName: String?, extra: JSONObject) {
         self.value = value
         self.typeName = typeName
         self.extra = extra

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// A CloudKit record zone identifier (`zoneID` in the JSON form: `zoneName`, `ownerRecordName`).
 public struct RecordZoneID: Hashable, Sendable {
     /// The zone's name, e.g. `_defaultZone`.
@@ -5,10 +7,15 @@ public struct RecordZoneID: Hashable, Sendable {
     /// The zone owner's user record name (`ownerRecordName` in JSON), if given.
     public var ownerName: String?
     /// Keys this model does not know (e.g. `zoneType`), kept verbatim.
-    public var extra: JSONObject
+    package var extra: JSONObject
 
     /// A zone id.
-    public init(zoneName: String, ownerName: String? = nil, extra: JSONObject = JSONObject()) {
+    public init(zoneName: String, ownerName: String? = nil) {
+        self.init(zoneName: zoneName, ownerName: ownerName, extra: JSONObject())
+    }
+
+    /// The same, with keys of the exported form this model does not interpret.
+    package init(zoneName: String, ownerName: String? = nil, extra: JSONObject) {
         self.zoneName = zoneName
         self.ownerName = ownerName
         self.extra = extra
@@ -27,10 +34,15 @@ public struct RecordTimestampInfo: Hashable, Sendable {
     /// The device id, if given.
     public var deviceID: String?
     /// Unknown keys, kept verbatim.
-    public var extra: JSONObject
+    package var extra: JSONObject
 
     /// A timestamp record.
-    public init(timestamp: Int64, userRecordName: String? = nil, deviceID: String? = nil, extra: JSONObject = JSONObject()) {
+    public init(timestamp: Int64, userRecordName: String? = nil, deviceID: String? = nil) {
+        self.init(timestamp: timestamp, userRecordName: userRecordName, deviceID: deviceID, extra: JSONObject())
+    }
+
+    /// The same, with keys of the exported form this model does not interpret.
+    package init(timestamp: Int64, userRecordName: String? = nil, deviceID: String? = nil, extra: JSONObject) {
         self.timestamp = timestamp
         self.userRecordName = userRecordName
         self.deviceID = deviceID
@@ -47,10 +59,15 @@ public struct RecordReference: Hashable, Sendable {
     /// The target's zone, if given.
     public var zoneID: RecordZoneID?
     /// Unknown keys, kept verbatim.
-    public var extra: JSONObject
+    package var extra: JSONObject
 
     /// A reference to `recordName`.
-    public init(recordName: String, action: String? = nil, zoneID: RecordZoneID? = nil, extra: JSONObject = JSONObject()) {
+    public init(recordName: String, action: String? = nil, zoneID: RecordZoneID? = nil) {
+        self.init(recordName: recordName, action: action, zoneID: zoneID, extra: JSONObject())
+    }
+
+    /// The same, with keys of the exported form this model does not interpret.
+    package init(recordName: String, action: String? = nil, zoneID: RecordZoneID? = nil, extra: JSONObject) {
         self.recordName = recordName
         self.action = action
         self.zoneID = zoneID

@@ -1,5 +1,5 @@
 /// The change-tag rule every store applies to a save, in one place so all stores agree.
-enum OptimisticConcurrency {
+package enum OptimisticConcurrency {
     /// The item error for saving `client` over `current` (nil: the save may proceed).
     ///
     /// - No server record, no client tag: a create.
@@ -7,7 +7,7 @@ enum OptimisticConcurrency {
     /// - Server record, client tag equal to the server's: an update.
     /// - Otherwise `.serverRecordChanged`; the ancestor is the server's version with the client's
     ///   tag, looked up by `ancestor`, and nil for a create of an existing record.
-    static func check(client: StoredRecord, current: StoredRecord?, wasDeleted: Bool,
+    package static func check(client: StoredRecord, current: StoredRecord?, wasDeleted: Bool,
                       ancestor: (String) -> StoredRecord?) -> RecordStoreError? {
         let name = client.recordName
         guard let server = current else {
@@ -17,5 +17,13 @@ enum OptimisticConcurrency {
         }
         if let tag = client.changeTag, tag == server.changeTag { return nil }
         return .serverRecordChanged(ancestor: client.changeTag.flatMap(ancestor), client: client, server: server)
+    }
+
+    /// Refuses a request that names one record twice.
+    package static func checkUnique(_ names: [String]) throws(RecordStoreError) {
+        var seen: Set<String> = []
+        for name in names where !seen.insert(name).inserted {
+            throw RecordStoreError(.invalidArguments, recordName: name, "record '\(name)' appears twice in one request")
+        }
     }
 }

@@ -17,13 +17,11 @@ public struct RecordStoreLimits: Hashable, Sendable {
     /// CloudKit's limits.
     public static let cloudKit = RecordStoreLimits()
 
-    /// The size a record counts for: its compact JSON form, assets excluded.
-    public static func size(of record: CloudRecord) -> Int {
-        record.jsonBytes(pretty: false).count
-    }
+    /// The size a record counts for (``CloudRecord/size``), assets excluded.
+    static func size(of record: CloudRecord) -> Int { record.size }
 
     /// The whole-request error for `records`, if the request is over a limit.
-    func requestError(records: [StoredRecord]) -> RecordStoreError? {
+    package func requestError(records: [StoredRecord]) -> RecordStoreError? {
         if records.count > maxRecordsPerRequest {
             return RecordStoreError(.limitExceeded,
                 "request has \(records.count) records, over the limit of \(maxRecordsPerRequest)")
@@ -38,7 +36,7 @@ public struct RecordStoreLimits: Hashable, Sendable {
     }
 
     /// The item error for `record`, if it alone is too large.
-    func recordError(_ record: CloudRecord) -> RecordStoreError? {
+    package func recordError(_ record: CloudRecord) -> RecordStoreError? {
         let size = Self.size(of: record)
         guard size > maxRecordBytes else { return nil }
         return RecordStoreError(.limitExceeded, recordName: record.recordName,
@@ -46,7 +44,7 @@ public struct RecordStoreLimits: Hashable, Sendable {
     }
 
     /// Whole-request error for a delete of `count` records.
-    func deleteError(count: Int) -> RecordStoreError? {
+    package func deleteError(count: Int) -> RecordStoreError? {
         count > maxRecordsPerRequest
             ? RecordStoreError(.limitExceeded, "request deletes \(count) records, over the limit of \(maxRecordsPerRequest)")
             : nil

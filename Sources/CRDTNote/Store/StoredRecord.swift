@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// A record together with the bytes of its ASSET fields: the unit a `RecordStore` saves and returns.
 ///
 /// CloudKit uploads asset files beside the record; here they travel with it. `assets` maps a

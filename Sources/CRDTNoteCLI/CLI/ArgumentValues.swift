@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// Parses a `UInt64` written in decimal or `0x` hexadecimal; no sign, spaces or separators.
 func parseUnsigned64(_ text: String) -> UInt64? {

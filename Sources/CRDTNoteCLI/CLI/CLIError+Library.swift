@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// Turns the library's typed errors into CLI errors, so every failure gets its exit status,
 /// file and location in one place.

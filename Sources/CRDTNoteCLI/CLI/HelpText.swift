@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// Renders the `--help` pages from the command specs, so help always matches what is parsed.
 enum HelpText {

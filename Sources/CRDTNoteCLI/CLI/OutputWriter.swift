@@ -1,5 +1,8 @@
 import Foundation
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// Where a command's result goes.
 enum OutputDestination: Equatable, Sendable {

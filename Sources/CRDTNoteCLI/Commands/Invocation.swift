@@ -1,4 +1,8 @@
 import CRDTNote
+import CRDTNoteTesting
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// What a whole `crdtnote` command line asks for, fully validated.
 enum Invocation: Equatable, Sendable {

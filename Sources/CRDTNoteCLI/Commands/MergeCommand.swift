@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// Validated options of `crdtnote merge`.
 struct MergeOptions: Equatable, Sendable {

@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// Validated options of `crdtnote new`.
 struct NewOptions: Equatable, Sendable {

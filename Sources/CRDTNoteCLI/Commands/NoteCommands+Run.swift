@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 import Foundation
 
 /// Runs `crdtnote new`: a v2 record whose text is one edit by the given replica.

@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 import Foundation
 
 /// A note record read from a JSON file (or standard input), with the bytes of its asset fields.

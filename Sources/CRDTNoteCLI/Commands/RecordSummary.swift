@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// What `crdtnote show` reports about one record, computed once and printed as text or JSON.
 struct RecordSummary: Sendable {

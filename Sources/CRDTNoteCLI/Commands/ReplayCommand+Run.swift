@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 import Foundation
 
 /// Runs `crdtnote replay`: loads the trace (gzipped or plain JSON), replays it `runs` times,

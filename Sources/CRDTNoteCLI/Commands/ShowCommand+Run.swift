@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// Runs `crdtnote show`: a description of the record as aligned text or one JSON object.
 func runShow(_ options: ShowOptions) throws(CLIError) {

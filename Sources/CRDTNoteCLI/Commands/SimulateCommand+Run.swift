@@ -1,4 +1,8 @@
 import CRDTNote
+import CRDTNoteTesting
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// Runs `crdtnote simulate`: the library's seeded sync simulation, reported as text or JSON;
 /// fails with status 1 when the devices diverged or an edit was lost.

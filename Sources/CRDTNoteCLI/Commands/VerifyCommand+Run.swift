@@ -1,4 +1,7 @@
 import CRDTNote
+import CRDTNoteTraces
+import CRDTNoteFiles
+import CRDTNoteSupport
 
 /// Runs `crdtnote verify`: checks every record, prints `FILE: ok` on standard output for each
 /// good one and one error line per bad one on standard error, then fails if any was bad.

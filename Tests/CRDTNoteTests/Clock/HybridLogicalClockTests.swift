@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// Shorthand for a timestamp in tests (milliseconds clamped to 48 bits).
 private func ts(_ milliseconds: UInt64, _ counter: UInt16) -> HLCTimestamp {

@@ -1,25 +1,17 @@
 import Foundation
 import Testing
 @testable import CRDTNote
-
-/// The shared editing traces, found relative to this package (`../shared/traces`) or at `/work/shared/traces`.
-let traceDirectory: String? = {
-    let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let candidates = [
-        ProcessInfo.processInfo.environment["CRDTNOTE_TRACES"],
-        packageRoot.appendingPathComponent("../shared/traces").standardizedFileURL.path,
-        packageRoot.appendingPathComponent("../../shared/traces").standardizedFileURL.path,
-        "/work/shared/traces",
-    ].compactMap { $0 }
-    return candidates.first { FileManager.default.fileExists(atPath: $0 + "/automerge-paper.json.gz") }
-}()
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 @Suite struct GzipTraceFileTests {
-    @Test(.enabled(if: traceDirectory != nil, "editing traces not found (set CRDTNOTE_TRACES to the traces folder)"),
+    @Test(.enabled(if: SharedTraces.directory != nil, "editing traces not found (set CRDTNOTE_TRACES to the traces folder)"),
           arguments: ["automerge-paper.json.gz", "seph-blog1.json.gz", "clownschool.concurrent.json.gz"])
     func decompressesRealTraceFiles(_ name: String) throws {
-        let path = try #require(traceDirectory) + "/" + name
+        let path = try #require(SharedTraces.path(name), "\(name) is not installed")
         let data = try #require(FileManager.default.contents(atPath: path), "cannot read \(path)")
         let bytes = [UInt8](data)
         let n = bytes.count

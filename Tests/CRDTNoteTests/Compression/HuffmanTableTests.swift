@@ -1,5 +1,10 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 @Suite struct HuffmanTableTests {
     /// Canonical codes for `lengths` (RFC 1951 section 3.2.2), computed the slow, obvious way.

@@ -1,4 +1,9 @@
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// Builds small multi-replica documents with random edits and merges for format tests.
 enum FormatSamples {

@@ -1,5 +1,10 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// Deterministic mutation fuzzing of snapshot and changes payloads. Checksums are
 /// re-sealed after mutating so the body decoders see the damage. Every case must end in

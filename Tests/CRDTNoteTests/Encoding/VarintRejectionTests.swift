@@ -1,5 +1,10 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 @Suite struct VarintRejectionTests {
     /// Reads a varint after `prefix` filler bytes and returns the error it raised.

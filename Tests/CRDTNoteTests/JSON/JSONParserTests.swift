@@ -1,5 +1,10 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 private func parse(_ text: String, maxDepth: Int = 512) throws(JSONParseError) -> JSONValue {
     try JSONValue(parsing: Array(text.utf8), maxDepth: maxDepth)

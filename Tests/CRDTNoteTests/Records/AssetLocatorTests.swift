@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 private func makeTempDirectory() throws -> String {
     let path = NSTemporaryDirectory() + "crdtnote-assets-\(UInt64.random(in: 0...UInt64.max))"

@@ -1,5 +1,10 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// Modelled on CloudKit Web Services `records/lookup` output.
 let webServicesResponse = #"""
@@ -94,16 +99,16 @@ struct CloudRecordJSONTests {
         #expect(r[field: "links"] == .list([.reference(RecordReference(recordName: "r1"))]))
         #expect(r[field: "files"] == .list([.asset(AssetReference(fileChecksum: "x"))]))
         #expect(r[field: "empty"] == .list([]))
-        guard case .opaque(let type, let value)? = r[field: "where"] else {
+        guard case .opaque(let opaque)? = r[field: "where"] else {
             Issue.record("LOCATION is not opaque")
             return
         }
-        #expect(type == "LOCATION")
-        #expect(value["latitude"]?.numberValue?.text == "48.85")
-        #expect(r[field: "future"] == .opaque(type: "VECTOR_3D", value: .object(["x": .number(JSONNumber(1))])))
+        #expect(opaque.typeName == "LOCATION")
+        #expect(opaque.value["latitude"]?.numberValue?.text == "48.85")
+        #expect(r[field: "future"] == .opaque(OpaqueFieldValue(typeName: "VECTOR_3D", value: .object(["x": .number(JSONNumber(1))]))))
         #expect(r[field: "untyped"] == .string("plain"))
         #expect(r[field: "untypedNumber"] == .int64(12))
-        #expect(r[field: "untypedObject"] == .opaque(type: "", value: .object(["k": .bool(true)])))
+        #expect(r[field: "untypedObject"] == .opaque(OpaqueFieldValue(typeName: "", value: .object(["k": .bool(true)]))))
         #expect(r.extra.keys == ["pluginFields", "shortGUID"])
         #expect(r.fieldOrder.first == "version")
         #expect(r.fieldOrder.last == "untypedObject")

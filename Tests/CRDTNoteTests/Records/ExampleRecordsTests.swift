@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// The records in Docs/examples/ (used by the README's first command). Set
 /// `CRDTNOTE_REGENERATE_EXAMPLES=1` to rewrite them from the library; otherwise the committed

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// Where a golden fixture's text comes from: raw payload bytes, or a record JSON file (with any
 /// asset files beside it).

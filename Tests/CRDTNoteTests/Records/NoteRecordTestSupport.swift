@@ -1,4 +1,9 @@
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// Builders for note records in the shapes the merger meets.
 enum NoteFixtures {

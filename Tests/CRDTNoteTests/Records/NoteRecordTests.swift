@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 @Suite("NoteRecord")
 struct NoteRecordTests {
@@ -176,7 +181,8 @@ struct NoteRecordTests {
 
     @Test func bigAppFieldsPushTheMirrorIntoAnAsset() throws {
         var r = NoteRecord(recordName: "n")
-        r.record[field: "attachmentBlob"] = .bytes([UInt8](repeating: 7, count: 600_000))
+        // 800,000 + 100,000 (mirror) + the payload is over the 1,000,000-byte record budget.
+        r.record[field: "attachmentBlob"] = .bytes([UInt8](repeating: 7, count: 800_000))
         try r.write(NoteText(String(repeating: "text ", count: 20_000), replica: 1))
         guard case .asset? = r.record[field: "text"] else { Issue.record("mirror should be an asset"); return }
         #expect(r.record[field: "payload"] != nil)

@@ -1,5 +1,10 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// THE property, for every combination of record kinds: with seeded random edits on both
 /// sides of an ancestor, every character inserted by either side and not deleted by either is

@@ -1,5 +1,10 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 @Suite("RecordMerger")
 struct RecordMergerTests {
@@ -67,7 +72,7 @@ struct RecordMergerTests {
         ancestor.record[field: "pinned"] = .int64(0)
         server.record[field: "title"] = .string("Shopping")
         server.record[field: "pinned"] = .int64(0)
-        server.record[field: "color"] = .opaque(type: "LOCATION", value: .object(JSONObject([("latitude", .number(JSONNumber(1.5)))])))
+        server.record[field: "color"] = .opaque(OpaqueFieldValue(typeName: "LOCATION", value: .object(JSONObject([("latitude", .number(JSONNumber(1.5)))]))))
         server.record.extra["pluginFields"] = .object(JSONObject())
         server.record.fields["color"]?.extra["isEncrypted"] = .bool(true)
         client.record[field: "title"] = .string("Shopping list")   // changed by the client only

@@ -1,5 +1,10 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// A fake with `CKDatabase`'s shape: per-item results with CloudKit errors, over the simulator.
 actor FakeCloudKitDatabase: CloudKitStyleDatabase {

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 @Suite struct DirectoryRecordStoreTests {
     let zone = StoreFixtures.zone

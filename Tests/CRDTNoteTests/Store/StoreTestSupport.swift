@@ -1,5 +1,10 @@
 import Foundation
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// Shared fixtures for the record store tests.
 enum StoreFixtures {

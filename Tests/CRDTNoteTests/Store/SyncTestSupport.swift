@@ -1,4 +1,9 @@
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// Records the waits a sync engine asks for instead of sleeping.
 actor SleepRecorder {

@@ -1,5 +1,10 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// Seeded property tests: many replicas, random edits, random partial syncs in random
 /// orders with duplicates; everyone must converge and nothing may be lost.

@@ -1,5 +1,10 @@
 import Testing
 import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 /// The README's usage example, verbatim, so it always compiles and does what it says.
 @Test func readmeUsageExample() throws {

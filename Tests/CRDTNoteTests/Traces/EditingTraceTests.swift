@@ -1,9 +1,14 @@
 import Foundation
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
-/// The decompressed JSON of a shared trace; nil (test skipped) when the traces are not installed.
-private func loadTrace(_ name: String) throws -> [UInt8]? {
+/// The decompressed JSON of a shared trace (tests using it are enabled only when it is installed).
+private func loadTrace(_ name: String) throws -> [UInt8] {
     try SharedTraces.jsonBytes(name + ".json.gz")
 }
 
@@ -65,8 +70,9 @@ struct EditingTraceTests {
         #expect(traceError(#"{"endContent": "", "txns": []"#)?.message.contains("invalid trace JSON") == true)
     }
 
-    @Test func automergePaper() throws {
-        guard let bytes = try loadTrace("automerge-paper") else { return }
+    @Test(.enabled(if: SharedTraces.isInstalled("automerge-paper.json.gz"), "needs ../shared/traces/automerge-paper.json.gz"))
+    func automergePaper() throws {
+        let bytes = try loadTrace("automerge-paper")
         let clock = ContinuousClock()
         let start = clock.now
         guard case .sequential(let trace) = try EditingTrace(jsonBytes: bytes) else {
@@ -79,8 +85,9 @@ struct EditingTraceTests {
         #expect(replay(trace) == trace.endContent)
     }
 
-    @Test func sephBlog() throws {
-        guard let bytes = try loadTrace("seph-blog1") else { return }
+    @Test(.enabled(if: SharedTraces.isInstalled("seph-blog1.json.gz"), "needs ../shared/traces/seph-blog1.json.gz"))
+    func sephBlog() throws {
+        let bytes = try loadTrace("seph-blog1")
         guard case .sequential(let trace) = try EditingTrace(jsonBytes: bytes) else {
             Issue.record("expected a sequential trace")
             return
@@ -89,8 +96,9 @@ struct EditingTraceTests {
         #expect(replay(trace) == trace.endContent)
     }
 
-    @Test func clownschool() throws {
-        guard let bytes = try loadTrace("clownschool.concurrent") else { return }
+    @Test(.enabled(if: SharedTraces.isInstalled("clownschool.concurrent.json.gz"), "needs ../shared/traces/clownschool.concurrent.json.gz"))
+    func clownschool() throws {
+        let bytes = try loadTrace("clownschool.concurrent")
         guard case .concurrent(let trace) = try EditingTrace(jsonBytes: bytes) else {
             Issue.record("expected a concurrent trace")
             return

@@ -1,6 +1,11 @@
 import Foundation
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteTraces
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
 private func replayError(_ body: () throws(TraceError) -> NoteText) -> TraceError? {
     do {
@@ -117,8 +122,9 @@ struct TraceReplayTests {
         }
     }
 
-    @Test func automergePaperReplaysToEndContent() throws {
-        guard let loaded = try SharedTraces.load("automerge-paper.json.gz") else { return }
+    @Test(.enabled(if: SharedTraces.isInstalled("automerge-paper.json.gz"), "needs ../shared/traces/automerge-paper.json.gz"))
+    func automergePaperReplaysToEndContent() throws {
+        let loaded = try SharedTraces.load("automerge-paper.json.gz")
         guard case .sequential(let trace) = loaded else {
             Issue.record("expected a sequential trace")
             return
@@ -128,8 +134,9 @@ struct TraceReplayTests {
         #expect(note.string == trace.endContent)
     }
 
-    @Test func sephBlogReplaysToEndContent() throws {
-        guard let loaded = try SharedTraces.load("seph-blog1.json.gz") else { return }
+    @Test(.enabled(if: SharedTraces.isInstalled("seph-blog1.json.gz"), "needs ../shared/traces/seph-blog1.json.gz"))
+    func sephBlogReplaysToEndContent() throws {
+        let loaded = try SharedTraces.load("seph-blog1.json.gz")
         guard case .sequential(let trace) = loaded else {
             Issue.record("expected a sequential trace")
             return
@@ -139,8 +146,9 @@ struct TraceReplayTests {
         #expect(note.string == trace.endContent)
     }
 
-    @Test func clownschoolReplaysToEndContent() throws {
-        guard let loaded = try SharedTraces.load("clownschool.concurrent.json.gz") else { return }
+    @Test(.enabled(if: SharedTraces.isInstalled("clownschool.concurrent.json.gz"), "needs ../shared/traces/clownschool.concurrent.json.gz"))
+    func clownschoolReplaysToEndContent() throws {
+        let loaded = try SharedTraces.load("clownschool.concurrent.json.gz")
         guard case .concurrent(let trace) = loaded else {
             Issue.record("expected a concurrent trace")
             return

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 // CKRecord <-> CloudRecord and CKError -> CloudKitFailure. Apple platforms only; no decisions.
 #if canImport(CloudKit)
 import CloudKit

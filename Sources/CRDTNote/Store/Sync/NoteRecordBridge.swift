@@ -1,8 +1,10 @@
+import CRDTNoteSupport
+
 /// How the sync engine turns notes into records and back, and merges conflicting records:
 /// through `NoteRecord` (schema, version gate, inline/asset payloads) and `RecordMerger`.
-enum NoteRecordBridge {
+package enum NoteRecordBridge {
     /// The record for `text`, built on `base` (its change tag and every other field kept).
-    static func record(for text: NoteText, name: String, basedOn base: StoredRecord?, recordType: String,
+    package static func record(for text: NoteText, name: String, basedOn base: StoredRecord?, recordType: String,
                        limits: NoteRecordLimits) throws(NoteSyncError) -> StoredRecord {
         var note = base.map(noteRecord) ?? NoteRecord(recordName: name)
         if base == nil { note.record.recordType = recordType }
@@ -15,7 +17,7 @@ enum NoteRecordBridge {
     }
 
     /// The note state a record holds, edited from now on as `replica`.
-    static func text(from stored: StoredRecord, replica: ReplicaID, clock: HybridLogicalClock) throws(NoteSyncError) -> NoteText {
+    package static func text(from stored: StoredRecord, replica: ReplicaID, clock: HybridLogicalClock) throws(NoteSyncError) -> NoteText {
         do {
             return try noteRecord(stored).read(as: replica, clock: clock).note
         } catch {
@@ -24,7 +26,7 @@ enum NoteRecordBridge {
     }
 
     /// The merge of a conflict (built on the server record) and the merged note.
-    static func merge(_ conflict: RecordConflict, limits: NoteRecordLimits) throws(NoteSyncError) -> (record: StoredRecord, note: NoteText) {
+    package static func merge(_ conflict: RecordConflict, limits: NoteRecordLimits) throws(NoteSyncError) -> (record: StoredRecord, note: NoteText) {
         do {
             let result = try RecordMerger(limits: limits).merge(
                 ancestor: conflict.ancestor.map(noteRecord), client: noteRecord(conflict.client), server: noteRecord(conflict.server))
@@ -34,15 +36,15 @@ enum NoteRecordBridge {
         }
     }
 
-    static func noteRecord(_ stored: StoredRecord) -> NoteRecord {
+    package static func noteRecord(_ stored: StoredRecord) -> NoteRecord {
         NoteRecord(stored.record, assets: NoteAssets(stored.assets))
     }
 
-    static func storedRecord(_ note: NoteRecord) -> StoredRecord {
+    package static func storedRecord(_ note: NoteRecord) -> StoredRecord {
         StoredRecord(note.record, assets: note.assets.bytesByField)
     }
 
-    static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {
+    package static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {
         NoteSyncError(error.kind == .newerVersion ? .newerVersionAvailable : .recordUnreadable, noteName: name, "\(error)")
     }
 }

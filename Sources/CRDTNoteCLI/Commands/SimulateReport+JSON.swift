@@ -1,0 +1,26 @@
+import CRDTNoteSupport
+import CRDTNoteTesting
+
+extension NoteSyncSimulationReport {
+    /// The report as a JSON object (the CLI's `--json` output).
+    func jsonValue() -> JSONValue {
+        let faults = JSONObject([
+            ("networkFailure", .number(JSONNumber(faultCounts.networkFailure))),
+            ("requestRateLimited", .number(JSONNumber(faultCounts.requestRateLimited))),
+            ("serviceUnavailable", .number(JSONNumber(faultCounts.serviceUnavailable))),
+            ("partialFailure", .number(JSONNumber(faultCounts.partialFailure))),
+            ("limitExceeded", .number(JSONNumber(faultCounts.limitExceeded))),
+            ("zoneNotFound", .number(JSONNumber(faultCounts.zoneNotFound))),
+            ("userDeletedZone", .number(JSONNumber(faultCounts.userDeletedZone))),
+        ])
+        return .object(JSONObject([
+            ("devices", .number(JSONNumber(devices))), ("notes", .number(JSONNumber(notes))), ("edits", .number(JSONNumber(edits))),
+            ("conflictsMerged", .number(JSONNumber(conflictsMerged))), ("retries", .number(JSONNumber(retries))),
+            ("faultsInjected", .number(JSONNumber(faultsInjected))), ("lostEdits", .number(JSONNumber(lostEdits))),
+            ("converged", .bool(converged)), ("faults", .object(faults)),
+            ("divergentNotes", .array(divergentNotes.map(JSONValue.string))), ("failedSyncs", .number(JSONNumber(failedSyncs))),
+            ("quiescenceRounds", .number(JSONNumber(quiescenceRounds))), ("secondsWaited", .number(JSONNumber(secondsWaited))),
+            ("notesResurrected", .number(JSONNumber(notesResurrected))), ("zoneRecoveries", .number(JSONNumber(zoneRecoveries))),
+        ]))
+    }
+}

@@ -1,0 +1,53 @@
+import CRDTNoteSupport
+import CRDTNote
+/// What a `NoteSyncSimulation` run did and found.
+public struct NoteSyncSimulationReport: Hashable, Sendable, CustomStringConvertible {
+    /// Devices simulated.
+    public var devices: Int
+    /// Notes simulated.
+    public var notes: Int
+    /// Edits made (note creations included).
+    public var edits: Int
+    /// Save conflicts resolved by merging.
+    public var conflictsMerged = 0
+    /// Requests retried after failures.
+    public var retries = 0
+    /// Faults the simulator injected.
+    public var faultsInjected = 0
+    /// Faults by kind.
+    public var faultCounts = FaultCounts()
+    /// Operations some device made that are missing from a final state (must be 0).
+    public var lostEdits = 0
+    /// Whether every device and the server ended with the same notes and text, nothing lost.
+    public var converged = false
+    /// Notes whose text differed between devices or the server.
+    public var divergentNotes: [String] = []
+    /// Sync calls that gave up (their edits stayed pending and went out later).
+    public var failedSyncs = 0
+    /// Sync rounds needed after the edits.
+    public var quiescenceRounds = 0
+    /// Virtual seconds spent waiting before retries.
+    public var secondsWaited = 0.0
+    /// Notes brought back by an edit meeting a delete or a reset.
+    public var notesResurrected = 0
+    /// Zone recoveries after resets or user deletions.
+    public var zoneRecoveries = 0
+
+    /// An empty report.
+    public init(devices: Int, notes: Int, edits: Int) {
+        self.devices = devices
+        self.notes = notes
+        self.edits = edits
+    }
+
+    /// Whether the run kept both promises (converged, nothing lost).
+    public var succeeded: Bool { converged && lostEdits == 0 }
+
+    /// One `key: value` line per figure.
+    public var description: String {
+        [
+            "devices: \(devices)", "notes: \(notes)", "edits: \(edits)", "conflicts merged: \(conflictsMerged)",
+            "retries: \(retries)", "faults injected: \(faultsInjected)", "lost edits: \(lostEdits)", "converged: \(converged)",
+        ].joined(separator: "\n")
+    }
+}

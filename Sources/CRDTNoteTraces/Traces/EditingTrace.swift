@@ -1,0 +1,132 @@
+import CRDTNoteSupport
+import CRDTNote
+/// One splice of an editing trace: delete `deleteCount` scalars at `position`, then insert
+/// `insert` there. Positions and counts are in Unicode scalars.
+public struct TracePatch: Hashable, Sendable {
+    /// Where the splice starts, in scalars.
+    public var position: Int
+    /// How many scalars are deleted.
+    public var deleteCount: Int
+    /// The text inserted at `position`.
+    public var insert: String
+
+    /// A patch.
+    public init(position: Int, deleteCount: Int, insert: String) {
+        self.position = position
+        self.deleteCount = deleteCount
+        self.insert = insert
+    }
+}
+
+/// A single-writer editing history: replaying the transactions from `startContent` gives `endContent`.
+///
+/// Patches are stored in one array (transaction after transaction) with the index where each
+/// transaction starts: real traces have hundreds of thousands of one-patch transactions, and one
+/// array per transaction would triple the memory a loaded trace takes.
+public struct SequentialTrace: Sendable {
+    /// The document before the first transaction.
+    public var startContent: String
+    /// The document after the last transaction.
+    public var endContent: String
+    /// Every patch, in order.
+    public private(set) var patches: [TracePatch]
+    /// Index in `patches` of each transaction's first patch (non-decreasing).
+    public private(set) var transactionStarts: [Int]
+
+    /// A sequential trace from per-transaction patch lists.
+    public init(startContent: String, endContent: String, transactions: [[TracePatch]]) {
+        self.startContent = startContent
+        self.endContent = endContent
+        self.patches = transactions.flatMap { $0 }
+        var starts: [Int] = []
+        starts.reserveCapacity(transactions.count)
+        var next = 0
+        for txn in transactions {
+            starts.append(next)
+            next += txn.count
+        }
+        self.transactionStarts = starts
+    }
+
+    /// A sequential trace from its flat form; starts that are out of order or out of range are
+    /// clamped, so every patch belongs to exactly one transaction.
+    public init(startContent: String, endContent: String, patches: [TracePatch], transactionStarts: [Int]) {
+        self.startContent = startContent
+        self.endContent = endContent
+        self.patches = patches
+        var previous = 0
+        self.transactionStarts = transactionStarts.map { start in
+            previous = min(max(start, previous), patches.count)
+            return previous
+        }
+    }
+
+    /// Number of transactions.
+    public var transactionCount: Int { transactionStarts.count }
+
+    /// The patches of transaction `index` (`0..<transactionCount`).
+    public func transaction(_ index: Int) -> ArraySlice<TracePatch> {
+        let end = index + 1 < transactionStarts.count ? transactionStarts[index + 1] : patches.count
+        return patches[transactionStarts[index]..<end]
+    }
+
+    /// Transactions as separate lists (allocates one array per transaction; prefer
+    /// `transaction(_:)` or `patches` for large traces).
+    public var transactions: [[TracePatch]] {
+        (0..<transactionCount).map { Array(transaction($0)) }
+    }
+}
+
+/// A multi-writer editing history: a DAG of transactions by `numAgents` agents.
+public struct ConcurrentTrace: Sendable {
+    /// One transaction: the versions it was made on, its author and its patches.
+    public struct Transaction: Sendable {
+        /// Indexes of earlier transactions merged before this one (empty: the empty document).
+        public var parents: [Int]
+        /// The authoring agent, `0..<numAgents`.
+        public var agent: Int
+        /// Patches, positions measured in the document at the merged parents.
+        public var patches: [TracePatch]
+
+        /// A transaction.
+        public init(parents: [Int], agent: Int, patches: [TracePatch]) {
+            self.parents = parents
+            self.agent = agent
+            self.patches = patches
+        }
+    }
+
+    /// How many agents wrote.
+    public var numAgents: Int
+    /// The document after merging everything.
+    public var endContent: String
+    /// Transactions in a topological order.
+    public var transactions: [Transaction]
+
+    /// A concurrent trace.
+    public init(numAgents: Int, endContent: String, transactions: [Transaction]) {
+        self.numAgents = numAgents
+        self.endContent = endContent
+        self.transactions = transactions
+    }
+}
+
+/// An editing trace in the `editing-traces` JSON format (see shared/traces/README.md).
+public enum EditingTrace: Sendable {
+    /// A single-writer trace.
+    case sequential(SequentialTrace)
+    /// A multi-writer trace (`"kind": "concurrent"`).
+    case concurrent(ConcurrentTrace)
+}
+
+/// Why a trace could not be read, naming the transaction (and patch) where it applies.
+public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// What is wrong and where, e.g. "txns[12].parents[0]: parent 12 is not an earlier transaction".
+    public var message: String
+
+    /// An error with a message.
+    public init(_ message: String) { self.message = message }
+
+    /// The message.
+    public var description: String { "trace error: \(message)" }
+}

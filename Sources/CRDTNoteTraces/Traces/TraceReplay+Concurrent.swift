@@ -1,0 +1,68 @@
+import CRDTNoteSupport
+import CRDTNote
+extension TraceReplay {
+    /// Replays a multi-writer trace with one replica per agent (replica id = agent + 1) and
+    /// merges at multi-parent transactions; returns the merge of every branch tip.
+    ///
+    /// Each transaction starts from its parents' documents merged. A transaction's result is kept
+    /// only until its last child takes it, so the common linear case edits one document in place
+    /// rather than copying it. Throws when a patch does not fit, naming the transaction and patch.
+    public static func replay(_ trace: ConcurrentTrace) throws(TraceError) -> NoteText {
+        let txns = trace.transactions
+        var childrenLeft = [Int](repeating: 0, count: txns.count)
+        for (t, txn) in txns.enumerated() {
+            for p in uniqueParents(txn.parents) {
+                guard p >= 0, p < t else {
+                    throw TraceError("txns[\(t)]: parent \(p) is not an earlier transaction")
+                }
+                childrenLeft[p] += 1
+            }
+        }
+        var open: [Int: NoteText] = [:]
+        for (t, txn) in txns.enumerated() {
+            guard txn.agent >= 0, txn.agent < Int(UInt32.max) else {
+                throw TraceError("txns[\(t)]: agent \(txn.agent) is out of range")
+            }
+            let replica = ReplicaID(rawValue: UInt64(txn.agent) + 1)
+            var note = try start(of: t, parents: uniqueParents(txn.parents), replica: replica,
+                                 open: &open, childrenLeft: &childrenLeft)
+            try apply(txn.patches, to: &note, transaction: t)
+            open[t] = note
+        }
+        // Whatever is still open has no children left: the branch tips.
+        var result: NoteText?
+        for t in open.keys.sorted() where childrenLeft[t] == 0 {
+            guard let tip = open.removeValue(forKey: t) else { continue }
+            if result == nil { result = tip } else { result?.merge(tip) }
+        }
+        return result ?? NoteText(replica: 1)
+    }
+
+    /// The merged parents of transaction `t`, forked as `replica`. Takes each parent out of
+    /// `open` when `t` is its last child, so the document stays uniquely referenced.
+    private static func start(
+        of t: Int, parents: [Int], replica: ReplicaID,
+        open: inout [Int: NoteText], childrenLeft: inout [Int]
+    ) throws(TraceError) -> NoteText {
+        var merged: NoteText?
+        for p in parents {
+            childrenLeft[p] -= 1
+            let parent: NoteText?
+            if childrenLeft[p] == 0 { parent = open.removeValue(forKey: p) } else { parent = open[p] }
+            guard let parent else {
+                throw TraceError("txns[\(t)]: parent \(p) is no longer available")
+            }
+            if merged == nil { merged = parent } else { merged?.merge(parent) }
+        }
+        guard let merged else { return NoteText(replica: replica) }
+        if merged.replica == replica { return merged }
+        return merged.forked(as: replica)
+    }
+
+    /// Parents in order of first appearance, each once.
+    private static func uniqueParents(_ parents: [Int]) -> [Int] {
+        if parents.count < 2 { return parents }
+        var seen: Set<Int> = []
+        return parents.filter { seen.insert($0).inserted }
+    }
+}

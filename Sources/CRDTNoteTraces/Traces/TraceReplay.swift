@@ -1,0 +1,41 @@
+import CRDTNoteSupport
+import CRDTNote
+/// Replays editing traces into a ``NoteText``: the yardstick for correctness (the result must equal
+/// the trace's `endContent`) and for speed (`crdtnote-bench replay`).
+///
+/// ```swift
+/// guard case .sequential(let trace) = try EditingTrace.load(contentsOf: path) else { return }
+/// let note = try TraceReplay.replay(trace)
+/// assert(note.string == trace.endContent)
+/// ```
+public enum TraceReplay {
+    /// Replays a single-writer trace as local edits of `replica`, one edit per patch
+    /// (its deletion, then its insertion at the same position).
+    ///
+    /// Throws when a patch does not fit the document at that point, naming the transaction and patch.
+    public static func replay(
+        _ trace: SequentialTrace, replica: ReplicaID = 1, clock: HybridLogicalClock = HybridLogicalClock()
+    ) throws(TraceError) -> NoteText {
+        var note = NoteText(trace.startContent, replica: replica, clock: clock)
+        for t in 0..<trace.transactionCount {
+            try apply(trace.transaction(t), to: &note, transaction: t)
+        }
+        return note
+    }
+
+    /// Applies one transaction's patches in order.
+    static func apply(_ patches: some Collection<TracePatch>, to note: inout NoteText, transaction t: Int) throws(TraceError) {
+        for (k, patch) in patches.enumerated() {
+            let (end, overflow) = patch.position.addingReportingOverflow(patch.deleteCount)
+            guard patch.position >= 0, patch.deleteCount >= 0, !overflow, end <= note.scalarCount else {
+                throw TraceError("txns[\(t)].patches[\(k)]: deleting \(patch.deleteCount) at \(patch.position) "
+                    + "does not fit a document of \(note.scalarCount) scalars")
+            }
+            do {
+                try note.replaceScalars(in: patch.position..<end, with: patch.insert)
+            } catch {
+                throw TraceError("txns[\(t)].patches[\(k)]: \(error)")
+            }
+        }
+    }
+}
