@@ -21,7 +21,7 @@ extension ParsedArguments {
             _ = try Invocation(arguments: ["merge", "a.json", "b.json", "--replica", "1"])
             Issue.record("merge accepted --replica")
         } catch {
-            #expect(error.kind == .usage)
+            #expect(error.code == .usage)
             #expect(error.message == "unknown option '--replica'")
         }
     }
@@ -38,7 +38,7 @@ extension ParsedArguments {
             _ = try parse(arguments)
             return nil
         } catch {
-            return error.kind == .usage ? error.message : "not a usage error: \(error)"
+            return error.code == .usage ? error.message : "not a usage error: \(error)"
         }
     }
 
@@ -135,22 +135,22 @@ extension ParsedArguments {
     }
 
     @Test func errorRenderingOmitsMissingParts() {
-        let full = CLIError(kind: .dataError, message: "bad base64", file: "r.json", location: "fields.payload")
+        let full = CLIError(code: .dataError, message: "bad base64", file: "r.json", location: "fields.payload")
         #expect(full.rendered == "crdtnote: error: r.json: fields.payload: bad base64\n")
         #expect(full.exitStatus == .dataError)
-        let bare = CLIError(kind: .newerFormat, message: "format 3 is newer than this crdtnote")
+        let bare = CLIError(code: .newerFormat, message: "format 3 is newer than this crdtnote")
         #expect(bare.rendered == "crdtnote: error: format 3 is newer than this crdtnote\n")
         #expect(bare.exitStatus.rawValue == 75)
         #expect(CLIError.usage("x", command: "new").rendered == "crdtnote: error: x\ncrdtnote: see 'crdtnote help new'\n")
     }
 
     @Test func everyKindMapsToItsDocumentedStatus() {
-        let expected: [(CLIError.Kind, Int32)] = [
+        let expected: [(CLIError.Code, Int32)] = [
             (.usage, 64), (.noInput, 66), (.dataError, 65), (.newerFormat, 75), (.operationFailed, 1),
             (.cannotWrite, 73), (.internalFailure, 70),
         ]
-        for (kind, status) in expected {
-            #expect(CLIError(kind: kind, message: "m").exitStatus.rawValue == status, "\(kind.rawValue)")
+        for (code, status) in expected {
+            #expect(CLIError(code: code, message: "m").exitStatus.rawValue == status, "\(code.rawValue)")
         }
         let documented = Set(ExitStatus.documented.map(\.status.rawValue))
         #expect(documented == Set(expected.map(\.1) + [0]))

@@ -38,7 +38,7 @@ import Testing
             try OutputWriter.writeAtomically(Array("data".utf8), to: target.path)
             Issue.record("writing over a directory succeeded")
         } catch {
-            #expect(error.kind == .cannotWrite)
+            #expect(error.code == .cannotWrite)
             #expect(error.exitStatus.rawValue == 73)
             #expect(error.file == target.path)
         }
@@ -72,23 +72,23 @@ import Testing
         #expect(try InputReader.read(file, limit: 10).count == 10)
 
         func failure(_ body: () throws -> Void) -> CLIError? {
-            do { try body() } catch { return error as? CLIError ?? CLIError(kind: .internalFailure, message: "\(error)") }
+            do { try body() } catch { return error as? CLIError ?? CLIError(code: .internalFailure, message: "\(error)") }
             return nil
         }
         let tooBig = failure { _ = try InputReader.read(file, limit: 9) }
-        #expect(tooBig?.kind == .dataError)
+        #expect(tooBig?.code == .dataError)
         #expect(tooBig?.file == file)
 
         let missing = failure { _ = try InputReader.read(folder.path("none.json")) }
-        #expect(missing?.kind == .noInput)
+        #expect(missing?.code == .noInput)
         #expect(missing?.message == "no such file")
 
         let directory = failure { _ = try InputReader.read(folder.url.path) }
-        #expect(directory?.kind == .noInput)
+        #expect(directory?.code == .noInput)
         #expect(directory?.message.contains("is a directory") == true)
 
         let notDirectory = failure { try InputReader.checkReadableDirectory(file) }
-        #expect(notDirectory?.kind == .noInput)
+        #expect(notDirectory?.code == .noInput)
         #expect(failure { try InputReader.checkReadableDirectory(folder.url.path) } == nil)
     }
 }

@@ -51,7 +51,7 @@ import Testing
             try RecordOutput.write(recordWithAssets(), to: .standardOutput, assetDirectory: folder.path("missing"))
             Issue.record("wrote assets into a missing folder")
         } catch {
-            #expect(error.kind == .cannotWrite)
+            #expect(error.code == .cannotWrite)
         }
         #expect(try folder.contents().isEmpty)
     }

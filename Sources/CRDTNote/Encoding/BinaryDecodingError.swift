@@ -10,7 +10,7 @@
 /// ```
 public struct BinaryDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The category of a decoding failure. Open-ended so new kinds can be added without breaking callers.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The kind's stable name, used in messages.
         public let rawValue: String
 
@@ -18,44 +18,44 @@ public struct BinaryDecodingError: Error, Hashable, Sendable, CustomStringConver
         public init(rawValue: String) { self.rawValue = rawValue }
 
         /// The input ended before the value being read was complete.
-        public static let truncated = Kind(rawValue: "truncated")
+        public static let truncated = Code(rawValue: "truncated")
         /// A varint ran past 10 bytes or encoded a value that does not fit in 64 bits.
-        public static let varintOverflow = Kind(rawValue: "varintOverflow")
+        public static let varintOverflow = Code(rawValue: "varintOverflow")
         /// A varint used more bytes than needed (e.g. `80 00` for zero); only the shortest form is accepted.
-        public static let nonMinimalVarint = Kind(rawValue: "nonMinimalVarint")
+        public static let nonMinimalVarint = Code(rawValue: "nonMinimalVarint")
         /// A length or count field claims more data than the input can hold.
-        public static let lengthTooLarge = Kind(rawValue: "lengthTooLarge")
+        public static let lengthTooLarge = Code(rawValue: "lengthTooLarge")
         /// The leading magic bytes do not identify the expected format.
-        public static let badMagic = Kind(rawValue: "badMagic")
+        public static let badMagic = Code(rawValue: "badMagic")
         /// A stored checksum does not match the data it covers.
-        public static let checksumMismatch = Kind(rawValue: "checksumMismatch")
+        public static let checksumMismatch = Code(rawValue: "checksumMismatch")
         /// The format version (or method) is not one this build understands.
-        public static let unsupportedVersion = Kind(rawValue: "unsupportedVersion")
+        public static let unsupportedVersion = Code(rawValue: "unsupportedVersion")
         /// A field holds a value outside its allowed set or range.
-        public static let invalidValue = Kind(rawValue: "invalidValue")
+        public static let invalidValue = Code(rawValue: "invalidValue")
         /// Bytes remain after the value that should have ended the input.
-        public static let trailingBytes = Kind(rawValue: "trailingBytes")
+        public static let trailingBytes = Code(rawValue: "trailingBytes")
         /// Decoding would produce more output than the caller allowed.
-        public static let outputTooLarge = Kind(rawValue: "outputTooLarge")
+        public static let outputTooLarge = Code(rawValue: "outputTooLarge")
 
         /// The kind's name.
         public var description: String { rawValue }
     }
 
     /// The category of failure.
-    public var kind: Kind
+    public var code: Code
     /// Byte offset in the input where the problem was found (usually the start of the offending field).
     public var offset: Int
     /// What is wrong, e.g. "run length 4294967295 exceeds remaining 12 bytes".
     public var message: String
 
-    /// Creates an error of `kind` found at byte `offset`, described by `message`.
-    public init(_ kind: Kind, at offset: Int, _ message: String) {
-        self.kind = kind
+    /// Creates an error of `code` found at byte `offset`, described by `message`.
+    public init(_ code: Code, at offset: Int, _ message: String) {
+        self.code = code
         self.offset = offset
         self.message = message
     }
 
     /// "<kind> at byte <offset>: <message>".
-    public var description: String { "\(kind.rawValue) at byte \(offset): \(message)" }
+    public var description: String { "\(code.rawValue) at byte \(offset): \(message)" }
 }

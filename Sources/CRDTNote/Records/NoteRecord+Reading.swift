@@ -111,7 +111,7 @@ extension NoteRecord {
                     newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
                                         payloadRequiredReader: required, supportedReader: supported))
             case .corrupt(let e):
-                throw self.error(.corruptPayload, field, "\(e.kind) at byte \(e.offset): \(e.message)")
+                throw self.error(.corruptPayload, field, "\(e.code) at byte \(e.offset): \(e.message)")
             }
         }
     }

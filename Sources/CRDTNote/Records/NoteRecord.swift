@@ -104,7 +104,7 @@ public struct NoteRecord: Hashable, Sendable {
     }
 
     /// An error about `field` of this record.
-    package func error(_ kind: NoteRecordError.Kind, _ field: String, _ message: String) -> NoteRecordError {
+    package func error(_ kind: NoteRecordError.Code, _ field: String, _ message: String) -> NoteRecordError {
         NoteRecordError(kind, recordName: recordName, field: field, message)
     }
 }

@@ -2,7 +2,7 @@
 /// record field, e.g. `payload`). Nothing is written or changed when this is thrown.
 public struct NoteRecordError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The category of a note record error; new kinds can be added without breaking callers.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The kind's name.
         public var rawValue: String
         /// A kind with the given name.
@@ -12,23 +12,23 @@ public struct NoteRecordError: Error, Hashable, Sendable, CustomStringConvertibl
 
         /// The record or its payload was written by a newer crdtnote: "newer version available".
         /// `newerVersion` carries the versions. The record must be left alone.
-        public static let newerVersion = Kind(rawValue: "newerVersion")
+        public static let newerVersion = Code(rawValue: "newerVersion")
         /// A note field has the wrong type or an impossible value (e.g. `version` 0).
-        public static let invalidField = Kind(rawValue: "invalidField")
+        public static let invalidField = Code(rawValue: "invalidField")
         /// The payload bytes are not a valid snapshot (the message has the byte offset).
-        public static let corruptPayload = Kind(rawValue: "corruptPayload")
+        public static let corruptPayload = Code(rawValue: "corruptPayload")
         /// The text (STRING mirror or ASSET) is not valid UTF-8.
-        public static let invalidText = Kind(rawValue: "invalidText")
+        public static let invalidText = Code(rawValue: "invalidText")
         /// An ASSET field's bytes were not supplied or could not be read.
-        public static let assetUnavailable = Kind(rawValue: "assetUnavailable")
+        public static let assetUnavailable = Code(rawValue: "assetUnavailable")
         /// Records given to one merge are not versions of the same note (different record names).
-        public static let mismatchedRecords = Kind(rawValue: "mismatchedRecords")
+        public static let mismatchedRecords = Code(rawValue: "mismatchedRecords")
         /// A record is marked deleted; there is no note to merge.
-        public static let deletedRecord = Kind(rawValue: "deletedRecord")
+        public static let deletedRecord = Code(rawValue: "deletedRecord")
         /// A merge was asked for with no records.
-        public static let noRecords = Kind(rawValue: "noRecords")
+        public static let noRecords = Code(rawValue: "noRecords")
         /// Two payloads contradict each other (e.g. one replica id used for different text).
-        public static let inconsistentStates = Kind(rawValue: "inconsistentStates")
+        public static let inconsistentStates = Code(rawValue: "inconsistentStates")
     }
 
     /// The versions involved when a record or payload is newer than this library.
@@ -44,7 +44,7 @@ public struct NoteRecordError: Error, Hashable, Sendable, CustomStringConvertibl
     }
 
     /// The category.
-    public var kind: Kind
+    public var code: Code
     /// The record the error is about, if known.
     public var recordName: String?
     /// The field the error is about (e.g. `payloadAsset`), or empty for the whole record.
@@ -54,20 +54,20 @@ public struct NoteRecordError: Error, Hashable, Sendable, CustomStringConvertibl
     /// For `.newerVersion`: the versions found and supported.
     public var newerVersion: NewerVersion?
 
-    /// An error of `kind` about `field` of record `recordName`.
-    public init(_ kind: Kind, recordName: String? = nil, field: String = "", _ message: String, newerVersion: NewerVersion? = nil) {
-        self.kind = kind
+    /// An error of `code` about `field` of record `recordName`.
+    public init(_ code: Code, recordName: String? = nil, field: String = "", _ message: String, newerVersion: NewerVersion? = nil) {
+        self.code = code
         self.recordName = recordName
         self.field = field
         self.message = message
         self.newerVersion = newerVersion
     }
 
-    /// "kind in record 'name' field 'f': message".
+    /// "code in record 'name' field 'f': message".
     public var description: String {
         var place = ""
         if let recordName { place += " in record '\(recordName)'" }
         if !field.isEmpty { place += " field '\(field)'" }
-        return "\(kind)\(place): \(message)"
+        return "\(code)\(place): \(message)"
     }
 }

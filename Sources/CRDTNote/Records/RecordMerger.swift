@@ -65,7 +65,7 @@ public struct RecordMerger: Sendable {
                 case .plain(let text):
                     ancestorState = PlainTextFolding.legacyNote(text: text, recordName: server.recordName, modified: ancestor.modifiedMilliseconds)
                 }
-            } catch where error.kind != .newerVersion {
+            } catch where error.code != .newerVersion {
                 // A damaged ancestor only costs precision: fall back to the two-way merge.
                 log.append("ancestor not used: \(error)")
             }

@@ -1,28 +1,28 @@
 /// Why a local edit was refused. The text is unchanged when this is thrown.
 public struct NoteTextError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The class of problem.
-    public struct Kind: RawRepresentable, Hashable, Sendable {
+    public struct Code: RawRepresentable, Hashable, Sendable {
         public let rawValue: String
         /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
         /// An offset or range lies outside the text.
-        public static let outOfBounds = Kind(rawValue: "outOfBounds")
+        public static let outOfBounds = Code(rawValue: "outOfBounds")
         /// A UTF-16 offset falls between the two halves of a surrogate pair.
-        public static let insideSurrogatePair = Kind(rawValue: "insideSurrogatePair")
+        public static let insideSurrogatePair = Code(rawValue: "insideSurrogatePair")
         /// The note would exceed the format's limits (4 GiB of text, 2^32 characters per replica).
-        public static let tooLarge = Kind(rawValue: "tooLarge")
+        public static let tooLarge = Code(rawValue: "tooLarge")
     }
 
     /// The class of problem.
-    public var kind: Kind
+    public var code: Code
     /// What is wrong, with the offending offsets.
     public var message: String
 
     /// Creates an error.
-    public init(_ kind: Kind, _ message: String) {
-        self.kind = kind
+    public init(_ code: Code, _ message: String) {
+        self.code = code
         self.message = message
     }
 
-    public var description: String { "\(kind.rawValue): \(message)" }
+    public var description: String { "\(code.rawValue): \(message)" }
 }

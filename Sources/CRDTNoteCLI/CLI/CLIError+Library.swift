@@ -11,19 +11,19 @@ extension CLIError {
     /// An asset file that is missing or unreadable is a missing input (66); every other problem,
     /// an asset whose size or checksum is wrong included, is bad data (65).
     static func recordJSON(_ error: RecordJSONError, file: String) -> CLIError {
-        let kind: Kind
+        let code: Code
         let what: String
-        switch error.kind {
-        case .assetNotFound: (kind, what) = (.noInput, "missing asset file")
-        case .assetIO: (kind, what) = (.noInput, "unreadable asset file")
-        case .assetMismatch: (kind, what) = (.dataError, "asset file does not match the record")
-        case .assetTooLarge: (kind, what) = (.dataError, "asset file too large")
-        case .invalidJSON: (kind, what) = (.dataError, "invalid JSON")
-        case .invalidBase64: (kind, what) = (.dataError, "invalid base64")
-        case .serverError: (kind, what) = (.dataError, "not a record")
-        default: (kind, what) = (.dataError, "invalid record")
+        switch error.code {
+        case .assetNotFound: (code, what) = (.noInput, "missing asset file")
+        case .assetIO: (code, what) = (.noInput, "unreadable asset file")
+        case .assetMismatch: (code, what) = (.dataError, "asset file does not match the record")
+        case .assetTooLarge: (code, what) = (.dataError, "asset file too large")
+        case .invalidJSON: (code, what) = (.dataError, "invalid JSON")
+        case .invalidBase64: (code, what) = (.dataError, "invalid base64")
+        case .serverError: (code, what) = (.dataError, "not a record")
+        default: (code, what) = (.dataError, "invalid record")
         }
-        return CLIError(kind: kind, message: "\(what): \(error.message)", file: file,
+        return CLIError(code: code, message: "\(what): \(error.message)", file: file,
                         location: error.path.isEmpty ? nil : error.path)
     }
 
@@ -31,30 +31,30 @@ extension CLIError {
     /// known which input is at fault).
     static func noteRecord(_ error: NoteRecordError, file: String?) -> CLIError {
         let location = error.field.isEmpty ? nil : "fields.\(error.field).value"
-        switch error.kind {
+        switch error.code {
         case .newerVersion:
-            return CLIError(kind: .newerFormat, message: "\(error.message); update crdtnote to read it",
+            return CLIError(code: .newerFormat, message: "\(error.message); update crdtnote to read it",
                             file: file, location: location)
         case .mismatchedRecords, .deletedRecord, .noRecords:
-            return CLIError(kind: .operationFailed, message: "merge refused: \(error.message)", file: file,
+            return CLIError(code: .operationFailed, message: "merge refused: \(error.message)", file: file,
                             location: location)
         default:
             let what: String
-            switch error.kind {
+            switch error.code {
             case .invalidField: what = "invalid field"
             case .corruptPayload: what = "corrupt payload"
             case .invalidText: what = "invalid text"
             case .assetUnavailable: what = "asset unavailable"
             case .inconsistentStates: what = "inconsistent note states"
-            default: what = error.kind.rawValue
+            default: what = error.code.rawValue
             }
-            return CLIError(kind: .dataError, message: "\(what): \(error.message)", file: file, location: location)
+            return CLIError(code: .dataError, message: "\(what): \(error.message)", file: file, location: location)
         }
     }
 
     /// An editing trace in `file` that cannot be read or replayed. The trace's own message
     /// already says where (transaction, patch or byte position).
     static func trace(_ error: TraceError, file: String) -> CLIError {
-        CLIError(kind: .dataError, message: error.message, file: file)
+        CLIError(code: .dataError, message: error.message, file: file)
     }
 }

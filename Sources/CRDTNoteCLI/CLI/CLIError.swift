@@ -4,31 +4,31 @@
 /// `crdtnote: error: <file>: <where>: <message>` line are decided in one place.
 struct CLIError: Error, Equatable, Sendable {
     /// The category of a failure; it alone decides the exit status.
-    struct Kind: RawRepresentable, Hashable, Sendable {
-        /// A stable name for the kind, used in tests and debugging output.
+    struct Code: RawRepresentable, Hashable, Sendable {
+        /// A stable name for the code, used in tests and debugging output.
         var rawValue: String
 
-        /// Creates a kind from its name.
+        /// Creates a code from its name.
         init(rawValue: String) { self.rawValue = rawValue }
 
         /// The command line is wrong; exits 64.
-        static let usage = Kind(rawValue: "usage")
+        static let usage = Code(rawValue: "usage")
         /// An input file or folder is missing or unreadable; exits 66.
-        static let noInput = Kind(rawValue: "noInput")
+        static let noInput = Code(rawValue: "noInput")
         /// An input is invalid or corrupt; exits 65.
-        static let dataError = Kind(rawValue: "dataError")
+        static let dataError = Code(rawValue: "dataError")
         /// An input uses a format newer than this build understands; exits 75.
-        static let newerFormat = Kind(rawValue: "newerFormat")
+        static let newerFormat = Code(rawValue: "newerFormat")
         /// The operation ran and failed its own check (verify, replay, simulate, merge); exits 1.
-        static let operationFailed = Kind(rawValue: "operationFailed")
+        static let operationFailed = Code(rawValue: "operationFailed")
         /// The output could not be written; exits 73.
-        static let cannotWrite = Kind(rawValue: "cannotWrite")
+        static let cannotWrite = Code(rawValue: "cannotWrite")
         /// A bug or missing feature in crdtnote; exits 70.
-        static let internalFailure = Kind(rawValue: "internalFailure")
+        static let internalFailure = Code(rawValue: "internalFailure")
     }
 
     /// The category, which decides the exit status.
-    var kind: Kind
+    var code: Code
     /// What is wrong, in words a user can act on.
     var message: String
     /// The file the problem is in, when there is one.
@@ -39,8 +39,8 @@ struct CLIError: Error, Equatable, Sendable {
     var helpCommand: String?
 
     /// Creates an error.
-    init(kind: Kind, message: String, file: String? = nil, location: String? = nil, helpCommand: String? = nil) {
-        self.kind = kind
+    init(code: Code, message: String, file: String? = nil, location: String? = nil, helpCommand: String? = nil) {
+        self.code = code
         self.message = message
         self.file = file
         self.location = location
@@ -49,17 +49,17 @@ struct CLIError: Error, Equatable, Sendable {
 
     /// A usage error that points the user to `crdtnote help <command>`.
     static func usage(_ message: String, command: String?) -> CLIError {
-        CLIError(kind: .usage, message: message, helpCommand: command)
+        CLIError(code: .usage, message: message, helpCommand: command)
     }
 
     /// The error a command's handler throws until its library feature is wired in.
     static func notImplemented(_ command: String) -> CLIError {
-        CLIError(kind: .internalFailure, message: "'\(command)' is not implemented in this build")
+        CLIError(code: .internalFailure, message: "'\(command)' is not implemented in this build")
     }
 
     /// The status the process exits with for this error.
     var exitStatus: ExitStatus {
-        switch kind {
+        switch code {
         case .usage: .usage
         case .noInput: .noInput
         case .dataError: .dataError
@@ -74,7 +74,7 @@ struct CLIError: Error, Equatable, Sendable {
     var rendered: String {
         let parts = [file, location, message].compactMap { $0 }.filter { !$0.isEmpty }
         var text = "crdtnote: error: " + parts.joined(separator: ": ") + "\n"
-        if kind == .usage {
+        if code == .usage {
             let target = helpCommand.map { "crdtnote help \($0)" } ?? "crdtnote help"
             text += "crdtnote: see '\(target)'\n"
         }

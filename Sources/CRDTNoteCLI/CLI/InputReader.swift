@@ -34,7 +34,7 @@ enum InputReader {
         case .failed(let code):
             throw openFailure(code, path: path)
         case .directory:
-            throw CLIError(kind: .noInput, message: "is a directory, expected a file", file: path)
+            throw CLIError(code: .noInput, message: "is a directory, expected a file", file: path)
         case .file:
             guard access(path, R_OK) == 0 else { throw openFailure(errno, path: path) }
         }
@@ -46,7 +46,7 @@ enum InputReader {
         case .failed(let code):
             throw openFailure(code, path: path, what: "no such directory")
         case .file:
-            throw CLIError(kind: .noInput, message: "is a file, expected a directory", file: path)
+            throw CLIError(code: .noInput, message: "is a file, expected a directory", file: path)
         case .directory:
             guard access(path, R_OK | X_OK) == 0 else { throw openFailure(errno, path: path) }
         }
@@ -59,11 +59,11 @@ enum InputReader {
         case EACCES, EPERM: message = "permission denied"
         default: message = "cannot open: \(POSIX.describe(code))"
         }
-        return CLIError(kind: .noInput, message: message, file: path)
+        return CLIError(code: .noInput, message: message, file: path)
     }
 
     private static func tooLarge(_ name: String, limit: Int) -> CLIError {
-        CLIError(kind: .dataError, message: "input is larger than the \(limit >> 20) MiB limit", file: name)
+        CLIError(code: .dataError, message: "input is larger than the \(limit >> 20) MiB limit", file: name)
     }
 
     private static func readAll(descriptor: Int32, name: String, limit: Int) throws(CLIError) -> Data {
@@ -76,7 +76,7 @@ enum InputReader {
             if count < 0 {
                 if errno == EINTR { continue }
                 let reason = POSIX.describe(errno)
-                throw CLIError(kind: .noInput, message: "cannot read: \(reason)", file: name)
+                throw CLIError(code: .noInput, message: "cannot read: \(reason)", file: name)
             }
             if count == 0 { return result }
             // Checked per chunk so an endless or huge input stops near the limit, not at EOF.

@@ -30,7 +30,7 @@ enum OutputWriter {
     /// Writes `bytes` to standard output exactly, without adding a newline.
     static func writeToStandardOutput(_ bytes: some ContiguousBytes) throws(CLIError) {
         if let code = writeAll(bytes, to: STDOUT_FILENO) {
-            throw CLIError(kind: .cannotWrite, message: "cannot write to standard output: \(POSIX.describe(code))")
+            throw CLIError(code: .cannotWrite, message: "cannot write to standard output: \(POSIX.describe(code))")
         }
     }
 
@@ -47,7 +47,7 @@ enum OutputWriter {
         do {
             try AtomicFile.write(bytes.withUnsafeBytes { Array($0) }, to: path)
         } catch {
-            throw CLIError(kind: .cannotWrite, message: error.message, file: path)
+            throw CLIError(code: .cannotWrite, message: error.message, file: path)
         }
     }
 
@@ -56,17 +56,17 @@ enum OutputWriter {
     static func checkWritable(_ destination: OutputDestination) throws(CLIError) {
         guard case .file(let path) = destination else { return }
         if case .directory = POSIX.entry(at: path) {
-            throw CLIError(kind: .cannotWrite, message: "is a directory, expected a file path", file: path)
+            throw CLIError(code: .cannotWrite, message: "is a directory, expected a file path", file: path)
         }
         let folder = directory(of: path)
         switch POSIX.entry(at: folder) {
         case .failed(let code):
-            throw CLIError(kind: .cannotWrite, message: "cannot write into '\(folder)': \(POSIX.describe(code))", file: path)
+            throw CLIError(code: .cannotWrite, message: "cannot write into '\(folder)': \(POSIX.describe(code))", file: path)
         case .file:
-            throw CLIError(kind: .cannotWrite, message: "'\(folder)' is not a directory", file: path)
+            throw CLIError(code: .cannotWrite, message: "'\(folder)' is not a directory", file: path)
         case .directory:
             guard access(folder, W_OK | X_OK) == 0 else {
-                throw CLIError(kind: .cannotWrite, message: "cannot write into '\(folder)': \(POSIX.describe(errno))", file: path)
+                throw CLIError(code: .cannotWrite, message: "cannot write into '\(folder)': \(POSIX.describe(errno))", file: path)
             }
         }
     }

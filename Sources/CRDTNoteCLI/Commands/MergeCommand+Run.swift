@@ -28,7 +28,7 @@ func runMerge(_ options: MergeOptions) throws(CLIError) {
             result = try merger.merge(ancestor: ancestor?.record, client: client.record, server: server.record)
         } catch {
             // Client and server were read above, so a refusal by the version gate is the ancestor's.
-            throw .noteRecord(error, file: error.kind == .newerVersion ? ancestor?.displayName : nil)
+            throw .noteRecord(error, file: error.code == .newerVersion ? ancestor?.displayName : nil)
         }
     case let .versions(paths):
         var files: [RecordFile] = []
@@ -56,12 +56,12 @@ private func checkMergeable(_ files: [RecordFile]) throws(CLIError) {
     guard let first = files.first else { return }
     for file in files {
         if file.record.record.deleted == true {
-            throw CLIError(kind: .operationFailed, message: "merge refused: the record is marked deleted; there is no note to merge",
+            throw CLIError(code: .operationFailed, message: "merge refused: the record is marked deleted; there is no note to merge",
                            file: file.displayName, location: "deleted")
         }
         if file.record.recordName != first.record.recordName {
             throw CLIError(
-                kind: .operationFailed,
+                code: .operationFailed,
                 message: "merge refused: not a version of the same note: record name '\(file.record.recordName)', "
                     + "but \(first.displayName) has '\(first.record.recordName)'",
                 file: file.displayName, location: "recordName")

@@ -43,7 +43,7 @@ func runText(_ options: TextOptions) throws(CLIError) {
 private func setText(_ text: String, of note: inout NoteText, file: String) throws(CLIError) {
     note.setText(text)
     guard note.utf8.elementsEqual(text.utf8) else {
-        throw CLIError(kind: .dataError, message: "text is too large for a note (\(text.utf8.count) bytes)",
+        throw CLIError(code: .dataError, message: "text is too large for a note (\(text.utf8.count) bytes)",
                        file: RecordFile.displayName(file))
     }
 }

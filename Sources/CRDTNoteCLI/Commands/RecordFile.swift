@@ -32,7 +32,7 @@ struct RecordFile: Sendable {
         }
         guard cloudRecord.recordType == NoteSchema.recordType else {
             throw CLIError(
-                kind: .dataError,
+                code: .dataError,
                 message: "not a note record: record type is '\(cloudRecord.recordType)', expected '\(NoteSchema.recordType)'",
                 file: name, location: "recordType")
         }
@@ -62,7 +62,7 @@ struct RecordFile: Sendable {
                 do throws(RecordJSONError) {
                     return try locator.readAsset(ref, field: field)
                 } catch {
-                    if error.kind == .assetNotFound, let fallback = crdtnoteAssetFile(ref, field: field, locator: locator) {
+                    if error.code == .assetNotFound, let fallback = crdtnoteAssetFile(ref, field: field, locator: locator) {
                         do throws(RecordJSONError) {
                             return try fallback.locator.readAsset(fallback.reference, field: field)
                         } catch {
@@ -109,7 +109,7 @@ enum TextInput {
                 if a != b { break }
                 first += 1
             }
-            throw CLIError(kind: .dataError, message: "text is not valid UTF-8", file: RecordFile.displayName(path),
+            throw CLIError(code: .dataError, message: "text is not valid UTF-8", file: RecordFile.displayName(path),
                            location: "byte \(first)")
         }
         return text

@@ -38,7 +38,7 @@ enum RecordOutput {
     /// Saves the assets through a staging folder; appends each file it creates to `placed`.
     private static func placeAssets(of record: NoteRecord, in directory: String, placed: inout [String]) throws(CLIError) -> NoteRecord {
         func failure(_ message: String) -> CLIError {
-            CLIError(kind: .cannotWrite, message: message, file: directory)
+            CLIError(code: .cannotWrite, message: message, file: directory)
         }
         let fileManager = FileManager.default
         let staging = directory + "/.crdtnote-assets-\(getpid())-\(UUID().uuidString)"
@@ -66,7 +66,7 @@ enum RecordOutput {
             let existed: Bool
             if case .failed = POSIX.entry(at: target) { existed = false } else { existed = true }
             guard rename(staging + "/" + name, target) == 0 else {
-                throw CLIError(kind: .cannotWrite, message: "cannot write asset file: \(POSIX.describe(errno))", file: target)
+                throw CLIError(code: .cannotWrite, message: "cannot write asset file: \(POSIX.describe(errno))", file: target)
             }
             if !existed { placed.append(target) }
         }

@@ -104,7 +104,7 @@ struct RecordSummary: Sendable {
                 out.append(Payload(field: field, inline: inline, encodedBytes: bytes.count,
                                    formatVersion: header.formatVersion, minimumReaderVersion: header.minimumReaderVersion))
             } catch {
-                throw CLIError(kind: .dataError, message: "corrupt payload: \(error)", file: file,
+                throw CLIError(code: .dataError, message: "corrupt payload: \(error)", file: file,
                                location: "fields.\(field).value")
             }
         }

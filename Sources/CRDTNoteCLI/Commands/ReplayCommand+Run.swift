@@ -28,7 +28,7 @@ func runReplay(_ options: ReplayOptions) throws(CLIError) {
     let output = options.json ? report.jsonValue().serialized(pretty: true) + [0x0A] : Array(report.text.utf8)
     try OutputWriter.writeToStandardOutput(output)
     if !report.matches {
-        throw CLIError(kind: .operationFailed, message: report.mismatchDescription, file: name)
+        throw CLIError(code: .operationFailed, message: report.mismatchDescription, file: name)
     }
 }
 

@@ -28,6 +28,6 @@ func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
             problems.append("devices did not converge (\(report.divergentNotes.count) divergent note\(report.divergentNotes.count == 1 ? "" : "s"))")
         }
         if report.lostEdits > 0 { problems.append("\(report.lostEdits) edit\(report.lostEdits == 1 ? "" : "s") lost") }
-        throw CLIError(kind: .operationFailed, message: "simulation failed: " + problems.joined(separator: "; "))
+        throw CLIError(code: .operationFailed, message: "simulation failed: " + problems.joined(separator: "; "))
     }
 }

@@ -15,16 +15,16 @@ func runVerify(_ options: VerifyOptions) throws(CLIError) {
             let verdict = try verify(path, assets: options.assets)
             try OutputWriter.writeToStandardOutput(Array("\(RecordFile.displayName(path)): \(verdict)\n".utf8))
         } catch {
-            if error.kind == .cannotWrite { throw error }
+            if error.code == .cannotWrite { throw error }
             OutputWriter.writeToStandardError(error.rendered)
             failures.append(error)
         }
     }
     guard !failures.isEmpty else { return }
-    let onlyNewer = failures.allSatisfy { $0.kind == .newerFormat }
+    let onlyNewer = failures.allSatisfy { $0.code == .newerFormat }
     let count = "\(failures.count) of \(options.recordPaths.count) record" + (options.recordPaths.count == 1 ? "" : "s")
     throw CLIError(
-        kind: onlyNewer ? .newerFormat : .operationFailed,
+        code: onlyNewer ? .newerFormat : .operationFailed,
         message: count + (onlyNewer ? " can only be read by a newer crdtnote" : " failed verification"))
 }
 

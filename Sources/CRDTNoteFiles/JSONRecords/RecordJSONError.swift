@@ -4,7 +4,7 @@ import CRDTNote
 /// `path` is a JSON path such as `records[0].fields.payload.value`.
 public struct RecordJSONError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The category of a record JSON error; new kinds can be added without breaking callers.
-    public struct Kind: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
         /// The kind's name.
         public var rawValue: String
         /// A kind with the given name.
@@ -13,48 +13,48 @@ public struct RecordJSONError: Error, Hashable, Sendable, CustomStringConvertibl
         public var description: String { rawValue }
 
         /// The bytes are not valid JSON (the message carries line:column).
-        public static let invalidJSON = Kind(rawValue: "invalidJSON")
+        public static let invalidJSON = Code(rawValue: "invalidJSON")
         /// A required key such as `recordName` or a field's `value` is absent.
-        public static let missingKey = Kind(rawValue: "missingKey")
+        public static let missingKey = Code(rawValue: "missingKey")
         /// A value has the wrong JSON type (a string where an INT64 number belongs).
-        public static let wrongType = Kind(rawValue: "wrongType")
+        public static let wrongType = Code(rawValue: "wrongType")
         /// A value has the right JSON type but cannot be used (out of range, fractional INT64...).
-        public static let invalidValue = Kind(rawValue: "invalidValue")
+        public static let invalidValue = Code(rawValue: "invalidValue")
         /// A BYTES value is not strict padded base64.
-        public static let invalidBase64 = Kind(rawValue: "invalidBase64")
+        public static let invalidBase64 = Code(rawValue: "invalidBase64")
         /// The document holds no record dictionary.
-        public static let notARecord = Kind(rawValue: "notARecord")
+        public static let notARecord = Code(rawValue: "notARecord")
         /// One record was expected but the document holds several (or none).
-        public static let multipleRecords = Kind(rawValue: "multipleRecords")
+        public static let multipleRecords = Code(rawValue: "multipleRecords")
         /// The record entry is a CloudKit per-record error (`serverErrorCode`), not a record.
-        public static let serverError = Kind(rawValue: "serverError")
+        public static let serverError = Code(rawValue: "serverError")
         /// No file was found for an asset.
-        public static let assetNotFound = Kind(rawValue: "assetNotFound")
+        public static let assetNotFound = Code(rawValue: "assetNotFound")
         /// An asset file is larger than the configured limit.
-        public static let assetTooLarge = Kind(rawValue: "assetTooLarge")
+        public static let assetTooLarge = Code(rawValue: "assetTooLarge")
         /// An asset file's size or checksum differs from its reference.
-        public static let assetMismatch = Kind(rawValue: "assetMismatch")
+        public static let assetMismatch = Code(rawValue: "assetMismatch")
         /// An asset file exists but could not be read or written.
-        public static let assetIO = Kind(rawValue: "assetIO")
+        public static let assetIO = Code(rawValue: "assetIO")
     }
 
     /// The category.
-    public var kind: Kind
+    public var code: Code
     /// JSON path of the offending value; empty for the document itself.
     public var path: String
     /// What is wrong, for people.
     public var message: String
 
-    /// An error of `kind` at `path`.
-    public init(_ kind: Kind, path: String, _ message: String) {
-        self.kind = kind
+    /// An error of `code` at `path`.
+    public init(_ code: Code, path: String, _ message: String) {
+        self.code = code
         self.path = path
         self.message = message
     }
 
     /// "kind at path: message".
     public var description: String {
-        path.isEmpty ? "\(kind): \(message)" : "\(kind) at \(path): \(message)"
+        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
     }
 }
 

@@ -40,16 +40,16 @@ import CRDTNoteTestSupport
     }
 
     @Test func rejectsWrongContainers() {
-        #expect(decodingError([])?.kind == .truncated)
-        #expect(decodingError(Array("not gzip".utf8))?.kind == .badMagic)
+        #expect(decodingError([])?.code == .truncated)
+        #expect(decodingError(Array("not gzip".utf8))?.code == .badMagic)
         var method = GzipVectors.fixed
         method[2] = 7
-        #expect(decodingError(method)?.kind == .unsupportedVersion)
+        #expect(decodingError(method)?.code == .unsupportedVersion)
         var reserved = GzipVectors.fixed
         reserved[3] = 0x20
-        #expect(decodingError(reserved)?.kind == .invalidValue)
+        #expect(decodingError(reserved)?.code == .invalidValue)
         let trailing = decodingError(GzipVectors.fixed + [0x00, 0x01])
-        #expect(trailing?.kind == .trailingBytes)
+        #expect(trailing?.code == .trailingBytes)
         #expect(trailing?.offset == GzipVectors.fixed.count)
     }
 
@@ -58,22 +58,22 @@ import CRDTNoteTestSupport
         var crc = GzipVectors.dynamic
         crc[n - 8] ^= 0x01
         let crcError = decodingError(crc)
-        #expect(crcError?.kind == .checksumMismatch)
+        #expect(crcError?.code == .checksumMismatch)
         #expect(crcError?.offset == n - 8)
         var size = GzipVectors.dynamic
         size[n - 4] ^= 0x01
-        #expect(decodingError(size)?.kind == .checksumMismatch)
+        #expect(decodingError(size)?.code == .checksumMismatch)
         var headerCRC = GzipVectors.headerFlags
         headerCRC[12] ^= 0x01  // inside FEXTRA, covered by FHCRC
-        #expect(decodingError(headerCRC)?.kind == .checksumMismatch)
+        #expect(decodingError(headerCRC)?.code == .checksumMismatch)
     }
 
     @Test func respectsTheOutputLimit() throws {
         let e = decodingError(GzipVectors.dynamic, maxOutputBytes: 1000)
-        #expect(e?.kind == .outputTooLarge)
+        #expect(e?.code == .outputTooLarge)
         #expect(try Gzip.decompress(GzipVectors.dynamic, maxOutputBytes: 6309) == GzipVectors.dynamicText)
-        #expect(decodingError(GzipVectors.dynamic, maxOutputBytes: 6308)?.kind == .outputTooLarge)
-        #expect(decodingError(GzipVectors.stored, maxOutputBytes: 10)?.kind == .outputTooLarge)
+        #expect(decodingError(GzipVectors.dynamic, maxOutputBytes: 6308)?.code == .outputTooLarge)
+        #expect(decodingError(GzipVectors.stored, maxOutputBytes: 10)?.code == .outputTooLarge)
     }
 
     @Test func rejectsMalformedDeflate() {
@@ -85,19 +85,19 @@ import CRDTNoteTestSupport
         bits.writeCode(0b0000001, length: 7)
         bits.writeCode(0, length: 5)
         let farBack = decodingError(header + bits.bytes + trailer)
-        #expect(farBack?.kind == .invalidValue)
+        #expect(farBack?.code == .invalidValue)
         #expect(farBack?.message.contains("distance") == true)
         // Reserved block type 3.
         var reserved = DeflateBitWriter()
         reserved.write(1, 1); reserved.write(3, 2)
-        #expect(decodingError(header + reserved.bytes + trailer)?.kind == .invalidValue)
+        #expect(decodingError(header + reserved.bytes + trailer)?.code == .invalidValue)
         // Stored block whose NLEN is not the complement of LEN.
         let badStored = header + [0x01, 0x05, 0x00, 0xFA, 0xFE] + [UInt8](repeating: 0x61, count: 5) + trailer
-        #expect(decodingError(badStored)?.kind == .invalidValue)
+        #expect(decodingError(badStored)?.code == .invalidValue)
         // Dynamic block declaring 287 literal/length codes.
         var tooMany = DeflateBitWriter()
         tooMany.write(1, 1); tooMany.write(2, 2); tooMany.write(30, 5); tooMany.write(0, 5); tooMany.write(0, 4)
-        #expect(decodingError(header + tooMany.bytes + [0, 0, 0] + trailer)?.kind == .invalidValue)
+        #expect(decodingError(header + tooMany.bytes + [0, 0, 0] + trailer)?.code == .invalidValue)
     }
 
     @Test(arguments: [("stored", GzipVectors.stored), ("fixed", GzipVectors.fixed),

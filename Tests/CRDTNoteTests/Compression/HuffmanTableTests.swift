@@ -64,6 +64,6 @@ import CRDTNoteTestSupport
                 } catch { return error }
             }
         }
-        #expect(error?.kind == .invalidValue)
+        #expect(error?.code == .invalidValue)
     }
 }

@@ -89,9 +89,9 @@ import CRDTNoteTestSupport
 
     @Test func headerProblemsAreNamed() throws {
         let good = NoteText("hello", replica: 1).encodedSnapshot()
-        func kind(_ bytes: [UInt8]) -> BinaryDecodingError.Kind? {
+        func kind(_ bytes: [UInt8]) -> BinaryDecodingError.Code? {
             do { _ = try NoteText(snapshot: bytes, replica: 1); return nil } catch {
-                if case let .corrupt(e) = error { return e.kind }
+                if case let .corrupt(e) = error { return e.code }
                 return nil
             }
         }

@@ -25,7 +25,7 @@ import CRDTNoteTestSupport
         let eleven = [UInt8](repeating: 0x80, count: 10) + [0x01]
         for bad in [tooHigh, eleven, [UInt8](repeating: 0xFF, count: 12)] {
             let e = varintError(bad, prefix: 3, baseOffset: 40)
-            #expect(e?.kind == .varintOverflow)
+            #expect(e?.code == .varintOverflow)
             #expect(e?.offset == 43)
         }
         #expect(varintError([UInt8](repeating: 0xFF, count: 9) + [0x01]) == nil)
@@ -35,7 +35,7 @@ import CRDTNoteTestSupport
         for bad: [UInt8] in [[0x80, 0x00], [0xFF, 0x80, 0x00], [0x81, 0x80, 0x80, 0x00],
                              [UInt8](repeating: 0x80, count: 9) + [0x00]] {
             let e = varintError(bad, prefix: 2)
-            #expect(e?.kind == .nonMinimalVarint)
+            #expect(e?.code == .nonMinimalVarint)
             #expect(e?.offset == 2)
         }
     }
@@ -46,7 +46,7 @@ import CRDTNoteTestSupport
         w.writeVarUInt(v)
         for k in 0..<w.count {
             let e = varintError(Array(w.bytes[0..<k]), prefix: 1)
-            #expect(e?.kind == .truncated)
+            #expect(e?.code == .truncated)
             #expect(e?.offset == 1)
         }
     }
@@ -82,7 +82,7 @@ import CRDTNoteTestSupport
             let error = #expect(throws: BinaryDecodingError.self) { try readAll(&r) }
             // The failing field is the last one starting at or before the cut.
             let expectedOffset = starts.last { $0 <= length } ?? -1
-            #expect(error?.kind == .truncated || error?.kind == .lengthTooLarge)
+            #expect(error?.code == .truncated || error?.code == .lengthTooLarge)
             #expect(error?.offset == expectedOffset, "prefix \(length)")
         }
     }
@@ -92,7 +92,7 @@ import CRDTNoteTestSupport
         w.writeVarUInt(1000)
         var r = ByteReader(w.bytes)
         let e = #expect(throws: BinaryDecodingError.self) { try r.readVarUInt(max: 999, "run length") }
-        #expect(e?.kind == .invalidValue)
+        #expect(e?.code == .invalidValue)
         #expect(e?.offset == 0)
         #expect(e?.message.contains("run length") == true)
         #expect(try r.readVarUInt(max: 1000, "run length") == 1000)
@@ -104,7 +104,7 @@ import CRDTNoteTestSupport
         w.writeBytes([UInt8](repeating: 1, count: 12))
         var r = ByteReader(w.bytes)
         let e = #expect(throws: BinaryDecodingError.self) { try r.readCount("runs", minimumBytesEach: 3) }
-        #expect(e?.kind == .lengthTooLarge)
+        #expect(e?.code == .lengthTooLarge)
         #expect(e?.offset == 0)
         #expect(e?.message.contains("4294967295") == true)
         #expect(r.offset == 0)
@@ -128,7 +128,7 @@ import CRDTNoteTestSupport
         var r = ByteReader(w.bytes)
         _ = try? r.readByte()
         let e = #expect(throws: BinaryDecodingError.self) { try r.readLengthPrefixed("title") }
-        #expect(e?.kind == .lengthTooLarge)
+        #expect(e?.code == .lengthTooLarge)
         #expect(e?.offset == 1)
         #expect(r.offset == 1)
         var n = ByteReader([1, 2])

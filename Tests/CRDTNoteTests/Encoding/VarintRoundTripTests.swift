@@ -92,7 +92,7 @@ func expectedVarintLength(_ v: UInt64) -> Int {
         #expect(inner.offset == 103)
         #expect(try inner.readVarUInt() == 5)
         let error = #expect(throws: BinaryDecodingError.self) { try inner.readVarUInt() }
-        #expect(error?.kind == .truncated)
+        #expect(error?.code == .truncated)
         #expect(error?.offset == 104)
         #expect(throws: BinaryDecodingError.self) { try ByteReader(bytes).expectEnd("x") }
         var tooLong = ByteReader(bytes)

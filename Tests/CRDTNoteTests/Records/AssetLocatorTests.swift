@@ -64,7 +64,7 @@ struct AssetLocatorTests {
             _ = try locator.readAsset(AssetReference(fileChecksum: "abc", downloadURL: "missing.bin"), field: "payloadAsset")
             Issue.record("expected an error")
         } catch {
-            #expect(error.kind == .assetNotFound)
+            #expect(error.code == .assetNotFound)
             #expect(error.message.contains("payloadAsset"))
             #expect(error.message.contains(dir + "/missing.bin"))
             #expect(error.message.contains(dir + "/assets/abc"))
@@ -78,7 +78,7 @@ struct AssetLocatorTests {
             _ = try locator.readAsset(wrongSize, field: "f")
             Issue.record("expected a size error")
         } catch {
-            #expect(error.kind == .assetMismatch)
+            #expect(error.code == .assetMismatch)
         }
         var wrongSum = small
         wrongSum.fileChecksum = "0000000000000000"
@@ -87,7 +87,7 @@ struct AssetLocatorTests {
             _ = try AssetLocator(jsonDirectory: dir).readAsset(AssetReference(fileChecksum: "abc"), field: "text")
             Issue.record("expected an error")
         } catch {
-            #expect(error.kind == .assetNotFound)
+            #expect(error.code == .assetNotFound)
             #expect(error.message.contains("no assets directory"))
         }
     }

@@ -154,7 +154,7 @@ struct CloudRecordJSONTests {
         do {
             _ = try CloudRecord.record(fromJSON: Array(webServicesResponse.utf8))
         } catch {
-            #expect(error.kind == .multipleRecords)
+            #expect(error.code == .multipleRecords)
         }
     }
 
@@ -186,47 +186,47 @@ struct CloudRecordJSONTests {
     @Test func wrongTypesNameThePath() {
         let wrongInt = #"{"records": [{"recordName": "a", "recordType": "Note", "fields": {}}, {"recordName": "b", "recordType": "Note", "fields": {"version": {"value": "two", "type": "INT64"}}}]}"#
         let e1 = recordError(wrongInt)
-        #expect(e1?.kind == .wrongType)
+        #expect(e1?.code == .wrongType)
         #expect(e1?.path == "records[1].fields.version.value")
         #expect(e1?.description.contains("expected an integer for INT64, found a string") == true)
 
         let fraction = recordError(#"{"recordName": "a", "recordType": "N", "fields": {"v": {"value": 1.5, "type": "INT64"}}}"#)
-        #expect(fraction?.kind == .invalidValue)
+        #expect(fraction?.code == .invalidValue)
         #expect(fraction?.path == "fields.v.value")
 
         let listElement = recordError(#"{"recordName": "a", "recordType": "N", "fields": {"l": {"value": ["x", 2], "type": "STRING_LIST"}}}"#)
         #expect(listElement?.path == "fields.l.value[1]")
 
         let missingName = recordError(#"{"records": [{"recordType": "N"}]}"#)
-        #expect(missingName?.kind == .missingKey)
+        #expect(missingName?.code == .missingKey)
         #expect(missingName?.path == "records[0]")
 
         let missingValue = recordError(#"{"recordName": "a", "recordType": "N", "fields": {"f": {"type": "STRING"}}}"#)
-        #expect(missingValue?.kind == .missingKey)
+        #expect(missingValue?.code == .missingKey)
         #expect(missingValue?.path == "fields.f")
 
         let badTimestamp = recordError(#"{"recordName": "a", "recordType": "N", "modified": {"timestamp": "x"}}"#)
         #expect(badTimestamp?.path == "modified.timestamp")
 
         let badAsset = recordError(#"{"recordName": "a", "recordType": "N", "fields": {"a": {"value": {"size": -1}, "type": "ASSETID"}}}"#)
-        #expect(badAsset?.kind == .invalidValue)
+        #expect(badAsset?.code == .invalidValue)
         #expect(badAsset?.path == "fields.a.value.size")
 
         let badRef = recordError(#"{"recordName": "a", "recordType": "N", "fields": {"r": {"value": {"recordName": 3}, "type": "REFERENCE"}}}"#)
         #expect(badRef?.path == "fields.r.value.recordName")
 
         #expect(recordError("[1, 2]")?.path == "[0]")
-        #expect(recordError("42")?.kind == .notARecord)
-        #expect(recordError("{\"recordName\": ")?.kind == .invalidJSON)
+        #expect(recordError("42")?.code == .notARecord)
+        #expect(recordError("{\"recordName\": ")?.code == .invalidJSON)
         let server = recordError(#"{"records": [{"recordName": "a", "reason": "not found", "serverErrorCode": "NOT_FOUND"}]}"#)
-        #expect(server?.kind == .serverError)
+        #expect(server?.code == .serverError)
         #expect(server?.message.contains("NOT_FOUND") == true)
     }
 
     @Test func invalidBase64() {
         func check(_ base64: String, offset: Int) {
             let e = recordError(#"{"recordName": "a", "recordType": "N", "fields": {"payload": {"value": "# + "\"\(base64)\"" + #", "type": "BYTES"}}}"#)
-            #expect(e?.kind == .invalidBase64, "\(base64)")
+            #expect(e?.code == .invalidBase64, "\(base64)")
             #expect(e?.path == "fields.payload.value")
             #expect(e?.message.hasSuffix("at character \(offset)") == true, "\(base64): \(e?.message ?? "")")
         }

@@ -59,7 +59,7 @@ struct NoteRecordTests {
         var record = NoteFixtures.v2(NoteText("x", replica: 1), asset: true)
         record.assets = NoteAssets()
         #expect(throws: NoteRecordError.self) { try record.read(as: 2) }
-        do { _ = try record.read(as: 2) } catch { #expect(error.kind == .assetUnavailable && error.field == "payloadAsset") }
+        do { _ = try record.read(as: 2) } catch { #expect(error.code == .assetUnavailable && error.field == "payloadAsset") }
         #expect(throws: NoteRecordError.self) { try record.writing(NoteText("y", replica: 2)) }
     }
 
@@ -116,7 +116,7 @@ struct NoteRecordTests {
             _ = try record.read(as: 2)
             Issue.record("expected newerVersion")
         } catch {
-            #expect(error.kind == .newerVersion)
+            #expect(error.code == .newerVersion)
             #expect(error.newerVersion?.recordVersion == 3)
             #expect(error.newerVersion?.supportedRecordVersion == 2)
         }
@@ -136,7 +136,7 @@ struct NoteRecordTests {
             _ = try record.read(as: 2)
             Issue.record("expected newerVersion")
         } catch {
-            #expect(error.kind == .newerVersion)
+            #expect(error.code == .newerVersion)
             #expect(error.field == "payload")
             #expect(error.newerVersion?.payloadRequiredReader == NoteFormat.readerVersion + 1)
             #expect(error.newerVersion?.supportedReader == NoteFormat.readerVersion)
@@ -147,8 +147,8 @@ struct NoteRecordTests {
     }
 
     @Test func badFieldsAreTypedErrors() throws {
-        func kind(_ record: NoteRecord) -> NoteRecordError.Kind? {
-            do { _ = try record.read(as: 1); return nil } catch { return error.kind }
+        func kind(_ record: NoteRecord) -> NoteRecordError.Code? {
+            do { _ = try record.read(as: 1); return nil } catch { return error.code }
         }
         var r = NoteFixtures.v1("x")
         r.record[field: "version"] = .string("2")

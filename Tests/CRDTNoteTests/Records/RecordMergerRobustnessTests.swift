@@ -28,7 +28,7 @@ struct RecordMergerRobustnessTests {
                 #expect(try result.record.read(as: 1).note.string == result.note.string)
             } catch {
                 errors += 1
-                #expect([.corruptPayload, .inconsistentStates, .newerVersion].contains(error.kind), "\(error)")
+                #expect([.corruptPayload, .inconsistentStates, .newerVersion].contains(error.code), "\(error)")
             }
         }
         #expect(errors > 0)
@@ -53,7 +53,7 @@ struct RecordMergerRobustnessTests {
         record.assets[field: "payloadAsset"] = newer
         record.record[field: "payload"] = .bytes([9, 9, 9])   // would be corrupt if decoded
         do { _ = try record.read(as: 3); Issue.record("read") } catch {
-            #expect(error.kind == .newerVersion)
+            #expect(error.code == .newerVersion)
             #expect(error.field == "payloadAsset")
         }
     }

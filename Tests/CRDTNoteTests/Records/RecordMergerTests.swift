@@ -152,7 +152,7 @@ struct RecordMergerTests {
                 _ = try RecordMerger().merge(ancestor: a, client: c, server: s)
                 Issue.record("expected the merge to refuse")
             } catch {
-                #expect(error.kind == .newerVersion)
+                #expect(error.code == .newerVersion)
                 #expect(error.newerVersion != nil)
             }
         }
@@ -164,13 +164,13 @@ struct RecordMergerTests {
         var elsewhere = client
         elsewhere.record.recordName = "another-note"
         do { _ = try RecordMerger().merge(ancestor: ancestor, client: elsewhere, server: server); Issue.record("merged") }
-        catch { #expect(error.kind == .mismatchedRecords) }
+        catch { #expect(error.code == .mismatchedRecords) }
         var gone = server
         gone.record.deleted = true
         do { _ = try RecordMerger().merge(ancestor: ancestor, client: client, server: gone); Issue.record("merged") }
-        catch { #expect(error.kind == .deletedRecord) }
+        catch { #expect(error.code == .deletedRecord) }
         do { _ = try RecordMerger().merge(records: []); Issue.record("merged") }
-        catch { #expect(error.kind == .noRecords) }
+        catch { #expect(error.code == .noRecords) }
     }
 
     @Test func severalVersionsMergeInAnyOrder() throws {

@@ -76,7 +76,7 @@ import CRDTNoteTestSupport
             try note.insert("x", atUTF16Offset: 2)
             Issue.record("inserting inside a surrogate pair succeeded")
         } catch {
-            #expect(error.kind == .insideSurrogatePair)
+            #expect(error.code == .insideSurrogatePair)
         }
         #expect(throws: NoteTextError.self) { try note.deleteUTF16(in: 1..<2) }
         try note.insert("x", atUTF16Offset: 3)

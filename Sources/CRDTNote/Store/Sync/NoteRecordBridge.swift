@@ -45,7 +45,7 @@ package enum NoteRecordBridge {
     }
 
     package static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {
-        NoteSyncError(error.kind == .newerVersion ? .newerVersionAvailable : .recordUnreadable, noteName: name, "\(error)")
+        NoteSyncError(error.code == .newerVersion ? .newerVersionAvailable : .recordUnreadable, noteName: name, "\(error)")
     }
 }
 
