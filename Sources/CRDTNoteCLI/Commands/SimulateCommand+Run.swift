@@ -15,7 +15,7 @@ func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
     if options.json {
         output = report.jsonValue().serialized(pretty: true) + [0x0A]
     } else {
-        var text = report.description + "\n"
+        var text = report.textLines + "\n"
         if !report.divergentNotes.isEmpty {
             text += "divergent notes: \(report.divergentNotes.joined(separator: ", "))\n"
         }

@@ -1,7 +1,7 @@
 import CRDTNoteSupport
 import CRDTNote
 /// What a `NoteSyncSimulation` run did and found.
-public struct NoteSyncSimulationReport: Hashable, Sendable, CustomStringConvertible {
+public struct NoteSyncSimulationReport: Hashable, Sendable {
     /// Devices simulated.
     public var devices: Int
     /// Notes simulated.
@@ -42,12 +42,4 @@ public struct NoteSyncSimulationReport: Hashable, Sendable, CustomStringConverti
 
     /// Whether the run kept both promises (converged, nothing lost).
     public var succeeded: Bool { converged && lostEdits == 0 }
-
-    /// One `key: value` line per figure.
-    public var description: String {
-        [
-            "devices: \(devices)", "notes: \(notes)", "edits: \(edits)", "conflicts merged: \(conflictsMerged)",
-            "retries: \(retries)", "faults injected: \(faultsInjected)", "lost edits: \(lostEdits)", "converged: \(converged)",
-        ].joined(separator: "\n")
-    }
 }

@@ -23,4 +23,12 @@ extension NoteSyncSimulationReport {
             ("notesResurrected", .number(JSONNumber(notesResurrected))), ("zoneRecoveries", .number(JSONNumber(zoneRecoveries))),
         ]))
     }
+
+    /// The text report: one `key: value` line per figure.
+    var textLines: String {
+        [
+            "devices: \(devices)", "notes: \(notes)", "edits: \(edits)", "conflicts merged: \(conflictsMerged)",
+            "retries: \(retries)", "faults injected: \(faultsInjected)", "lost edits: \(lostEdits)", "converged: \(converged)",
+        ].joined(separator: "\n")
+    }
 }
