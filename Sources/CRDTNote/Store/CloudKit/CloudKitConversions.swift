@@ -4,7 +4,6 @@ import CloudKit
 import Foundation
 
 /// Public conversions for apps that drive CloudKit themselves (e.g. with `CKSyncEngine`).
-@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
 extension StoredRecord {
     /// A record as CloudKit returned it: mapped fields, asset bytes, and (in `extra`, under
     /// `CloudRecord.systemFieldsKey`) the archived system fields that carry its change tag.
@@ -23,7 +22,6 @@ extension StoredRecord {
     }
 }
 
-@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
 extension RecordStoreError {
     /// The store error for an error CloudKit reported (about `recordName`, for item errors):
     /// `serverRecordChanged` with its three records, `partialFailure` per item, retry delays.

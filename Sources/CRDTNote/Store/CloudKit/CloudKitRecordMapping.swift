@@ -6,7 +6,6 @@ import CloudKit
 import Foundation
 
 /// Conversions between CloudKit's types and the portable record model.
-@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
 enum CloudKitRecordMapping {
     /// Top-level key of `CloudRecord.extra` holding the record's archived system fields (base64
     /// of `encodeSystemFields(with:)`): the change tag CloudKit checks on save travels there.
@@ -51,7 +50,9 @@ enum CloudKitRecordMapping {
             return .reference(RecordReference(recordName: reference.recordID.recordName,
                                               action: reference.action == .deleteSelf ? "DELETE_SELF" : "NONE"))
         case let number as NSNumber:
-            return CFNumberIsFloatType(number as CFNumber) ? .double(number.doubleValue) : .int64(number.int64Value)
+            // `objCType` "d"/"f" is what `CFNumberIsFloatType` tests; unlike CoreFoundation it
+            // also exists in Linux Foundation, where this file is type-checked.
+            return ["d", "f"].contains(String(cString: number.objCType)) ? .double(number.doubleValue) : .int64(number.int64Value)
         case let list as [Any]:
             let elements = list.compactMap(fieldValue)
             return elements.count == list.count ? .list(elements) : nil

@@ -2,6 +2,9 @@
 // Every decision (what a result means, how errors map, retries, merges) lives in portable code
 // (`CloudKitStyleRecordStore`, `RecordStoreError(cloudKit:)`, `NoteSyncEngine`), which the Linux
 // tests exercise through a fake `CloudKitStyleDatabase`. Only type conversion happens here.
+// No `@available` in these files: every CloudKit API they use exists at the package's minimum
+// platforms (Package.swift: macOS 13, iOS 16, tvOS 16, watchOS 9, visionOS 1). Anything newer
+// (CKSyncEngine: macOS 14, iOS 17) must say so. `.ci/typecheck-cloudkit` cannot check this.
 #if canImport(CloudKit)
 import CloudKit
 import Foundation
@@ -11,10 +14,8 @@ import Foundation
 /// ```swift
 /// let store = CloudKitRecordStore(database: CKContainer.default().privateCloudDatabase)
 /// ```
-@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
 public typealias CloudKitRecordStore = CloudKitStyleRecordStore<CKDatabaseAdapter>
 
-@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
 extension CloudKitStyleRecordStore where Database == CKDatabaseAdapter {
     /// A store over `database`; asset bytes are staged as files in `assetDirectory`.
     public init(database: CKDatabase, assetDirectory: URL = FileManager.default.temporaryDirectory) {
@@ -22,10 +23,9 @@ extension CloudKitStyleRecordStore where Database == CKDatabaseAdapter {
     }
 }
 
-/// `CKDatabase` seen as a `CloudKitStyleDatabase`. `@unchecked Sendable`: `CKDatabase` is
-/// thread-safe and the other properties are immutable values.
-@available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
-public struct CKDatabaseAdapter: CloudKitStyleDatabase, @unchecked Sendable {
+/// `CKDatabase` seen as a `CloudKitStyleDatabase`. Sendable: `CKDatabase` is (NS_SWIFT_SENDABLE)
+/// and the other properties are immutable values.
+public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
     /// The CloudKit database.
     public let database: CKDatabase
     /// Where asset bytes are written before upload (files are removed after the request).
