@@ -95,7 +95,7 @@ enum RecordsBench {
     static func measure(layout: String, limits: NoteRecordLimits, base: NoteText, a: NoteText, b: NoteText, runs: Int) throws -> RecordsCase {
         let dir = try BenchFiles.temporaryDirectory("records-\(layout)")
         defer { BenchFiles.remove(dir) }
-        var ancestor = NoteRecord(recordName: "M1", note: base, limits: limits)
+        var ancestor = try NoteRecord(recordName: "M1", note: base, limits: limits)
         ancestor.record.recordChangeTag = "tag-1"
         var server = try ancestor.writing(b, limits: limits)
         server.record.recordChangeTag = "tag-2"

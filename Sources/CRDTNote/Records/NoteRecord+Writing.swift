@@ -49,11 +49,11 @@ extension NoteRecord {
         return copy
     }
 
-    /// A new record named `recordName` holding `note`.
-    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteRecordLimits = .standard) {
+    /// A new record named `recordName` holding `note` (see ``write(_:limits:)``; a fresh record
+    /// has no version or payload to refuse, but any error `write` reports is thrown, not hidden).
+    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteRecordLimits = .standard) throws(NoteRecordError) {
         self.init(recordName: recordName, zoneID: zoneID)
-        // A fresh record has no version or payload to refuse.
-        try? write(note, limits: limits)
+        try write(note, limits: limits)
     }
 
     /// Asset note fields whose bytes still have to be stored: references without a `downloadURL`.

@@ -91,9 +91,7 @@ public struct NoteRecord: Hashable, Sendable {
             }
         }
         for (field, bytes) in existing {
-            guard bytes.count >= 8, bytes[0..<4].elementsEqual(NoteFormat.magic) else { continue }
-            let required = UInt16(bytes[6]) | UInt16(bytes[7]) << 8
-            if required > NoteFormat.readerVersion {
+            if let required = PayloadHeader.requiredReaderVersion(of: bytes), required > NoteFormat.readerVersion {
                 throw NoteRecordError(
                     .newerVersion, recordName: recordName, field: field,
                     "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(NoteFormat.readerVersion); leaving it alone",

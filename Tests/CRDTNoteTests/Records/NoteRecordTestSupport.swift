@@ -26,8 +26,8 @@ enum NoteFixtures {
     }
 
     /// A crdtnote (v2) record holding `note`.
-    static func v2(_ note: NoteText, asset: Bool = false, name: String = name) -> NoteRecord {
-        var r = NoteRecord(recordName: name, note: note, limits: asset ? assetLimits : .standard)
+    static func v2(_ note: NoteText, asset: Bool = false, name: String = name) throws -> NoteRecord {
+        var r = try NoteRecord(recordName: name, note: note, limits: asset ? assetLimits : .standard)
         r.record.recordChangeTag = "v2tag"
         return r
     }
