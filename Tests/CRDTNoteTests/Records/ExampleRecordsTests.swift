@@ -65,7 +65,7 @@ struct ExampleRecordsTests {
 
     static func load(_ name: String) throws -> NoteRecord {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name).json")))
-        return try NoteRecord(CloudRecord.record(fromJSON: bytes), locator: AssetLocator(jsonDirectory: directory))
+        return try NoteRecord(CloudRecord.record(fromJSON: bytes), loadingAssetsFrom: AssetLocator(jsonDirectory: directory))
     }
 
     @Test func examplesAreValidAndMerge() throws {

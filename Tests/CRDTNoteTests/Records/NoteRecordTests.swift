@@ -44,20 +44,19 @@ struct NoteRecordTests {
         #expect(Set(record.assetsToSave.keys) == ["payloadAsset", "text"])
         #expect(try record.read(as: 4).note.string == note.string)
 
-        let saved = try record.savingAssets(in: dir)
+        let saved = try record.savingAssets(to: AssetLocator(jsonDirectory: dir))
         #expect(saved.assetsToSave.isEmpty)
         let json = saved.record.jsonBytes()
         let again = try CloudRecord.record(fromJSON: json)
-        let loaded = try NoteRecord(again, locator: AssetLocator(jsonDirectory: dir))
-        #expect(loaded.assets[field: "payloadAsset"] == payload)
+        let loaded = try NoteRecord(again, loadingAssetsFrom: AssetLocator(jsonDirectory: dir))
+        #expect(loaded.record.assetBytes("payloadAsset") == payload)
         #expect(try loaded.read(as: 4).note.string == note.string)
         // Writing the same state again keeps the stored assets: nothing new to upload.
         #expect(try loaded.writing(note, limits: NoteFixtures.assetLimits).record == loaded.record)
     }
 
     @Test func missingAssetBytesAreATypedError() throws {
-        var record = try NoteFixtures.v2(NoteText("x", replica: 1), asset: true)
-        record.assets = NoteAssets()
+        let record = NoteFixtures.withoutAssetBytes(try NoteFixtures.v2(NoteText("x", replica: 1), asset: true))
         #expect(throws: NoteRecordError.self) { try record.read(as: 2) }
         do { _ = try record.read(as: 2) } catch { #expect(error.code == .assetUnavailable && error.field == "payloadAsset") }
         #expect(throws: NoteRecordError.self) { try record.writing(NoteText("y", replica: 2)) }
@@ -124,7 +123,7 @@ struct NoteRecordTests {
         #expect(throws: NoteRecordError.self) { try record.write(NoteText("past", replica: 2)) }
         #expect(record == before)
         // Assets of a newer record are not even loaded.
-        #expect(try NoteAssets.load(for: record.record) { _, _ in Issue.record("loaded"); return [] }.isEmpty)
+        #expect(try NoteRecord(record.record, loadingAssetsFrom: UnusedAssetStorage()) == record)
     }
 
     @Test func payloadNeedingNewerReaderIsRefused() throws {
@@ -163,8 +162,7 @@ struct NoteRecordTests {
         r = NoteFixtures.v1("x")
         r.record[field: "text"] = .int64(5)
         #expect(kind(r) == .invalidField)
-        r.record[field: "text"] = .asset(AssetReference(size: 2))
-        r.assets[field: "text"] = [0xC3, 0x28]
+        r.record[field: "text"] = .asset(AssetReference(size: 2, bytes: [0xC3, 0x28]))
         #expect(kind(r) == .invalidText)
     }
 

@@ -42,7 +42,7 @@ struct RecordMergerTests {
         // Small merged state: written inline again, the server's payload asset removed.
         #expect(result.record.record[field: "payload"] != nil)
         #expect(result.record.record[field: "payloadAsset"] == nil)
-        #expect(result.record.assets[field: "payloadAsset"] == nil)
+        #expect(result.record.record.assetBytes("payloadAsset") == nil)
         let big = try RecordMerger(limits: NoteFixtures.assetLimits).merge(ancestor: ancestor, client: client, server: server)
         #expect(big.record.record[field: "payload"] == nil)
         #expect(Set(big.record.assetsToSave.keys) == ["payloadAsset", "text"])

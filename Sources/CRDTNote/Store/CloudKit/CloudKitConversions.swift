@@ -5,11 +5,11 @@ import Foundation
 
 /// Public conversions for apps that drive CloudKit themselves (e.g. with `CKSyncEngine`).
 @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
-extension StoredRecord {
-    /// A record as CloudKit returned it: mapped fields, asset bytes, and (in `extra`, under
-    /// `CloudRecord.systemFieldsKey`) the archived system fields that carry its change tag.
+extension CloudRecord {
+    /// A record as CloudKit returned it: mapped fields, asset bytes, and the archived system
+    /// fields that carry its change tag.
     public init(_ ckRecord: CKRecord) {
-        self = CloudKitRecordMapping.storedRecord(ckRecord)
+        self = CloudKitRecordMapping.cloudRecord(ckRecord)
     }
 
     /// The `CKRecord` to save: rebuilt from the archived system fields when present (so the
