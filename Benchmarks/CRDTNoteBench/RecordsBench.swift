@@ -95,14 +95,14 @@ enum RecordsBench {
     static func measure(layout: String, limits: NoteRecordLimits, base: NoteText, a: NoteText, b: NoteText, runs: Int) throws -> RecordsCase {
         let dir = try BenchFiles.temporaryDirectory("records-\(layout)")
         defer { BenchFiles.remove(dir) }
-        var ancestor = NoteRecord(recordName: "M1", note: base, limits: limits)
+        var ancestor = try NoteRecord(recordName: "M1", note: base, limits: limits)
         ancestor.record.recordChangeTag = "tag-1"
         var server = try ancestor.writing(b, limits: limits)
         server.record.recordChangeTag = "tag-2"
         let client = try ancestor.writing(a, limits: limits)
         var inputSizes: [Int] = []
         for (name, record) in [("ancestor", ancestor), ("client", client), ("server", server)] {
-            let saved = try record.savingAssets(in: dir, all: true)
+            let saved = try record.savingAssets(to: AssetLocator(jsonDirectory: dir), all: true)
             let bytes = saved.record.jsonBytes(pretty: false)
             try BenchFiles.write(bytes, to: dir + "/\(name).json")
             inputSizes.append(bytes.count)
@@ -123,14 +123,14 @@ enum RecordsBench {
             let (readMs, inputs) = try Measure.time { () throws -> [NoteRecord] in
                 try ["ancestor", "client", "server"].map { name throws -> NoteRecord in
                     let record = try CloudRecord.record(fromJSON: try BenchFiles.read(dir + "/\(name).json"))
-                    return try NoteRecord(record, locator: AssetLocator(jsonDirectory: dir))
+                    return try NoteRecord(record, loadingAssetsFrom: AssetLocator(jsonDirectory: dir))
                 }
             }
             let (mergeMs, result) = try Measure.time { () throws -> RecordMergeResult in
                 try merger.merge(ancestor: inputs[0], client: inputs[1], server: inputs[2])
             }
             let (writeMs, written) = try Measure.time { () throws -> (Int, Int) in
-                let saved = try result.record.savingAssets(in: outDir)
+                let saved = try result.record.savingAssets(to: AssetLocator(jsonDirectory: outDir))
                 let bytes = saved.record.jsonBytes(pretty: false)
                 try BenchFiles.write(bytes, to: outDir + "/merged.json")
                 return (bytes.count, result.record.assetsToSave.values.reduce(0) { $0 + $1.count })

@@ -17,7 +17,7 @@ extension NotesSync: CKSyncEngineDelegate {
 
         case .fetchedRecordZoneChanges(let changes):
             for modification in changes.modifications {
-                try? await engine.receive(StoredRecord(modification.record))
+                try? await engine.receive(CloudRecord(modification.record))
             }
             for deletion in changes.deletions {
                 await engine.receiveDeletion(of: deletion.recordID.recordName)
@@ -25,7 +25,7 @@ extension NotesSync: CKSyncEngineDelegate {
 
         case .sentRecordZoneChanges(let sent):
             for record in sent.savedRecords {
-                await engine.recordWasSaved(StoredRecord(record))
+                await engine.recordWasSaved(CloudRecord(record))
             }
             for id in sent.deletedRecordIDs {
                 await engine.deleteWasSent(id.recordName)

@@ -12,15 +12,15 @@ import Testing
 /// In-process checks of writing records with assets, and of the per-replica history `show` prints.
 @Suite struct RecordOutputTests {
     /// A record whose text and payload are both assets (zero inline limits).
-    func recordWithAssets() -> NoteRecord {
+    func recordWithAssets() throws -> NoteRecord {
         let note = NoteText("a note kept in asset files", replica: 5)
-        return NoteRecord(recordName: "n", note: note, limits: NoteRecordLimits(maxInlinePayload: 0, maxInlineText: 0))
+        return try NoteRecord(recordName: "n", note: note, limits: NoteRecordLimits(maxInlinePayload: 0, maxInlineText: 0))
     }
 
     @Test func assetsAreWrittenBesideTheRecordAndNamedInIt() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        try RecordOutput.write(recordWithAssets(), to: .file(folder.path("n.json")), assetDirectory: folder.url.path)
+        try RecordOutput.write(try recordWithAssets(), to: .file(folder.path("n.json")), assetDirectory: folder.url.path)
         let files = try folder.contents()
         #expect(files.count == 3)
         #expect(files.contains("n.json"))
@@ -38,8 +38,9 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try Data("keep".utf8).write(to: folder.url.appendingPathComponent("other.bin"))
+        let record = try recordWithAssets()
         #expect(throws: CLIError.self) {
-            try RecordOutput.write(recordWithAssets(), to: .file(folder.path("missing/n.json")), assetDirectory: folder.url.path)
+            try RecordOutput.write(record, to: .file(folder.path("missing/n.json")), assetDirectory: folder.url.path)
         }
         #expect(try folder.contents() == ["other.bin"])
     }
@@ -47,8 +48,9 @@ import Testing
     @Test func unwritableAssetFolderIsACannotWriteError() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
+        let record = try recordWithAssets()
         do {
-            try RecordOutput.write(recordWithAssets(), to: .standardOutput, assetDirectory: folder.path("missing"))
+            try RecordOutput.write(record, to: .standardOutput, assetDirectory: folder.path("missing"))
             Issue.record("wrote assets into a missing folder")
         } catch {
             #expect(error.code == .cannotWrite)

@@ -62,6 +62,14 @@ package struct PayloadHeader: Sendable, Hashable {
         }
     }
 
+    /// The minimum reader version a payload declares, read from its header alone (nothing else is
+    /// checked); nil when `bytes` do not start with a payload header. Lets callers refuse a
+    /// payload from a newer writer before decoding or overwriting it.
+    package static func requiredReaderVersion(of bytes: [UInt8]) -> UInt16? {
+        guard bytes.count >= 8, bytes[0..<4].elementsEqual(NoteFormat.magic) else { return nil }
+        return UInt16(bytes[6]) | UInt16(bytes[7]) << 8
+    }
+
     private static func readUInt16(_ reader: inout ByteReader) throws(BinaryDecodingError) -> UInt16 {
         let b = try reader.readBytes(2)
         return UInt16(b[b.startIndex]) | UInt16(b[b.startIndex + 1]) << 8

@@ -1,6 +1,8 @@
 import CRDTNoteSupport
 
-/// A CloudKit record as CloudKit Web Services exports it: identity, metadata and typed fields.
+/// A CloudKit record: identity, metadata, typed fields and, like a `CKRecord` with its
+/// `CKAsset`s, the bytes of its ASSET fields (``AssetReference/bytes``). It is what a
+/// ``RecordStore`` saves and returns; ``NoteRecord`` is the typed view of a note record.
 ///
 /// Everything the model does not know (top-level keys, field keys, field types) is kept and
 /// written back unchanged, so an app's own fields survive every merge and rewrite.
@@ -8,7 +10,6 @@ import CRDTNoteSupport
 /// ```swift
 /// var record = CloudRecord(recordName: "note-1", recordType: "Note")
 /// record[field: "version"] = .int64(2)
-/// let bytes = record.jsonBytes()
 /// ```
 public struct CloudRecord: Hashable, Sendable {
     /// The record's unique name.
@@ -32,6 +33,10 @@ public struct CloudRecord: Hashable, Sendable {
     public var fieldOrder: [String]
     /// Unknown top-level keys (e.g. `pluginFields`, `shortGUID`), kept verbatim.
     package var extra: JSONObject
+    /// CloudKit's archived system fields (`CKRecord.encodeSystemFields`), opaque: the CloudKit
+    /// adapter rebuilds the `CKRecord` from them so a save is checked against this record's
+    /// change tag. `nil` for records that never came from CloudKit.
+    package var systemFields: [UInt8]?
 
     /// An empty record.
     public init(recordName: String, recordType: String) {
@@ -80,7 +85,7 @@ public struct CloudRecord: Hashable, Sendable {
     public static func == (a: CloudRecord, b: CloudRecord) -> Bool {
         a.recordName == b.recordName && a.recordType == b.recordType && a.recordChangeTag == b.recordChangeTag
             && a.zoneID == b.zoneID && a.created == b.created && a.modified == b.modified && a.deleted == b.deleted
-            && a.fields == b.fields && a.extra == b.extra
+            && a.fields == b.fields && a.extra == b.extra && a.systemFields == b.systemFields
     }
 
     /// Hashes the same content as `==` compares.
@@ -94,5 +99,24 @@ public struct CloudRecord: Hashable, Sendable {
         hasher.combine(deleted)
         hasher.combine(fields)
         hasher.combine(extra)
+        hasher.combine(systemFields)
+    }
+
+    /// This record as a new record: no change tag, no CloudKit system fields and no server
+    /// timestamps, so saving it creates the record again (used when an edit resurrects a deleted
+    /// note or after a reset).
+    public func withoutServerIdentity() -> CloudRecord {
+        var copy = self
+        copy.recordChangeTag = nil
+        copy.systemFields = nil
+        copy.created = nil
+        copy.modified = nil
+        return copy
+    }
+
+    /// The bytes of ASSET field `name`, when the field is an asset and its bytes are held.
+    package func assetBytes(_ name: String) -> [UInt8]? {
+        if case .asset(let ref)? = self[field: name] { return ref.bytes }
+        return nil
     }
 }

@@ -58,8 +58,8 @@ extension NoteRecord {
             guard case .asset = value else {
                 throw error(.invalidField, NoteSchema.Field.payloadAsset, "expected ASSET, found \(value.defaultTypeName)")
             }
-            guard let bytes = assets[field: NoteSchema.Field.payloadAsset] else {
-                throw error(.assetUnavailable, NoteSchema.Field.payloadAsset, "the asset's bytes were not supplied (load them with NoteAssets.load)")
+            guard let bytes = record.assetBytes(NoteSchema.Field.payloadAsset) else {
+                throw error(.assetUnavailable, NoteSchema.Field.payloadAsset, "the asset's bytes were not supplied (load them with NoteRecord(_:loadingAssetsFrom:))")
             }
             states.append(try decodePayload(bytes, field: NoteSchema.Field.payloadAsset))
         }
@@ -85,8 +85,8 @@ extension NoteRecord {
         case .string(let s)?:
             return s
         case .asset?:
-            guard let bytes = assets[field: name] else {
-                throw error(.assetUnavailable, name, "the asset's bytes were not supplied (load them with NoteAssets.load)")
+            guard let bytes = record.assetBytes(name) else {
+                throw error(.assetUnavailable, name, "the asset's bytes were not supplied (load them with NoteRecord(_:loadingAssetsFrom:))")
             }
             if let bad = UTF8Validation.firstInvalidByte(bytes[...]) {
                 throw error(.invalidText, name, "text asset is not valid UTF-8 at byte \(bad)")

@@ -6,8 +6,8 @@ extension NoteRecord {
     /// Never downgrades: throws `.newerVersion` (changing nothing) when the record or its
     /// payload is newer than this library, and `.assetUnavailable` when the existing
     /// `payloadAsset`'s bytes are missing, since its version could not be checked.
-    /// New ASSET fields get a reference with `size` and a local checksum but no `downloadURL`;
-    /// their bytes are in ``assets`` (see ``assetsToSave``).
+    /// New ASSET fields get a reference with `size`, a local checksum and the bytes, but no
+    /// `downloadURL` (see ``assetsToSave``).
     public mutating func write(_ note: NoteText, limits: NoteRecordLimits = .standard) throws(NoteRecordError) {
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: true)
@@ -26,14 +26,12 @@ extension NoteRecord {
         if payloadInline {
             record[field: NoteSchema.Field.payload] = .bytes(payload)
             record[field: NoteSchema.Field.payloadAsset] = nil
-            assets[field: NoteSchema.Field.payloadAsset] = nil
         } else {
             record[field: NoteSchema.Field.payload] = nil
             setAsset(NoteSchema.Field.payloadAsset, payload)
         }
         if textInline {
             record[field: NoteSchema.Field.text] = .string(note.string)
-            assets[field: NoteSchema.Field.text] = nil
         } else {
             setAsset(NoteSchema.Field.text, text)
         }
@@ -49,18 +47,18 @@ extension NoteRecord {
         return copy
     }
 
-    /// A new record named `recordName` holding `note`.
-    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteRecordLimits = .standard) {
+    /// A new record named `recordName` holding `note` (see ``write(_:limits:)``; a fresh record
+    /// has no version or payload to refuse, but any error `write` reports is thrown, not hidden).
+    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteRecordLimits = .standard) throws(NoteRecordError) {
         self.init(recordName: recordName, zoneID: zoneID)
-        // A fresh record has no version or payload to refuse.
-        try? write(note, limits: limits)
+        try write(note, limits: limits)
     }
 
     /// Asset note fields whose bytes still have to be stored: references without a `downloadURL`.
     public var assetsToSave: [String: [UInt8]] {
         var out: [String: [UInt8]] = [:]
-        for (name, bytes) in assets.bytesByField {
-            if case .asset(let ref)? = record[field: name], ref.downloadURL == nil { out[name] = bytes }
+        for name in NoteSchema.Field.all {
+            if case .asset(let ref)? = record[field: name], ref.downloadURL == nil, let bytes = ref.bytes { out[name] = bytes }
         }
         return out
     }
@@ -68,9 +66,8 @@ extension NoteRecord {
     /// Sets an ASSET note field, keeping the existing reference when its bytes are unchanged
     /// (so nothing is uploaded again).
     private mutating func setAsset(_ name: String, _ bytes: [UInt8]) {
-        if case .asset? = record[field: name], assets[field: name] == bytes { return }
-        record[field: name] = .asset(AssetReference(fileChecksum: AssetChecksum.fnv1a64Hex(bytes), size: Int64(bytes.count)))
-        assets[field: name] = bytes
+        if record.assetBytes(name) == bytes { return }
+        record[field: name] = .asset(.new(bytes))
     }
 
     /// ``CloudRecord/size`` of everything but the note fields, plus room for the note fields'

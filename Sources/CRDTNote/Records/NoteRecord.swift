@@ -1,28 +1,24 @@
-/// A typed view of a CloudKit note record (record type `Note`, schema in ``NoteSchema``),
-/// together with the bytes of its ASSET fields.
+/// A typed view of a CloudKit note record (record type `Note`, schema in ``NoteSchema``).
 ///
 /// The underlying ``CloudRecord`` keeps everything: fields this library does not know, unknown
-/// keys, system fields. Reading never changes the record; writing only touches the note fields
-/// (`version`, `text`, `modified`, `payload`, `payloadAsset`).
+/// keys, system fields, and the bytes of ASSET fields. Reading never changes the record; writing
+/// only touches the note fields (`version`, `text`, `modified`, `payload`, `payloadAsset`).
 ///
 /// ```swift
-/// let record = try CloudRecord.record(fromJSON: jsonBytes)
-/// let stored = try NoteRecord(record, locator: AssetLocator(jsonDirectory: "."))
+/// let stored = try NoteRecord(record, loadingAssetsFrom: storage)   // or NoteRecord(fetched)
 /// var note = try stored.read(as: myReplica).note
 /// note.setText(editedText)
-/// let updated = try stored.writing(note)          // version 2, payload, mirror, modified
-/// let saved = try updated.savingAssets(in: ".")   // large payloads and texts become files
+/// let updated = try stored.writing(note)             // version 2, payload, mirror, modified
+/// let saved = try updated.savingAssets(to: storage)  // large payloads and texts as assets
 /// ```
 public struct NoteRecord: Hashable, Sendable {
-    /// The CloudKit record, all fields and keys included.
+    /// The CloudKit record, all fields and keys (and held asset bytes) included.
     public var record: CloudRecord
-    /// Bytes of the record's ASSET note fields (see ``NoteAssets``).
-    public var assets: NoteAssets
 
-    /// Wraps a record and the bytes of its ASSET note fields (none needed for inline notes).
-    public init(_ record: CloudRecord, assets: NoteAssets = NoteAssets()) {
+    /// Wraps a record. ASSET note fields need their bytes (``AssetReference/bytes``), as records
+    /// fetched from a ``RecordStore`` have; for others see ``init(_:loadingAssetsFrom:)``.
+    public init(_ record: CloudRecord) {
         self.record = record
-        self.assets = assets
     }
 
     /// A new, empty note record (no fields yet; ``write(_:limits:)`` fills them).
@@ -83,7 +79,7 @@ public struct NoteRecord: Hashable, Sendable {
         var existing: [(String, [UInt8])] = []
         if case .bytes(let b)? = record[field: NoteSchema.Field.payload] { existing.append((NoteSchema.Field.payload, b)) }
         if case .asset? = record[field: NoteSchema.Field.payloadAsset] {
-            if let b = assets[field: NoteSchema.Field.payloadAsset] {
+            if let b = record.assetBytes(NoteSchema.Field.payloadAsset) {
                 existing.append((NoteSchema.Field.payloadAsset, b))
             } else if requireAssetBytes {
                 throw error(.assetUnavailable, NoteSchema.Field.payloadAsset,
@@ -91,9 +87,7 @@ public struct NoteRecord: Hashable, Sendable {
             }
         }
         for (field, bytes) in existing {
-            guard bytes.count >= 8, bytes[0..<4].elementsEqual(NoteFormat.magic) else { continue }
-            let required = UInt16(bytes[6]) | UInt16(bytes[7]) << 8
-            if required > NoteFormat.readerVersion {
+            if let required = PayloadHeader.requiredReaderVersion(of: bytes), required > NoteFormat.readerVersion {
                 throw NoteRecordError(
                     .newerVersion, recordName: recordName, field: field,
                     "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(NoteFormat.readerVersion); leaving it alone",

@@ -29,6 +29,9 @@ public struct NoteRecordError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let noRecords = Code(rawValue: "noRecords")
         /// Two payloads contradict each other (e.g. one replica id used for different text).
         public static let inconsistentStates = Code(rawValue: "inconsistentStates")
+        /// The note refused an edit this library made while folding plain text into it
+        /// (e.g. the result would exceed the format's limits); the message has ``NoteTextError``'s.
+        public static let editRefused = Code(rawValue: "editRefused")
     }
 
     /// The versions involved when a record or payload is newer than this library.

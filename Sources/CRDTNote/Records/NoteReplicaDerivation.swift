@@ -63,25 +63,11 @@ struct Hasher64 {
     /// Element order with ids and tombstones, maximal id-consecutive stretches (so run splits
     /// do not matter), the latest stamp, and the visible text.
     mutating func add(stateDigest note: NoteText) {
-        let seq = note.sequence
-        var current: (replica: UInt64, start: UInt32, end: UInt32, deleted: Bool)?
         var stretches: UInt64 = 0
-        func flush(_ s: (replica: UInt64, start: UInt32, end: UInt32, deleted: Bool)) {
-            word(s.replica); word(UInt64(s.start)); word(UInt64(s.end)); byte(s.deleted ? 1 : 0)
+        note.forEachStretch { s in
+            word(s.replica.rawValue); word(UInt64(s.start)); word(UInt64(s.end)); byte(s.deleted ? 1 : 0)
             stretches += 1
         }
-        for slot in seq.order {
-            for run in seq.leaves[Int(slot)] {
-                let id = seq.replicas[Int(run.replica)].rawValue
-                if let c = current, c.replica == id, c.end == run.seq, c.deleted == run.isDeleted {
-                    current = (c.replica, c.start, run.seqEnd, c.deleted)
-                } else {
-                    if let c = current { flush(c) }
-                    current = (id, run.seq, run.seqEnd, run.isDeleted)
-                }
-            }
-        }
-        if let c = current { flush(c) }
         word(stretches)
         word(note.lastModified?.rawValue ?? 0)
         add(note.utf8)

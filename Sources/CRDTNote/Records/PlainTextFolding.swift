@@ -30,7 +30,10 @@ enum PlainTextFolding {
     /// Where the diff replaces a stretch D of `base` with I, I goes before D when it sorts
     /// first (by Unicode scalar values) and after it otherwise; this makes the result the same
     /// whichever text is the base, so merging in either direction gives the same text.
-    static func foldInsertions(_ base: NoteText, text: String, recordName: String, modified: Int64?) -> NoteText {
+    ///
+    /// Throws what ``NoteText`` refuses (e.g. `.tooLarge` when the result would exceed the
+    /// format's limits); `base` is unchanged then.
+    static func foldInsertions(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteTextError) -> NoteText {
         let old = base.utf8
         let new = Array(text.utf8)
         let edits = TextDiff.edits(from: old, to: new)
@@ -48,7 +51,7 @@ enum PlainTextFolding {
                 if !insertedFirst { at += edit.deleteCount }
             }
             // In range by construction (offsets come from the diff of this very text).
-            try? folded.insert(inserted, atScalarOffset: at)
+            try folded.insert(inserted, atScalarOffset: at)
         }
         return folded
     }

@@ -1,7 +1,7 @@
 /// The outcome of a record merge: the record to save and the merged note.
 public struct RecordMergeResult: Sendable {
     /// The merged record, built on the server record (its change tag and system fields), with
-    /// the bytes of its note assets. Save ``NoteRecord/assetsToSave`` with it.
+    /// the bytes of its note assets; new ones are ``NoteRecord/assetsToSave``.
     public var record: NoteRecord
     /// The merged note. Its replica is internal to the merge: fork it (``NoteText/forked(as:clock:)``)
     /// before editing.

@@ -135,7 +135,11 @@ public struct RecordMerger: Sendable {
             out.append(base)
         }
         for side in plain where side.text != base.string {
-            out.append(PlainTextFolding.foldInsertions(base, text: side.text, recordName: recordName, modified: side.modified))
+            do {
+                out.append(try PlainTextFolding.foldInsertions(base, text: side.text, recordName: recordName, modified: side.modified))
+            } catch {
+                throw NoteRecordError(.editRefused, recordName: recordName, "\(side.role): its text cannot be folded in: \(error)")
+            }
             log.append("\(side.role): legacy text folded in two-way (insertions only)")
         }
         return out

@@ -7,16 +7,16 @@ package enum OptimisticConcurrency {
     /// - Server record, client tag equal to the server's: an update.
     /// - Otherwise `.serverRecordChanged`; the ancestor is the server's version with the client's
     ///   tag, looked up by `ancestor`, and nil for a create of an existing record.
-    package static func check(client: StoredRecord, current: StoredRecord?, wasDeleted: Bool,
-                      ancestor: (String) -> StoredRecord?) -> RecordStoreError? {
+    package static func check(client: CloudRecord, current: CloudRecord?, wasDeleted: Bool,
+                      ancestor: (String) -> CloudRecord?) -> RecordStoreError? {
         let name = client.recordName
         guard let server = current else {
-            guard let tag = client.changeTag else { return nil }
+            guard let tag = client.recordChangeTag else { return nil }
             let why = wasDeleted ? "was deleted" : "does not exist"
             return RecordStoreError(.unknownItem, recordName: name, "record '\(name)' with change tag \(tag) \(why) on the server")
         }
-        if let tag = client.changeTag, tag == server.changeTag { return nil }
-        return .serverRecordChanged(ancestor: client.changeTag.flatMap(ancestor), client: client, server: server)
+        if let tag = client.recordChangeTag, tag == server.recordChangeTag { return nil }
+        return .serverRecordChanged(ancestor: client.recordChangeTag.flatMap(ancestor), client: client, server: server)
     }
 
     /// Refuses a request that names one record twice.

@@ -8,7 +8,9 @@
 /// - **Batches are not atomic.** Whole-request failures (network, throttling, zone, limits)
 ///   are thrown as they are; when only some items fail, `.partialFailure` carries one error per
 ///   failed record name plus the records that were saved.
-/// - **Assets** travel inside `StoredRecord` (see there).
+/// - **Assets** travel inside the record: each ASSET field's `AssetReference` holds its bytes.
+///   On save a store stores them and gives the field a reference it controls (an ASSET field
+///   without bytes must match the server's current asset); on fetch every ASSET field has its bytes.
 /// - **Change feed.** `fetchChanges` returns records changed and deleted since a token, oldest
 ///   first, in pages of at most `limit` records.
 public protocol RecordStore: Sendable {
@@ -20,11 +22,11 @@ public protocol RecordStore: Sendable {
 
     /// Fetches the current versions of the named records; names that do not exist are absent
     /// from the result.
-    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: StoredRecord]
+    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: CloudRecord]
 
     /// Saves records with change-tag checks; returns the saved versions (new change tags,
     /// store-controlled asset references) in request order.
-    func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [StoredRecord]
+    func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [CloudRecord]
 
     /// Deletes the named records unconditionally; deleting a missing record succeeds.
     func deleteRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError)
@@ -36,8 +38,8 @@ public protocol RecordStore: Sendable {
 extension RecordStore {
     /// Saves one record. A failure of the record itself is thrown as that item's error
     /// (e.g. `.serverRecordChanged`), not wrapped in `.partialFailure`.
-    public func save(_ record: StoredRecord, in zone: RecordZoneID) async throws(RecordStoreError) -> StoredRecord {
-        let saved: [StoredRecord]
+    public func save(_ record: CloudRecord, in zone: RecordZoneID) async throws(RecordStoreError) -> CloudRecord {
+        let saved: [CloudRecord]
         do {
             saved = try await saveRecords([record], in: zone)
         } catch {
@@ -50,14 +52,14 @@ extension RecordStore {
     }
 
     /// Fetches one record; nil when it does not exist.
-    public func fetchRecord(named name: String, in zone: RecordZoneID) async throws(RecordStoreError) -> StoredRecord? {
+    public func fetchRecord(named name: String, in zone: RecordZoneID) async throws(RecordStoreError) -> CloudRecord? {
         try await fetchRecords(named: [name], in: zone)[name]
     }
 
     /// Every change since `token`, following `moreComing` until the feed is drained.
     /// A record changed and then deleted appears only as deleted.
     public func fetchAllChanges(in zone: RecordZoneID, since token: ChangeToken?, pageLimit: Int = 400) async throws(RecordStoreError) -> RecordChanges {
-        var changed: [String: StoredRecord] = [:]
+        var changed: [String: CloudRecord] = [:]
         var order: [String] = []
         var deleted: [String] = []
         var current = token

@@ -56,7 +56,7 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
     /// For `.partialFailure`: the error of each failed item, by record name.
     public var itemErrors: [String: RecordStoreError]
     /// For `.partialFailure` of a save: the records that were saved.
-    public var saved: [StoredRecord]
+    public var saved: [CloudRecord]
 
     /// An error of `code`.
     public init(_ code: Code, recordName: String? = nil, retryAfterSeconds: Double? = nil, _ message: String) {
@@ -70,15 +70,15 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// A conflict: `client` could not be saved over `server`.
-    public static func serverRecordChanged(ancestor: StoredRecord?, client: StoredRecord, server: StoredRecord) -> RecordStoreError {
+    public static func serverRecordChanged(ancestor: CloudRecord?, client: CloudRecord, server: CloudRecord) -> RecordStoreError {
         var error = RecordStoreError(.serverRecordChanged, recordName: client.recordName,
-            "record '\(client.recordName)' changed on the server: client tag \(client.changeTag ?? "none"), server tag \(server.changeTag ?? "none")")
+            "record '\(client.recordName)' changed on the server: client tag \(client.recordChangeTag ?? "none"), server tag \(server.recordChangeTag ?? "none")")
         error.conflict = RecordConflict(ancestor: ancestor, client: client, server: server)
         return error
     }
 
     /// A batch in which the items in `itemErrors` failed and `saved` succeeded.
-    public static func partialFailure(_ itemErrors: [String: RecordStoreError], saved: [StoredRecord] = []) -> RecordStoreError {
+    public static func partialFailure(_ itemErrors: [String: RecordStoreError], saved: [CloudRecord] = []) -> RecordStoreError {
         var error = RecordStoreError(.partialFailure,
             "\(itemErrors.count) item(s) failed: " + itemErrors.keys.sorted().prefix(5).joined(separator: ", "))
         error.itemErrors = itemErrors
@@ -112,14 +112,14 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
 public struct RecordConflict: Hashable, Sendable {
     /// The server's version the client started from, when the server still knows it. CloudKit
     /// does not document when this is nil; treat nil as "two-way merge".
-    public var ancestor: StoredRecord?
+    public var ancestor: CloudRecord?
     /// The record the client tried to save.
-    public var client: StoredRecord
+    public var client: CloudRecord
     /// The record on the server now; build the merge on it so its change tag is current.
-    public var server: StoredRecord
+    public var server: CloudRecord
 
     /// A conflict.
-    public init(ancestor: StoredRecord?, client: StoredRecord, server: StoredRecord) {
+    public init(ancestor: CloudRecord?, client: CloudRecord, server: CloudRecord) {
         self.ancestor = ancestor
         self.client = client
         self.server = server

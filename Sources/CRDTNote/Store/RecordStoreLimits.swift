@@ -21,13 +21,13 @@ public struct RecordStoreLimits: Hashable, Sendable {
     static func size(of record: CloudRecord) -> Int { record.size }
 
     /// The whole-request error for `records`, if the request is over a limit.
-    package func requestError(records: [StoredRecord]) -> RecordStoreError? {
+    package func requestError(records: [CloudRecord]) -> RecordStoreError? {
         if records.count > maxRecordsPerRequest {
             return RecordStoreError(.limitExceeded,
                 "request has \(records.count) records, over the limit of \(maxRecordsPerRequest)")
         }
         var total = 0
-        for stored in records { total += Self.size(of: stored.record) }
+        for stored in records { total += Self.size(of: stored) }
         if total > maxRequestBytes {
             return RecordStoreError(.limitExceeded,
                 "request has \(total) bytes of record data, over the limit of \(maxRequestBytes)")

@@ -9,7 +9,12 @@ func runNew(_ options: NewOptions) throws(CLIError) {
     let text = try TextInput.read(options.textPath)
     var note = NoteText(replica: options.replica)
     try setText(text, of: &note, file: options.textPath)
-    let record = NoteRecord(recordName: options.recordName ?? UUID().uuidString, note: note)
+    let record: NoteRecord
+    do {
+        record = try NoteRecord(recordName: options.recordName ?? UUID().uuidString, note: note)
+    } catch {
+        throw .noteRecord(error, file: options.recordName)
+    }
     try RecordOutput.write(record, to: options.output,
                            assetDirectory: RecordOutput.assetDirectory(for: options.output, assetsFolder: nil))
 }

@@ -37,9 +37,12 @@ struct RecordFile: Sendable {
                 file: name, location: "recordType")
         }
         let jsonDirectory = path == InputReader.standardInputPath ? "." : OutputWriter.directory(of: path)
-        let locator = AssetLocator(jsonDirectory: jsonDirectory, assetsDirectory: assets)
-        let noteAssets = try loadAssets(for: cloudRecord, file: name, locator: locator)
-        return RecordFile(path: path, record: NoteRecord(cloudRecord, assets: noteAssets))
+        let files = CLIAssetFiles(locator: AssetLocator(jsonDirectory: jsonDirectory, assetsDirectory: assets))
+        do {
+            return RecordFile(path: path, record: try NoteRecord(cloudRecord, loadingAssetsFrom: files))
+        } catch {
+            throw .recordJSON(error, file: name)
+        }
     }
 
     /// Reads the note (version gate, payload checksums, legacy upgrade), edited from now on as
@@ -51,40 +54,32 @@ struct RecordFile: Sendable {
             throw .noteRecord(error, file: displayName)
         }
     }
+}
 
-    /// Loads the note's ASSET fields. Besides the locator's own lookup, a file that crdtnote
-    /// wrote (`<field>-<checksum>.bin`) is found in the assets folder too, so records written to
-    /// standard output with their assets in `--assets DIR` can be read back with `--assets DIR`.
-    private static func loadAssets(for record: CloudRecord, file: String, locator: AssetLocator) throws(CLIError) -> NoteAssets {
-        var failure: RecordJSONError?
-        do throws(NoteRecordError) {
-            return try NoteAssets.load(for: record) { (ref, field) throws(RecordJSONError) -> [UInt8] in
-                do throws(RecordJSONError) {
-                    return try locator.readAsset(ref, field: field)
-                } catch {
-                    if error.code == .assetNotFound, let fallback = crdtnoteAssetFile(ref, field: field, locator: locator) {
-                        do throws(RecordJSONError) {
-                            return try fallback.locator.readAsset(fallback.reference, field: field)
-                        } catch {
-                            failure = error
-                            throw error
-                        }
-                    }
-                    failure = error
-                    throw error
-                }
-            }
+/// The asset files of a record read by the CLI: the locator's lookup (beside the JSON, then by
+/// checksum in `--assets`), and besides it a file that crdtnote wrote (`<field>-<checksum>.bin`)
+/// in the assets folder, so records written to standard output with their assets in
+/// `--assets DIR` can be read back with `--assets DIR`.
+struct CLIAssetFiles: AssetStorage {
+    /// The locator for the JSON file and `--assets` folder.
+    var locator: AssetLocator
+
+    func readAsset(_ reference: AssetReference, field: String) throws(RecordJSONError) -> [UInt8] {
+        do {
+            return try locator.readAsset(reference, field: field)
         } catch {
-            if let failure { throw .recordJSON(failure, file: file) }
-            throw .noteRecord(error, file: file)
+            guard error.code == .assetNotFound, let fallback = crdtnoteAssetFile(reference, field: field) else { throw error }
+            return try fallback.locator.readAsset(fallback.reference, field: field)
         }
+    }
+
+    func writeAsset(_ bytes: [UInt8], field: String) throws(RecordJSONError) -> AssetReference {
+        try locator.writeAsset(bytes, field: field)
     }
 
     /// The reference and locator for the file crdtnote names `<field>-<checksum>.bin` in the
     /// assets folder, when that file exists.
-    private static func crdtnoteAssetFile(
-        _ ref: AssetReference, field: String, locator: AssetLocator
-    ) -> (reference: AssetReference, locator: AssetLocator)? {
+    private func crdtnoteAssetFile(_ ref: AssetReference, field: String) -> (reference: AssetReference, locator: AssetLocator)? {
         guard let folder = locator.assetsDirectory, let sum = ref.fileChecksum, !sum.isEmpty,
               !sum.contains("/"), !field.contains("/")
         else { return nil }

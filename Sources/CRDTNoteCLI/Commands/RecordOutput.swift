@@ -21,7 +21,7 @@ enum RecordOutput {
     /// Assets are first written into a hidden staging folder, then renamed into place, then the
     /// JSON is written; if any step fails, the asset files this call created are removed again.
     static func write(_ record: NoteRecord, to destination: OutputDestination, assetDirectory: String) throws(CLIError) {
-        guard !record.assets.isEmpty else {
+        guard NoteSchema.Field.all.contains(where: { record.record.assetBytes($0) != nil }) else {
             try OutputWriter.write(record.record.jsonBytes(), to: destination)
             return
         }
@@ -50,9 +50,9 @@ enum RecordOutput {
         defer { try? fileManager.removeItem(atPath: staging) }
         let saved: NoteRecord
         do {
-            saved = try record.savingAssets(in: staging, all: true)
+            saved = try record.savingAssets(to: AssetLocator(jsonDirectory: staging), all: true)
         } catch {
-            throw failure("cannot write asset files: \(error.message)")
+            throw failure("cannot write asset files: cannot save the asset: \(error)")
         }
         let names: [String]
         do {

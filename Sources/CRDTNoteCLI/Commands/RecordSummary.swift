@@ -95,7 +95,7 @@ struct RecordSummary: Sendable {
         if case .bytes(let bytes)? = record.record[field: NoteSchema.Field.payload] {
             found.append((NoteSchema.Field.payload, true, bytes))
         }
-        if let bytes = record.assets[field: NoteSchema.Field.payloadAsset] {
+        if let bytes = record.record.assetBytes(NoteSchema.Field.payloadAsset) {
             found.append((NoteSchema.Field.payloadAsset, false, bytes))
         }
         for (field, inline, bytes) in found {

@@ -13,7 +13,7 @@ extension DirectoryRecordStore {
     }
 
     /// The record in `path` with its asset bytes, or nil when the file does not exist.
-    func readRecord(at path: String, zone: RecordZoneID) throws(RecordStoreError) -> StoredRecord? {
+    func readRecord(at path: String, zone: RecordZoneID) throws(RecordStoreError) -> CloudRecord? {
         guard let bytes = try StoreFileSystem.read(path) else { return nil }
         let record: CloudRecord
         do {
@@ -22,16 +22,17 @@ extension DirectoryRecordStore {
             throw RecordStoreError(.storageFailure, "record file \(path) is damaged: \(error)")
         }
         let locator = AssetLocator(jsonDirectory: recordsDirectory(zone), assetsDirectory: assetsDirectory(zone))
-        var assets: [String: [UInt8]] = [:]
+        var loaded = record
         for (field, value) in record.fields {
-            guard case .asset(let ref) = value.value else { continue }
+            guard case .asset(var ref) = value.value else { continue }
             do {
-                assets[field] = try locator.readAsset(ref, field: field)
+                ref.bytes = try locator.readAsset(ref, field: field)
             } catch {
                 throw RecordStoreError(.storageFailure, recordName: record.recordName, "record file \(path): \(error)")
             }
+            loaded[field: field] = .asset(ref)
         }
-        return StoredRecord(record, assets: assets)
+        return loaded
     }
 
     /// Writes asset bytes under their checksum (once) and returns the field's reference.
@@ -48,7 +49,7 @@ extension DirectoryRecordStore {
         }
         var extra = JSONObject()
         if case .asset(let old)? = record[field: field] { extra = old.extra }
-        return AssetReference(fileChecksum: checksum, size: Int64(bytes.count), downloadURL: "../assets/" + checksum, extra: extra)
+        return AssetReference(fileChecksum: checksum, size: Int64(bytes.count), downloadURL: "../assets/" + checksum, bytes: bytes, extra: extra)
     }
 
     /// Keeps the newest `historyLimit` versions of a record.

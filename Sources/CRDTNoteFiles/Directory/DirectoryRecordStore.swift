@@ -72,22 +72,22 @@ public struct DirectoryRecordStore: RecordStore {
     }
 
     /// Current versions of the named records that exist, with their asset bytes.
-    public func fetchRecords(named names: [String], in zone: RecordZoneID) throws(RecordStoreError) -> [String: StoredRecord] {
+    public func fetchRecords(named names: [String], in zone: RecordZoneID) throws(RecordStoreError) -> [String: CloudRecord] {
         try StoreFileSystem.withLock(lockPath) { () throws(RecordStoreError) in
             _ = try loadIndex(zone)
-            var out: [String: StoredRecord] = [:]
+            var out: [String: CloudRecord] = [:]
             for name in names { out[name] = try readRecord(at: recordPath(name, zone), zone: zone) }
             return out
         }
     }
 
     /// Saves with change-tag checks (see `RecordStore`).
-    public func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) throws(RecordStoreError) -> [StoredRecord] {
+    public func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) throws(RecordStoreError) -> [CloudRecord] {
         try StoreFileSystem.withLock(lockPath) { () throws(RecordStoreError) in
             var index = try loadIndex(zone)
             if let error = limits.requestError(records: records) { throw error }
             try OptimisticConcurrency.checkUnique(records.map(\.recordName))
-            var saved: [StoredRecord] = []
+            var saved: [CloudRecord] = []
             var itemErrors: [String: RecordStoreError] = [:]
             var commits: [(path: String, bytes: [UInt8])] = []
             for client in records {
@@ -95,14 +95,14 @@ public struct DirectoryRecordStore: RecordStore {
                 guard !name.isEmpty else { throw RecordStoreError(.invalidArguments, "a record has an empty name") }
                 let current = try readRecord(at: recordPath(name, zone), zone: zone)
                 let wasDeleted = index.changes[name]?.deleted == true
-                if let error = limits.recordError(client.record)
+                if let error = limits.recordError(client)
                     ?? OptimisticConcurrency.check(client: client, current: current, wasDeleted: wasDeleted, ancestor: { tag in
                         try? readRecord(at: historyDirectory(name, zone) + "/" + tag + ".json", zone: zone)
                     }) {
                     itemErrors[name] = error
                     continue
                 }
-                var version: StoredRecord
+                var version: CloudRecord
                 switch AssetBinding.bind(client, current: current) {
                 case .failure(let error):
                     itemErrors[name] = error
@@ -111,12 +111,13 @@ public struct DirectoryRecordStore: RecordStore {
                     version = bound
                 }
                 let tag = index.recordChange(of: name, deleted: false)
-                version.record.recordChangeTag = tag
-                version.record.zoneID = zone
-                for (field, bytes) in version.assets {
-                    version.record[field: field] = .asset(try writeAsset(bytes, field: field, in: version.record, zone: zone))
+                version.recordChangeTag = tag
+                version.zoneID = zone
+                for (field, value) in version.fields {
+                    guard case .asset(let ref) = value.value, let bytes = ref.bytes else { continue }
+                    version[field: field] = .asset(try writeAsset(bytes, field: field, in: version, zone: zone))
                 }
-                let json = version.record.jsonBytes()
+                let json = version.jsonBytes()
                 try StoreFileSystem.makeDirectory(historyDirectory(name, zone))
                 try StoreFileSystem.writeAtomically(json, to: historyDirectory(name, zone) + "/" + tag + ".json", fault: writeFault)
                 commits.append((recordPath(name, zone), json))
@@ -167,7 +168,7 @@ public struct DirectoryRecordStore: RecordStore {
             }
             let pending = index.changes.filter { $0.value.sequence > after }.sorted { $0.value.sequence < $1.value.sequence }
             let page = pending.prefix(max(limit, 1))
-            var changed: [StoredRecord] = []
+            var changed: [CloudRecord] = []
             var deleted: [String] = []
             for entry in page {
                 if let record = try readRecord(at: recordPath(entry.key, zone), zone: zone) {

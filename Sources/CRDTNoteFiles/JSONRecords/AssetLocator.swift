@@ -2,7 +2,10 @@ import CRDTNoteSupport
 import CRDTNote
 import Foundation
 
-/// Finds and reads the local files behind `AssetReference`s of records exported as JSON.
+/// The ``AssetStorage`` of records exported as JSON: asset bytes are files beside the JSON.
+///
+/// Reading finds the local file behind an `AssetReference`; writing stores bytes as
+/// `<field>-<checksum>.bin` in `jsonDirectory` and points `downloadURL` at it.
 ///
 /// Resolution order: `downloadURL` as a `file://` URL or as a path relative to the JSON
 /// file's directory (absolute paths are used as given; `http(s)` URLs are skipped), then a
@@ -10,7 +13,7 @@ import Foundation
 /// base64's `/` (and `+`) replaced by `_` (and `-`), since `/` cannot be in a file name.
 ///
 /// The JSON is the user's own local input here: `downloadURL` may name any readable file.
-public struct AssetLocator: Sendable {
+public struct AssetLocator: AssetStorage {
     /// Directory of the JSON file; relative `downloadURL`s resolve against it.
     public var jsonDirectory: String
     /// Optional directory of files named by checksum (the CLI's `--assets`).
@@ -46,6 +49,9 @@ public struct AssetLocator: Sendable {
         }
         return paths
     }
+
+    /// Why an asset could not be read or written.
+    public typealias Failure = RecordJSONError
 
     /// Reads the bytes of the asset in field `field`, checking the size limit, `size` and (for
     /// checksums written by `writeAsset`) `fileChecksum`.
@@ -86,6 +92,12 @@ public struct AssetLocator: Sendable {
                 "asset file \(found) of field '\(field)' does not match its checksum \(sum)")
         }
         return bytes
+    }
+
+    /// Writes the bytes of field `field` as `<field>-<checksum>.bin` in `jsonDirectory` (see
+    /// ``writeAsset(_:named:in:)``); the reference's `downloadURL` is that file name.
+    public func writeAsset(_ bytes: [UInt8], field: String) throws(RecordJSONError) -> AssetReference {
+        try Self.writeAsset(bytes, named: "\(field)-\(AssetChecksum.fnv1a64Hex(bytes)).bin", in: jsonDirectory)
     }
 
     /// Writes `bytes` atomically (temporary file, then rename) as `directory/named` and returns

@@ -80,7 +80,16 @@ extension CloudRecord {
             }
         }
         extra = r.extra(excluding: Self.knownKeys)
+        // CloudKit system fields, archived by the CloudKit adapter, travel as base64 under their
+        // own key; anything unreadable there stays an unknown key.
+        if case .string(let text)? = extra[Self.systemFieldsKey], let bytes = try? Base64.decode(text) {
+            systemFields = bytes
+            extra = extra.removing([Self.systemFieldsKey])
+        }
     }
+
+    /// Top-level key of the JSON form holding ``CloudRecord/systemFields`` as base64.
+    static let systemFieldsKey = "crdtnoteSystemFields"
 
     /// The record dictionary: known keys in CloudKit's usual order, `fields` in `orderedFieldNames`
     /// order, then unknown top-level keys in their original order.
@@ -97,6 +106,7 @@ extension CloudRecord {
         }
         o.append(key: "fields", value: .object(f))
         o.append(contentsOf: extra)
+        o.appendIfPresent(Self.systemFieldsKey, systemFields.map { .string(Base64.encode($0)) })
         return .object(o)
     }
 

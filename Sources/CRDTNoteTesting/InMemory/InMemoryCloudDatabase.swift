@@ -12,7 +12,7 @@ import CRDTNote
 /// ```swift
 /// let db = InMemoryCloudDatabase(faults: FaultPlan(rate: 0.2, seed: 7))
 /// try await db.createZone(zone)
-/// let saved = try await db.save(StoredRecord(record), in: zone)
+/// let saved = try await db.save(record, in: zone)
 /// ```
 public actor InMemoryCloudDatabase: RecordStore {
     /// The limits enforced.
@@ -45,7 +45,7 @@ public actor InMemoryCloudDatabase: RecordStore {
     }
 
     /// Every live record of `zone` sorted by name (no faults, not counted as a request).
-    public func allRecords(in zone: RecordZoneID) -> [StoredRecord] {
+    public func allRecords(in zone: RecordZoneID) -> [CloudRecord] {
         (zones[zone.zoneName]?.records.values).map { $0.sorted { $0.recordName < $1.recordName } } ?? []
     }
 
@@ -65,16 +65,16 @@ public actor InMemoryCloudDatabase: RecordStore {
     }
 
     /// Current versions of the named records that exist.
-    public func fetchRecords(named names: [String], in zone: RecordZoneID) throws(RecordStoreError) -> [String: StoredRecord] {
+    public func fetchRecords(named names: [String], in zone: RecordZoneID) throws(RecordStoreError) -> [String: CloudRecord] {
         try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .zoneNotFound, .userDeletedZone], zone: zone)
         let state = try existingZone(zone)
-        var out: [String: StoredRecord] = [:]
+        var out: [String: CloudRecord] = [:]
         for name in names { out[name] = state.records[name] }
         return out
     }
 
     /// Saves with change-tag checks (see `RecordStore`).
-    public func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) throws(RecordStoreError) -> [StoredRecord] {
+    public func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) throws(RecordStoreError) -> [CloudRecord] {
         let fault = try begin(FaultPlan.Kinds.all, zone: zone, batchSize: records.count, isWrite: true)
         _ = try existingZone(zone)
         if let error = limits.requestError(records: records) { throw error }
@@ -82,7 +82,7 @@ public actor InMemoryCloudDatabase: RecordStore {
         var failing: Set<Int> = []
         if fault == .partialFailure { failing = pickFailingItems(count: records.count) }
         var state = zones[zone.zoneName] ?? newZone()
-        var saved: [StoredRecord] = []
+        var saved: [CloudRecord] = []
         var itemErrors: [String: RecordStoreError] = [:]
         for (index, client) in records.enumerated() {
             let name = client.recordName
@@ -91,7 +91,7 @@ public actor InMemoryCloudDatabase: RecordStore {
                                                     "injected: item '\(name)' of a batch failed")
                 continue
             }
-            if let error = limits.recordError(client.record) ?? state.conflictError(for: client) {
+            if let error = limits.recordError(client) ?? state.conflictError(for: client) {
                 itemErrors[name] = error
                 continue
             }
@@ -100,8 +100,8 @@ public actor InMemoryCloudDatabase: RecordStore {
                 itemErrors[name] = error
             case .success(var version):
                 nextTag += 1
-                version.record.recordChangeTag = "t\(nextTag)"
-                version.record.zoneID = zone
+                version.recordChangeTag = "t\(nextTag)"
+                version.zoneID = zone
                 state.commit(version, historyLimit: historyLimit)
                 saved.append(version)
             }

@@ -5,9 +5,9 @@ import CRDTNote
 struct InMemoryZone: Sendable {
     /// Distinguishes this zone from earlier zones of the same name (after a reset or delete).
     let incarnation: UInt64
-    var records: [String: StoredRecord] = [:]
+    var records: [String: CloudRecord] = [:]
     /// Saved versions by record name and change tag, oldest first, at most `historyLimit` each.
-    var history: [String: [StoredRecord]] = [:]
+    var history: [String: [CloudRecord]] = [:]
     /// Names deleted and not re-created: a tagged save to one is `.unknownItem`.
     var deletedNames: Set<String> = []
     /// The last change sequence number handed out.
@@ -18,15 +18,15 @@ struct InMemoryZone: Sendable {
     init(incarnation: UInt64) { self.incarnation = incarnation }
 
     /// Checks `client` against the current version; returns the item error, if any.
-    func conflictError(for client: StoredRecord) -> RecordStoreError? {
+    func conflictError(for client: CloudRecord) -> RecordStoreError? {
         let name = client.recordName
         return OptimisticConcurrency.check(client: client, current: records[name], wasDeleted: deletedNames.contains(name)) { tag in
-            history[name]?.last { $0.changeTag == tag }
+            history[name]?.last { $0.recordChangeTag == tag }
         }
     }
 
     /// Stores `version` (already tagged) as the current version of its record.
-    mutating func commit(_ version: StoredRecord, historyLimit: Int) {
+    mutating func commit(_ version: CloudRecord, historyLimit: Int) {
         let name = version.recordName
         records[name] = version
         deletedNames.remove(name)
@@ -50,10 +50,10 @@ struct InMemoryZone: Sendable {
     }
 
     /// Changes after sequence `after`, at most `limit`.
-    func changes(after: Int64, limit: Int) -> (changed: [StoredRecord], deleted: [String], last: Int64, moreComing: Bool) {
+    func changes(after: Int64, limit: Int) -> (changed: [CloudRecord], deleted: [String], last: Int64, moreComing: Bool) {
         let pending = lastChange.filter { $0.value.sequence > after }.sorted { $0.value.sequence < $1.value.sequence }
         let page = pending.prefix(max(limit, 1))
-        var changed: [StoredRecord] = []
+        var changed: [CloudRecord] = []
         var deleted: [String] = []
         for entry in page {
             if entry.value.deleted {

@@ -176,7 +176,7 @@ public struct NoteSyncSimulation: Hashable, Sendable {
             }
         }
         for record in await database.allRecords(in: zone) {
-            let text = try? NoteRecordBridge.text(from: record, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock())
+            let text = try? NoteSyncEngine.text(from: record, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock())
             texts[record.recordName, default: []].insert(text?.string ?? "<unreadable>")
         }
         for (name, variants) in texts where variants.count != 1 {

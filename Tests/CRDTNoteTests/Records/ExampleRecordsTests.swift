@@ -34,7 +34,7 @@ struct ExampleRecordsTests {
         var original = NoteText("Groceries\n- milk\n- eggs\n", replica: phoneID, clock: NoteFixtures.clock(UInt64(created)))
         try original.insert("Weekend g", atScalarOffset: 0)
         try original.deleteScalars(in: 9..<10)   // "Weekend groceries"
-        var ancestor = NoteRecord(recordName: name, note: original)
+        var ancestor = try NoteRecord(recordName: name, note: original)
         ancestor.record[field: "title"] = .string("Weekend groceries")
         ancestor.record[field: "pinned"] = .int64(0)
         system(&ancestor.record, tag: "lxq1", created: created, modified: created + 60_000, device: "PHONE-1")
@@ -65,7 +65,7 @@ struct ExampleRecordsTests {
 
     static func load(_ name: String) throws -> NoteRecord {
         let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(name).json")))
-        return try NoteRecord(CloudRecord.record(fromJSON: bytes), locator: AssetLocator(jsonDirectory: directory))
+        return try NoteRecord(CloudRecord.record(fromJSON: bytes), loadingAssetsFrom: AssetLocator(jsonDirectory: directory))
     }
 
     @Test func examplesAreValidAndMerge() throws {

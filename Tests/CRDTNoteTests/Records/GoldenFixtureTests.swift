@@ -22,7 +22,7 @@ func goldenLibraryText(_ source: GoldenSource) throws -> String {
     case .recordJSON(let path):
         let json = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
-        let record = try NoteRecord(CloudRecord.record(fromJSON: json), locator: AssetLocator(jsonDirectory: folder))
+        let record = try NoteRecord(CloudRecord.record(fromJSON: json), loadingAssetsFrom: AssetLocator(jsonDirectory: folder))
         return try record.read(as: 1).note.string
     }
 }

@@ -1,3 +1,4 @@
+import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteTesting
@@ -26,8 +27,8 @@ enum NoteFixtures {
     }
 
     /// A crdtnote (v2) record holding `note`.
-    static func v2(_ note: NoteText, asset: Bool = false, name: String = name) -> NoteRecord {
-        var r = NoteRecord(recordName: name, note: note, limits: asset ? assetLimits : .standard)
+    static func v2(_ note: NoteText, asset: Bool = false, name: String = name) throws -> NoteRecord {
+        var r = try NoteRecord(recordName: name, note: note, limits: asset ? assetLimits : .standard)
         r.record.recordChangeTag = "v2tag"
         return r
     }
@@ -36,7 +37,6 @@ enum NoteFixtures {
     static func clobbered(_ record: NoteRecord, text: String, modified: Int64) -> NoteRecord {
         var r = record
         r.record[field: "text"] = .string(text)
-        r.assets[field: "text"] = nil
         r.record[field: "modified"] = .timestamp(modified)
         return r
     }
@@ -44,6 +44,30 @@ enum NoteFixtures {
     /// The payload bytes of a record (inline or asset).
     static func payload(of record: NoteRecord) -> [UInt8]? {
         if case .bytes(let b)? = record.record[field: "payload"] { return b }
-        return record.assets[field: "payloadAsset"]
+        return record.record.assetBytes("payloadAsset")
+    }
+
+    /// `record` with the bytes of its note assets dropped (as if never loaded).
+    static func withoutAssetBytes(_ record: NoteRecord) -> NoteRecord {
+        var r = record
+        for name in NoteSchema.Field.all {
+            if case .asset(var ref)? = r.record[field: name] { ref.bytes = nil; r.record[field: name] = .asset(ref) }
+        }
+        return r
+    }
+}
+
+/// An asset storage that must not be used: every call is a test failure.
+struct UnusedAssetStorage: AssetStorage {
+    struct Used: Error {}
+
+    func readAsset(_ reference: AssetReference, field: String) throws(Used) -> [UInt8] {
+        Issue.record("read asset of field \(field)")
+        throw Used()
+    }
+
+    func writeAsset(_ bytes: [UInt8], field: String) throws(Used) -> AssetReference {
+        Issue.record("wrote asset of field \(field)")
+        throw Used()
     }
 }

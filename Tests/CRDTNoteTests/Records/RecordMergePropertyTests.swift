@@ -107,7 +107,7 @@ struct RecordMergePropertyTests {
             switch combo.ancestor {
             case .v1: ancestor = NoteFixtures.v1(String(base), modified: ancestorTime)
             case .v2, .v2Asset:
-                ancestor = NoteFixtures.v2(NoteText(String(base), replica: 77, clock: NoteFixtures.clock(UInt64(ancestorTime))),
+                ancestor = try NoteFixtures.v2(NoteText(String(base), replica: 77, clock: NoteFixtures.clock(UInt64(ancestorTime))),
                                            asset: combo.ancestor == .v2Asset)
             }
             let a = Self.randomEdits(from: base, alphabet: &alphabet, rng: &rng)

@@ -35,7 +35,7 @@ struct RecordMergerRobustnessTests {
     }
 
     @Test func damagedAncestorFallsBackToTwoWay() throws {
-        let ancestor = NoteFixtures.v2(NoteText("Groceries", replica: 1))
+        let ancestor = try NoteFixtures.v2(NoteText("Groceries", replica: 1))
         var phone = try ancestor.read(as: 10).note
         try phone.insert(": milk", atScalarOffset: 9)
         var broken = ancestor
@@ -46,11 +46,10 @@ struct RecordMergerRobustnessTests {
     }
 
     @Test func newerPayloadAssetIsRefusedBeforeTheInlinePayloadIsDecoded() throws {
-        var record = NoteFixtures.v2(NoteText("x", replica: 1))
+        var record = try NoteFixtures.v2(NoteText("x", replica: 1))
         var newer = NoteText("y", replica: 2).encodedSnapshot()
         newer[6] = UInt8(NoteFormat.readerVersion + 1)
-        record.record[field: "payloadAsset"] = .asset(AssetReference(size: Int64(newer.count)))
-        record.assets[field: "payloadAsset"] = newer
+        record.record[field: "payloadAsset"] = .asset(AssetReference(size: Int64(newer.count), bytes: newer))
         record.record[field: "payload"] = .bytes([9, 9, 9])   // would be corrupt if decoded
         do { _ = try record.read(as: 3); Issue.record("read") } catch {
             #expect(error.code == .newerVersion)

@@ -11,7 +11,7 @@ struct RecordMergerTests {
     /// Ancestor "Groceries", client appends ": milk", server prepends "Weekend ".
     static func conflict(clientAsset: Bool = false, serverAsset: Bool = false) throws -> (NoteRecord, NoteRecord, NoteRecord) {
         let base = NoteText("Groceries", replica: 1, clock: NoteFixtures.clock(1_000))
-        let ancestor = NoteFixtures.v2(base)
+        let ancestor = try NoteFixtures.v2(base)
         var phone = try ancestor.read(as: 10, clock: NoteFixtures.clock(2_000)).note
         try phone.insert(": milk", atScalarOffset: 9)
         var laptop = try ancestor.read(as: 20, clock: NoteFixtures.clock(3_000)).note
@@ -42,7 +42,7 @@ struct RecordMergerTests {
         // Small merged state: written inline again, the server's payload asset removed.
         #expect(result.record.record[field: "payload"] != nil)
         #expect(result.record.record[field: "payloadAsset"] == nil)
-        #expect(result.record.assets[field: "payloadAsset"] == nil)
+        #expect(result.record.record.assetBytes("payloadAsset") == nil)
         let big = try RecordMerger(limits: NoteFixtures.assetLimits).merge(ancestor: ancestor, client: client, server: server)
         #expect(big.record.record[field: "payload"] == nil)
         #expect(Set(big.record.assetsToSave.keys) == ["payloadAsset", "text"])
@@ -118,14 +118,14 @@ struct RecordMergerTests {
     }
 
     @Test func emptyTextOnOneSide() throws {
-        let ancestor = NoteFixtures.v2(NoteText("", replica: 1))
+        let ancestor = try NoteFixtures.v2(NoteText("", replica: 1))
         var phone = try ancestor.read(as: 10, clock: NoteFixtures.clock(2_000)).note
         try phone.insert("first words", atScalarOffset: 0)
         let client = try ancestor.writing(phone)
         #expect(try RecordMerger().merge(ancestor: ancestor, client: client, server: ancestor).note.string == "first words")
         #expect(try RecordMerger().merge(ancestor: nil, client: NoteFixtures.v1(""), server: client).note.string == "first words")
         // Server emptied the note; the client's concurrent insertion survives.
-        let full = NoteFixtures.v2(NoteText("old text", replica: 1))
+        let full = try NoteFixtures.v2(NoteText("old text", replica: 1))
         var emptied = try full.read(as: 20).note
         emptied.setText("")
         var added = try full.read(as: 30).note

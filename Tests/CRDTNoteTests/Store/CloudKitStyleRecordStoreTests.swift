@@ -39,19 +39,19 @@ actor FakeCloudKitDatabase: CloudKitStyleDatabase {
         do { try await backing.deleteZone(zone) } catch { throw Self.itemFailure(error) }
     }
 
-    func records(named names: [String], in zone: RecordZoneID) async throws(CloudKitFailure) -> [String: Result<StoredRecord, CloudKitFailure>] {
+    func records(named names: [String], in zone: RecordZoneID) async throws(CloudKitFailure) -> [String: Result<CloudRecord, CloudKitFailure>] {
         try takeScripted()
-        let found: [String: StoredRecord]
+        let found: [String: CloudRecord]
         do { found = try await backing.fetchRecords(named: names, in: zone) } catch { throw Self.itemFailure(error) }
-        var out: [String: Result<StoredRecord, CloudKitFailure>] = [:]
+        var out: [String: Result<CloudRecord, CloudKitFailure>] = [:]
         for name in names { out[name] = found[name].map { .success($0) } ?? .failure(CloudKitFailure(.unknownItem, "record not found")) }
         return out
     }
 
-    func modifyRecords(saving: [StoredRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
-        -> (saveResults: [String: Result<StoredRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>]) {
+    func modifyRecords(saving: [CloudRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
+        -> (saveResults: [String: Result<CloudRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>]) {
         try takeScripted()
-        var saves: [String: Result<StoredRecord, CloudKitFailure>] = [:]
+        var saves: [String: Result<CloudRecord, CloudKitFailure>] = [:]
         for stored in saving {
             do {
                 saves[stored.recordName] = .success(try await backing.save(stored, in: zone))
@@ -62,7 +62,7 @@ actor FakeCloudKitDatabase: CloudKitStyleDatabase {
         }
         var deletes: [String: Result<Void, CloudKitFailure>] = [:]
         if !deleting.isEmpty {
-            let existing: [String: StoredRecord]
+            let existing: [String: CloudRecord]
             do { existing = try await backing.fetchRecords(named: deleting, in: zone) } catch { throw Self.itemFailure(error) }
             do { try await backing.deleteRecords(named: deleting, in: zone) } catch { throw Self.itemFailure(error) }
             for name in deleting { deletes[name] = existing[name] == nil ? .failure(CloudKitFailure(.unknownItem)) : .success(()) }
@@ -71,11 +71,11 @@ actor FakeCloudKitDatabase: CloudKitStyleDatabase {
     }
 
     func recordZoneChanges(in zone: RecordZoneID, since token: ChangeToken?, resultsLimit: Int) async throws(CloudKitFailure)
-        -> (modifications: [String: Result<StoredRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool) {
+        -> (modifications: [String: Result<CloudRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool) {
         try takeScripted()
         do {
             let page = try await backing.fetchChanges(in: zone, since: token, limit: resultsLimit)
-            var mods: [String: Result<StoredRecord, CloudKitFailure>] = [:]
+            var mods: [String: Result<CloudRecord, CloudKitFailure>] = [:]
             for stored in page.changed { mods[stored.recordName] = .success(stored) }
             return (mods, page.deletedRecordNames, page.token, page.moreComing)
         } catch {

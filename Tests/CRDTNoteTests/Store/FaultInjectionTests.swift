@@ -18,7 +18,7 @@ import CRDTNoteTestSupport
         return db
     }
 
-    func batch(_ prefix: String, _ count: Int = 6) -> [StoredRecord] {
+    func batch(_ prefix: String, _ count: Int = 6) -> [CloudRecord] {
         (0..<count).map { StoreFixtures.note("\(prefix)\($0)") }
     }
 

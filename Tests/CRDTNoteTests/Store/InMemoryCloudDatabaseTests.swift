@@ -28,8 +28,8 @@ import CRDTNoteTestSupport
         try await db.createZone(zone)
         let v1 = try await db.save(StoreFixtures.note("a", text: "one"), in: zone)
         let v2 = try await db.save(StoreFixtures.edited(v1, text: "two"), in: zone)
-        #expect(v1.changeTag != nil && v2.changeTag != nil && v1.changeTag != v2.changeTag)
-        #expect(v2.record.zoneID == zone)
+        #expect(v1.recordChangeTag != nil && v2.recordChangeTag != nil && v1.recordChangeTag != v2.recordChangeTag)
+        #expect(v2.zoneID == zone)
         let fetched = try await db.fetchRecord(named: "a", in: zone)
         #expect(fetched == v2)
         #expect(StoreFixtures.text(fetched) == "two")
@@ -87,7 +87,7 @@ import CRDTNoteTestSupport
         #expect(error?.recordName == "a")
         // Re-creating without a tag works.
         var fresh = StoreFixtures.edited(v1, text: "edit")
-        fresh.record.recordChangeTag = nil
+        fresh.recordChangeTag = nil
         _ = try await db.save(fresh, in: zone)
     }
 
@@ -182,23 +182,23 @@ import CRDTNoteTestSupport
         try await db.createZone(zone)
         let payload: [UInt8] = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 31) }
         var stored = StoreFixtures.note("a")
-        stored.assets["payloadAsset"] = payload
+        stored[field: "payloadAsset"] = .asset(AssetReference(bytes: payload))
         let saved = try await db.save(stored, in: zone)
-        guard case .asset(let ref)? = saved.record[field: "payloadAsset"] else {
+        guard case .asset(let ref)? = saved[field: "payloadAsset"] else {
             Issue.record("payloadAsset is not an asset field")
             return
         }
         #expect(ref.size == 5000)
         let fetched = try #require(try await db.fetchRecord(named: "a", in: zone))
-        #expect(fetched.assets["payloadAsset"] == payload)
+        #expect(StoreFixtures.assetBytes(fetched, "payloadAsset") == payload)
         // Re-saving the fetched record without bytes keeps the server's asset.
         var again = StoreFixtures.edited(fetched, text: "new text")
-        again.assets = [:]
+        if case .asset(var ref)? = again[field: "payloadAsset"] { ref.bytes = nil; again[field: "payloadAsset"] = .asset(ref) }
         let resaved = try await db.save(again, in: zone)
-        #expect(resaved.assets["payloadAsset"] == payload)
+        #expect(StoreFixtures.assetBytes(resaved, "payloadAsset") == payload)
         // An ASSET field with neither bytes nor a matching server asset is rejected.
         var orphan = StoreFixtures.note("b")
-        orphan.record[field: "payloadAsset"] = .asset(AssetReference(fileChecksum: "nope", size: 3))
+        orphan[field: "payloadAsset"] = .asset(AssetReference(fileChecksum: "nope", size: 3))
         #expect(await StoreFixtures.storeError { try await db.save(orphan, in: zone) }?.code == .invalidArguments)
     }
 

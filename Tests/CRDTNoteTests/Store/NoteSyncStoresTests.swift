@@ -31,11 +31,11 @@ import CRDTNoteTestSupport
         #expect(await b.text(of: "n") == "from b\n" + long + "from a\n")
         let store = try DirectoryRecordStore(root: root)
         let stored = try #require(try await store.fetchRecord(named: "n", in: config.zone))
-        guard case .asset? = stored.record[field: NoteSchema.Field.payloadAsset] else {
+        guard case .asset? = stored[field: NoteSchema.Field.payloadAsset] else {
             Issue.record("payload is not an asset")
             return
         }
-        #expect(stored.assets[NoteSchema.Field.payloadAsset] != nil)
+        #expect(StoreFixtures.assetBytes(stored, NoteSchema.Field.payloadAsset) != nil)
     }
 
     @Test func devicesSyncThroughTheCloudKitShapedStore() async throws {

@@ -11,23 +11,38 @@ enum StoreFixtures {
     static let zone = RecordZoneID(zoneName: "Notes")
 
     /// A Note record with a text field (no change tag).
-    static func note(_ name: String, text: String = "hello") -> StoredRecord {
+    static func note(_ name: String, text: String = "hello") -> CloudRecord {
         var record = CloudRecord(recordName: name, recordType: "Note")
         record[field: "version"] = .int64(2)
         record[field: "text"] = .string(text)
-        return StoredRecord(record)
+        return record
     }
 
     /// `stored` with its text field replaced.
-    static func edited(_ stored: StoredRecord, text: String) -> StoredRecord {
+    static func edited(_ stored: CloudRecord, text: String) -> CloudRecord {
         var copy = stored
-        copy.record[field: "text"] = .string(text)
+        copy[field: "text"] = .string(text)
         return copy
     }
 
+    /// `record` with every asset's bytes dropped: what its JSON form holds.
+    static func withoutAssetBytes(_ record: CloudRecord) -> CloudRecord {
+        var copy = record
+        for (name, field) in record.fields {
+            if case .asset(var ref) = field.value { ref.bytes = nil; copy[field: name] = .asset(ref) }
+        }
+        return copy
+    }
+
+    /// The bytes of ASSET field `name`, if held.
+    static func assetBytes(_ record: CloudRecord?, _ name: String) -> [UInt8]? {
+        if case .asset(let ref)? = record?[field: name] { return ref.bytes }
+        return nil
+    }
+
     /// The text field of a record.
-    static func text(_ stored: StoredRecord?) -> String? {
-        if case .string(let s)? = stored?.record[field: "text"] { return s }
+    static func text(_ stored: CloudRecord?) -> String? {
+        if case .string(let s)? = stored?[field: "text"] { return s }
         return nil
     }
 

@@ -39,12 +39,12 @@ actor ScriptedStore: RecordStore {
         try await backing.deleteZone(zone)
     }
 
-    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: StoredRecord] {
+    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: CloudRecord] {
         try next()
         return try await backing.fetchRecords(named: names, in: zone)
     }
 
-    func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [StoredRecord] {
+    func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [CloudRecord] {
         try next()
         return try await backing.saveRecords(records, in: zone)
     }
@@ -67,10 +67,10 @@ struct HookedStore: RecordStore {
 
     func createZone(_ zone: RecordZoneID) async throws(RecordStoreError) { try await backing.createZone(zone) }
     func deleteZone(_ zone: RecordZoneID) async throws(RecordStoreError) { try await backing.deleteZone(zone) }
-    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: StoredRecord] {
+    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: CloudRecord] {
         try await backing.fetchRecords(named: names, in: zone)
     }
-    func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [StoredRecord] {
+    func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [CloudRecord] {
         await beforeSave()
         return try await backing.saveRecords(records, in: zone)
     }

@@ -4,11 +4,11 @@ import CloudKit
 import Foundation
 
 /// Public conversions for apps that drive CloudKit themselves (e.g. with `CKSyncEngine`).
-extension StoredRecord {
-    /// A record as CloudKit returned it: mapped fields, asset bytes, and (in `extra`, under
-    /// `CloudRecord.systemFieldsKey`) the archived system fields that carry its change tag.
+extension CloudRecord {
+    /// A record as CloudKit returned it: mapped fields, asset bytes, and the archived system
+    /// fields that carry its change tag.
     public init(_ ckRecord: CKRecord) {
-        self = CloudKitRecordMapping.storedRecord(ckRecord)
+        self = CloudKitRecordMapping.cloudRecord(ckRecord)
     }
 
     /// The `CKRecord` to save: rebuilt from the archived system fields when present (so the

@@ -48,17 +48,17 @@ public struct CloudKitFailure: Error, Hashable, Sendable {
     /// `CKError.retryAfterSeconds`.
     public var retryAfterSeconds: Double?
     /// `CKError.ancestorRecord`, converted.
-    public var ancestor: StoredRecord?
+    public var ancestor: CloudRecord?
     /// `CKError.clientRecord`, converted.
-    public var client: StoredRecord?
+    public var client: CloudRecord?
     /// `CKError.serverRecord`, converted.
-    public var server: StoredRecord?
+    public var server: CloudRecord?
     /// `CKError.partialErrorsByItemID`, keyed by record name.
     public var partialErrors: [String: CloudKitFailure]
 
     /// A failure.
     public init(_ code: Code, _ message: String = "", retryAfterSeconds: Double? = nil,
-                ancestor: StoredRecord? = nil, client: StoredRecord? = nil, server: StoredRecord? = nil,
+                ancestor: CloudRecord? = nil, client: CloudRecord? = nil, server: CloudRecord? = nil,
                 partialErrors: [String: CloudKitFailure] = [:]) {
         self.code = code
         self.message = message

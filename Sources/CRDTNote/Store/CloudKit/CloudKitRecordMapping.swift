@@ -7,38 +7,34 @@ import Foundation
 
 /// Conversions between CloudKit's types and the portable record model.
 enum CloudKitRecordMapping {
-    /// Top-level key of `CloudRecord.extra` holding the record's archived system fields (base64
-    /// of `encodeSystemFields(with:)`): the change tag CloudKit checks on save travels there.
-    static let systemFieldsKey = CloudRecord.systemFieldsKey
-
     static func zoneID(_ zone: RecordZoneID) -> CKRecordZone.ID {
         CKRecordZone.ID(zoneName: zone.zoneName, ownerName: zone.ownerName ?? CKCurrentUserDefaultName)
     }
 
-    // MARK: CKRecord -> StoredRecord
+    // MARK: CKRecord -> CloudRecord
 
-    /// The record, its fields, system fields (in `extra`) and asset bytes.
-    static func storedRecord(_ ck: CKRecord) -> StoredRecord {
+    /// The record, its fields, system fields (``CloudRecord/systemFields``) and asset bytes.
+    static func cloudRecord(_ ck: CKRecord) -> CloudRecord {
         var record = CloudRecord(recordName: ck.recordID.recordName, recordType: ck.recordType)
         record.recordChangeTag = ck.recordChangeTag
         record.zoneID = RecordZoneID(zoneName: ck.recordID.zoneID.zoneName, ownerName: ck.recordID.zoneID.ownerName)
         if let date = ck.creationDate { record.created = RecordTimestampInfo(timestamp: milliseconds(date)) }
         if let date = ck.modificationDate { record.modified = RecordTimestampInfo(timestamp: milliseconds(date)) }
-        var assets: [String: [UInt8]] = [:]
         for key in ck.allKeys().sorted() {
             guard let value = ck.object(forKey: key) else { continue }
             if let asset = value as? CKAsset {
+                // An unreadable file leaves the bytes nil: reading the note then reports the
+                // asset as unavailable instead of seeing wrong content.
                 let bytes = asset.fileURL.flatMap { try? Data(contentsOf: $0) }.map { [UInt8]($0) }
-                record[field: key] = .asset(AssetReference(size: bytes.map { Int64($0.count) }, downloadURL: asset.fileURL?.absoluteString))
-                if let bytes { assets[key] = bytes }
+                record[field: key] = .asset(AssetReference(size: bytes.map { Int64($0.count) }, downloadURL: asset.fileURL?.absoluteString, bytes: bytes))
             } else if let field = fieldValue(value) {
                 record[field: key] = field
             }
             // Other values (CLLocation...) are not mapped; they are never sent back either, so the
             // server keeps them.
         }
-        record.extra.append(key: systemFieldsKey, value: .string(Base64.encode([UInt8](systemFields(of: ck)))))
-        return StoredRecord(record, assets: assets)
+        record.systemFields = [UInt8](systemFields(of: ck))
+        return record
     }
 
     static func fieldValue(_ value: Any) -> RecordFieldValue? {
@@ -70,21 +66,18 @@ enum CloudKitRecordMapping {
         return archiver.encodedData
     }
 
-    // MARK: StoredRecord -> CKRecord
+    // MARK: CloudRecord -> CKRecord
 
     /// A CKRecord to save: rebuilt from the archived system fields when present (so CloudKit sees
     /// the change tag the record was based on), else a new record. Mapped fields are set; asset
     /// bytes are staged as files (their URLs appended to `staged` for removal after the request).
-    static func ckRecord(from stored: StoredRecord, zoneID: CKRecordZone.ID, assetDirectory: URL, staged: inout [URL]) throws(CloudKitFailure) -> CKRecord {
-        let record = stored.record
+    static func ckRecord(from record: CloudRecord, zoneID: CKRecordZone.ID, assetDirectory: URL, staged: inout [URL]) throws(CloudKitFailure) -> CKRecord {
         let restored = restoredRecord(record)
         let ck = restored ?? CKRecord(recordType: record.recordType, recordID: CKRecord.ID(recordName: record.recordName, zoneID: zoneID))
         for name in record.orderedFieldNames {
             // An asset the server already has (its reference has a download URL) is not sent
             // again on an existing record; new ones, and all of a new record's, are uploaded.
-            var uploaded = restored == nil
-            if case .asset(let ref)? = record[field: name] { uploaded = uploaded || ref.downloadURL == nil } else { uploaded = true }
-            if let bytes = stored.assets[name], uploaded {
+            if case .asset(let ref)? = record[field: name], let bytes = ref.bytes, restored == nil || ref.downloadURL == nil {
                 let url = assetDirectory.appendingPathComponent("crdtnote-asset-\(UUID().uuidString)")
                 do {
                     try Data(bytes).write(to: url, options: .atomic)
@@ -106,8 +99,7 @@ enum CloudKitRecordMapping {
     }
 
     static func restoredRecord(_ record: CloudRecord) -> CKRecord? {
-        guard case .string(let text)? = record.extra[systemFieldsKey], let bytes = try? Base64.decode(text),
-              let coder = try? NSKeyedUnarchiver(forReadingFrom: Data(bytes)) else { return nil }
+        guard let bytes = record.systemFields, let coder = try? NSKeyedUnarchiver(forReadingFrom: Data(bytes)) else { return nil }
         coder.requiresSecureCoding = true
         defer { coder.finishDecoding() }
         guard let ck = CKRecord(coder: coder), ck.recordID.recordName == record.recordName else { return nil }
@@ -171,8 +163,8 @@ enum CloudKitRecordMapping {
         }
         return CloudKitFailure(
             code(ck.code), ck.localizedDescription, retryAfterSeconds: ck.retryAfterSeconds,
-            ancestor: ck.ancestorRecord.map(storedRecord), client: ck.clientRecord.map(storedRecord),
-            server: ck.serverRecord.map(storedRecord), partialErrors: partial)
+            ancestor: ck.ancestorRecord.map(cloudRecord), client: ck.clientRecord.map(cloudRecord),
+            server: ck.serverRecord.map(cloudRecord), partialErrors: partial)
     }
 
     static func code(_ code: CKError.Code) -> CloudKitFailure.Code {

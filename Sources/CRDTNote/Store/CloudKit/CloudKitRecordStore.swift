@@ -56,13 +56,13 @@ public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
     }
 
     /// Fetches records by name.
-    public func records(named names: [String], in zone: RecordZoneID) async throws(CloudKitFailure) -> [String: Result<StoredRecord, CloudKitFailure>] {
+    public func records(named names: [String], in zone: RecordZoneID) async throws(CloudKitFailure) -> [String: Result<CloudRecord, CloudKitFailure>] {
         let zoneID = CloudKitRecordMapping.zoneID(zone)
         do {
             let results = try await database.records(for: names.map { CKRecord.ID(recordName: $0, zoneID: zoneID) }, desiredKeys: nil)
-            var out: [String: Result<StoredRecord, CloudKitFailure>] = [:]
+            var out: [String: Result<CloudRecord, CloudKitFailure>] = [:]
             for (id, result) in results {
-                out[id.recordName] = result.map(CloudKitRecordMapping.storedRecord).mapError(CloudKitRecordMapping.failure)
+                out[id.recordName] = result.map(CloudKitRecordMapping.cloudRecord).mapError(CloudKitRecordMapping.failure)
             }
             return out
         } catch {
@@ -71,8 +71,8 @@ public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
     }
 
     /// Saves and deletes, non-atomically, only if the server records are unchanged.
-    public func modifyRecords(saving: [StoredRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
-        -> (saveResults: [String: Result<StoredRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>]) {
+    public func modifyRecords(saving: [CloudRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
+        -> (saveResults: [String: Result<CloudRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>]) {
         let zoneID = CloudKitRecordMapping.zoneID(zone)
         var staged: [URL] = []
         defer { for url in staged { try? FileManager.default.removeItem(at: url) } }
@@ -84,9 +84,9 @@ public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
             let result = try await database.modifyRecords(
                 saving: ckRecords, deleting: deleting.map { CKRecord.ID(recordName: $0, zoneID: zoneID) },
                 savePolicy: .ifServerRecordUnchanged, atomically: false)
-            var saves: [String: Result<StoredRecord, CloudKitFailure>] = [:]
+            var saves: [String: Result<CloudRecord, CloudKitFailure>] = [:]
             for (id, outcome) in result.saveResults {
-                saves[id.recordName] = outcome.map(CloudKitRecordMapping.storedRecord).mapError(CloudKitRecordMapping.failure)
+                saves[id.recordName] = outcome.map(CloudKitRecordMapping.cloudRecord).mapError(CloudKitRecordMapping.failure)
             }
             var deletes: [String: Result<Void, CloudKitFailure>] = [:]
             for (id, outcome) in result.deleteResults { deletes[id.recordName] = outcome.mapError(CloudKitRecordMapping.failure) }
@@ -98,7 +98,7 @@ public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
 
     /// A page of zone changes; the `CKServerChangeToken` travels archived in `ChangeToken.bytes`.
     public func recordZoneChanges(in zone: RecordZoneID, since token: ChangeToken?, resultsLimit: Int) async throws(CloudKitFailure)
-        -> (modifications: [String: Result<StoredRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool) {
+        -> (modifications: [String: Result<CloudRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool) {
         var serverToken: CKServerChangeToken?
         if let token {
             guard let decoded = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CKServerChangeToken.self, from: Data(token.bytes)) else {
@@ -109,9 +109,9 @@ public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
         do {
             let page = try await database.recordZoneChanges(
                 inZoneWith: CloudKitRecordMapping.zoneID(zone), since: serverToken, desiredKeys: nil, resultsLimit: resultsLimit)
-            var modifications: [String: Result<StoredRecord, CloudKitFailure>] = [:]
+            var modifications: [String: Result<CloudRecord, CloudKitFailure>] = [:]
             for (id, outcome) in page.modificationResultsByID {
-                modifications[id.recordName] = outcome.map { CloudKitRecordMapping.storedRecord($0.record) }.mapError(CloudKitRecordMapping.failure)
+                modifications[id.recordName] = outcome.map { CloudKitRecordMapping.cloudRecord($0.record) }.mapError(CloudKitRecordMapping.failure)
             }
             let archived = try NSKeyedArchiver.archivedData(withRootObject: page.changeToken, requiringSecureCoding: true)
             return (modifications, page.deletions.map { $0.recordID.recordName }, ChangeToken(bytes: [UInt8](archived)), page.moreComing)

@@ -6,13 +6,13 @@ public protocol CloudKitStyleDatabase: Sendable {
     /// `CKDatabase.deleteRecordZone(withID:)`.
     func deleteZone(_ zone: RecordZoneID) async throws(CloudKitFailure)
     /// `CKDatabase.records(for:desiredKeys:)`.
-    func records(named names: [String], in zone: RecordZoneID) async throws(CloudKitFailure) -> [String: Result<StoredRecord, CloudKitFailure>]
+    func records(named names: [String], in zone: RecordZoneID) async throws(CloudKitFailure) -> [String: Result<CloudRecord, CloudKitFailure>]
     /// `CKDatabase.modifyRecords(saving:deleting:savePolicy: .ifServerRecordUnchanged, atomically: false)`.
-    func modifyRecords(saving: [StoredRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
-        -> (saveResults: [String: Result<StoredRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>])
+    func modifyRecords(saving: [CloudRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
+        -> (saveResults: [String: Result<CloudRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>])
     /// `CKDatabase.recordZoneChanges(inZoneWith:since:desiredKeys:resultsLimit:)`.
     func recordZoneChanges(in zone: RecordZoneID, since token: ChangeToken?, resultsLimit: Int) async throws(CloudKitFailure)
-        -> (modifications: [String: Result<StoredRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool)
+        -> (modifications: [String: Result<CloudRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool)
 }
 
 /// A `RecordStore` over any CloudKit-shaped database. All decisions of the CloudKit adapter
@@ -36,10 +36,10 @@ public struct CloudKitStyleRecordStore<Database: CloudKitStyleDatabase>: RecordS
     }
 
     /// Fetches records; `unknownItem` per item means "absent".
-    public func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: StoredRecord] {
-        let results: [String: Result<StoredRecord, CloudKitFailure>]
+    public func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: CloudRecord] {
+        let results: [String: Result<CloudRecord, CloudKitFailure>]
         do { results = try await database.records(named: names, in: zone) } catch { throw RecordStoreError(cloudKit: error) }
-        var found: [String: StoredRecord] = [:]
+        var found: [String: CloudRecord] = [:]
         var failures: [String: RecordStoreError] = [:]
         for (name, result) in results {
             switch result {
@@ -54,14 +54,14 @@ public struct CloudKitStyleRecordStore<Database: CloudKitStyleDatabase>: RecordS
 
     /// Saves records non-atomically; failed items become one `.partialFailure` (or, for a
     /// whole-request CloudKit partial failure, the per-item errors it carries).
-    public func saveRecords(_ records: [StoredRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [StoredRecord] {
-        let results: [String: Result<StoredRecord, CloudKitFailure>]
+    public func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [CloudRecord] {
+        let results: [String: Result<CloudRecord, CloudKitFailure>]
         do {
             results = try await database.modifyRecords(saving: records, deleting: [], in: zone).saveResults
         } catch {
             throw RecordStoreError(cloudKit: error)
         }
-        var saved: [StoredRecord] = []
+        var saved: [CloudRecord] = []
         var failures: [String: RecordStoreError] = [:]
         for stored in records {
             switch results[stored.recordName] {
@@ -95,13 +95,13 @@ public struct CloudKitStyleRecordStore<Database: CloudKitStyleDatabase>: RecordS
     /// A page of zone changes. If CloudKit could not return some changed records, the page fails
     /// with `.partialFailure` so the caller keeps its old token and misses nothing.
     public func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges {
-        let page: (modifications: [String: Result<StoredRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool)
+        let page: (modifications: [String: Result<CloudRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool)
         do {
             page = try await database.recordZoneChanges(in: zone, since: token, resultsLimit: limit)
         } catch {
             throw RecordStoreError(cloudKit: error)
         }
-        var changed: [StoredRecord] = []
+        var changed: [CloudRecord] = []
         var failures: [String: RecordStoreError] = [:]
         for (name, result) in page.modifications {
             switch result {

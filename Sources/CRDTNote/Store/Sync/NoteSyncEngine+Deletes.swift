@@ -38,7 +38,7 @@ extension NoteSyncEngine {
     /// handled as news (by default it brings the note back) instead of being deleted unseen.
     func withoutNewerVersions(_ names: [String]) async throws(NoteSyncError) -> [String] {
         var attempt = 0
-        var current: [String: StoredRecord] = [:]
+        var current: [String: CloudRecord] = [:]
         while true {
             attempt += 1
             do {
@@ -55,7 +55,7 @@ extension NoteSyncEngine {
                 pendingDeletes[name] = nil // already gone
                 continue
             }
-            if (stored.changeTag ?? "") == pendingDeletes[name] || configuration.deleteConflictPolicy == .deleteWins {
+            if (stored.recordChangeTag ?? "") == pendingDeletes[name] || configuration.deleteConflictPolicy == .deleteWins {
                 keep.append(name)
             } else {
                 try apply(stored)

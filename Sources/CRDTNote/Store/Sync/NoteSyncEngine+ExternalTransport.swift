@@ -4,7 +4,7 @@
 extension NoteSyncEngine {
     /// The record to send for a note (its text on its base record), or nil when the note is
     /// gone or has nothing unsaved. Remembers the revision sent, for `recordWasSaved`.
-    public func recordToSend(for name: String) throws(NoteSyncError) -> StoredRecord? {
+    public func recordToSend(for name: String) throws(NoteSyncError) -> CloudRecord? {
         guard let note = notes[name], note.hasUnsavedChanges else { return nil }
         let stored = try record(for: name, note)
         sentRevisions[name] = note.revision
@@ -13,7 +13,7 @@ extension NoteSyncEngine {
 
     /// The server saved a note's record: it becomes the base; the note is confirmed unless it
     /// was edited after `recordToSend`.
-    public func recordWasSaved(_ saved: StoredRecord) {
+    public func recordWasSaved(_ saved: CloudRecord) {
         let name = saved.recordName
         confirm([saved], revisions: sentRevisions[name].map { [name: $0] } ?? [:])
         sentRevisions[name] = nil
@@ -50,7 +50,7 @@ extension NoteSyncEngine {
     }
 
     /// A record arrived from the server (e.g. `fetchedRecordZoneChanges` modifications).
-    public func receive(_ stored: StoredRecord) throws(NoteSyncError) {
+    public func receive(_ stored: CloudRecord) throws(NoteSyncError) {
         try apply(stored)
     }
 

@@ -59,21 +59,21 @@ extension NoteSyncEngine {
     }
 
     /// Merges one fetched record into the local note (or adds the note).
-    func apply(_ stored: StoredRecord) throws(NoteSyncError) {
+    func apply(_ stored: CloudRecord) throws(NoteSyncError) {
         let name = stored.recordName
-        if let tag = stored.changeTag, notes[name]?.base?.changeTag == tag { return } // our own save
+        if let tag = stored.recordChangeTag, notes[name]?.base?.recordChangeTag == tag { return } // our own save
         statistics.recordsFetched += 1
         report.fetched += 1
         guard var note = notes[name] else {
             if let deletedTag = pendingDeletes[name] {
                 // The version this device deleted, echoed back: nothing new.
-                if deletedTag == (stored.changeTag ?? "") { return }
+                if deletedTag == (stored.recordChangeTag ?? "") { return }
                 // Changed elsewhere, and this device deleted it without seeing that change.
                 if configuration.deleteConflictPolicy == .deleteWins { return }
                 pendingDeletes[name] = nil
                 statistics.notesResurrected += 1
             }
-            let text = try NoteRecordBridge.text(from: stored, replica: replica, clock: clock)
+            let text = try NoteSyncEngine.text(from: stored, replica: replica, clock: clock)
             notes[name] = LocalNote(text: text, base: stored, hasUnsavedChanges: false)
             return
         }
@@ -81,12 +81,12 @@ extension NoteSyncEngine {
         if note.hasUnsavedChanges {
             // Local edits meet a newer server record: merge as a conflict would.
             let client = try record(for: name, note)
-            let merged = try NoteRecordBridge.merge(RecordConflict(ancestor: note.base, client: client, server: stored),
+            let merged = try NoteSyncEngine.merge(RecordConflict(ancestor: note.base, client: client, server: stored),
                                                     limits: configuration.recordLimits)
             remote = merged.note
             note.base = merged.record
         } else {
-            remote = try NoteRecordBridge.text(from: stored, replica: replica, clock: clock)
+            remote = try NoteSyncEngine.text(from: stored, replica: replica, clock: clock)
             note.base = stored
         }
         note.text.merge(remote)

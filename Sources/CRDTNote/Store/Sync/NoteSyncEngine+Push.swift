@@ -30,7 +30,7 @@ extension NoteSyncEngine {
         while !remaining.isEmpty {
             attempt += 1
             var revisions: [String: UInt64] = [:]
-            var records: [StoredRecord] = []
+            var records: [CloudRecord] = []
             for name in remaining {
                 guard let note = notes[name], note.hasUnsavedChanges else { continue }
                 do {
@@ -103,7 +103,7 @@ extension NoteSyncEngine {
     }
 
     /// Marks saved records confirmed; a note edited during the request stays unsaved.
-    func confirm(_ saved: [StoredRecord], revisions: [String: UInt64]) {
+    func confirm(_ saved: [CloudRecord], revisions: [String: UInt64]) {
         for version in saved {
             let name = version.recordName
             guard var note = notes[name] else { continue } // deleted locally meanwhile: the delete follows
@@ -143,7 +143,7 @@ extension NoteSyncEngine {
     /// Merges a save conflict into the local note; the next save builds on the merged record,
     /// which carries the server's change tag.
     func mergeConflict(_ conflict: RecordConflict, name: String) throws(NoteSyncError) {
-        let merged = try NoteRecordBridge.merge(conflict, limits: configuration.recordLimits)
+        let merged = try NoteSyncEngine.merge(conflict, limits: configuration.recordLimits)
         guard var note = notes[name] else { return }
         note.text.merge(merged.note)
         note.base = merged.record

@@ -119,7 +119,7 @@ public actor NoteSyncEngine {
     /// Deletes a note here and, at the next sync, on the server.
     public func deleteNote(_ name: String) {
         guard let note = notes.removeValue(forKey: name) else { return }
-        if let base = note.base { pendingDeletes[name] = base.changeTag ?? "" }
+        if let base = note.base { pendingDeletes[name] = base.recordChangeTag ?? "" }
     }
 
     /// Everything to persist for a restart.
@@ -132,8 +132,8 @@ public actor NoteSyncEngine {
     }
 
     /// The record to save for a note: its text written on its base record.
-    func record(for name: String, _ note: LocalNote) throws(NoteSyncError) -> StoredRecord {
-        try NoteRecordBridge.record(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType,
+    func record(for name: String, _ note: LocalNote) throws(NoteSyncError) -> CloudRecord {
+        try NoteSyncEngine.makeRecord(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType,
                                     limits: configuration.recordLimits)
     }
 

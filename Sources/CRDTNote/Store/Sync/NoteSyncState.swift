@@ -5,14 +5,14 @@ public struct LocalNote: Sendable {
     public var text: NoteText
     /// The server record the next save builds on (its change tag, app fields); nil: never saved
     /// or must be created again.
-    public var base: StoredRecord?
+    public var base: CloudRecord?
     /// Whether the server lacks some of this note's edits.
     public var hasUnsavedChanges: Bool
     /// Bumped on every local change; a save confirms only the revision it carried.
     var revision: UInt64
 
     /// A note.
-    public init(text: NoteText, base: StoredRecord?, hasUnsavedChanges: Bool) {
+    public init(text: NoteText, base: CloudRecord?, hasUnsavedChanges: Bool) {
         self.text = text
         self.base = base
         self.hasUnsavedChanges = hasUnsavedChanges
@@ -28,12 +28,12 @@ public struct NoteSyncState: Hashable, Sendable {
         /// `NoteText.encodedSnapshot()` of the note.
         public var snapshot: [UInt8]
         /// The base record.
-        public var base: StoredRecord?
+        public var base: CloudRecord?
         /// Whether it has unsaved edits.
         public var hasUnsavedChanges: Bool
 
         /// A persisted note.
-        public init(snapshot: [UInt8], base: StoredRecord?, hasUnsavedChanges: Bool) {
+        public init(snapshot: [UInt8], base: CloudRecord?, hasUnsavedChanges: Bool) {
             self.snapshot = snapshot
             self.base = base
             self.hasUnsavedChanges = hasUnsavedChanges

@@ -1,36 +1,5 @@
 import CRDTNoteSupport
 
-/// A record together with the bytes of its ASSET fields: the unit a `RecordStore` saves and returns.
-///
-/// CloudKit uploads asset files beside the record; here they travel with it. `assets` maps a
-/// field name to that field's bytes. On save, a store writes each entry and sets the field to an
-/// `.asset` reference it controls (clients need not fill the field in themselves). On fetch,
-/// every ASSET field of the record has its bytes in `assets`.
-///
-/// ```swift
-/// var note = CloudRecord(recordName: "note-1", recordType: "Note")
-/// note[field: "version"] = .int64(2)
-/// let saved = try await store.save(StoredRecord(note, assets: ["payloadAsset": payload]), in: zone)
-/// ```
-public struct StoredRecord: Hashable, Sendable {
-    /// The record; its `recordChangeTag` is the base version for optimistic concurrency.
-    public var record: CloudRecord
-    /// Bytes of ASSET fields, by field name.
-    public var assets: [String: [UInt8]]
-
-    /// A record with optional asset bytes.
-    public init(_ record: CloudRecord, assets: [String: [UInt8]] = [:]) {
-        self.record = record
-        self.assets = assets
-    }
-
-    /// The record's name.
-    public var recordName: String { record.recordName }
-
-    /// The record's change tag (nil: never saved, a create).
-    public var changeTag: String? { record.recordChangeTag }
-}
-
 /// An opaque position in a zone's change feed. Persist `bytes` (or `base64String`) and hand it
 /// back after a restart to get only later changes.
 public struct ChangeToken: Hashable, Sendable, CustomStringConvertible {
@@ -56,7 +25,7 @@ public struct ChangeToken: Hashable, Sendable, CustomStringConvertible {
 /// One page of a zone's change feed.
 public struct RecordChanges: Hashable, Sendable {
     /// Records created or changed since the token, current versions, oldest change first.
-    public var changed: [StoredRecord]
+    public var changed: [CloudRecord]
     /// Names of records deleted since the token.
     public var deletedRecordNames: [String]
     /// The token to pass next time (persist it only after applying this page).
@@ -65,7 +34,7 @@ public struct RecordChanges: Hashable, Sendable {
     public var moreComing: Bool
 
     /// A page of changes.
-    public init(changed: [StoredRecord], deletedRecordNames: [String], token: ChangeToken, moreComing: Bool) {
+    public init(changed: [CloudRecord], deletedRecordNames: [String], token: ChangeToken, moreComing: Bool) {
         self.changed = changed
         self.deletedRecordNames = deletedRecordNames
         self.token = token

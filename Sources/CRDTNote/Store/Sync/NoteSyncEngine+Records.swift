@@ -1,0 +1,41 @@
+/// How the sync engine turns notes into records and back, and merges conflicting records:
+/// through `NoteRecord` (schema, version gate, inline/asset payloads) and `RecordMerger`, with
+/// their errors as sync errors. Records carry their asset bytes, so nothing is converted.
+extension NoteSyncEngine {
+    /// The record for `text`, built on `base` (its change tag and every other field kept).
+    static func makeRecord(for text: NoteText, name: String, basedOn base: CloudRecord?, recordType: String,
+                       limits: NoteRecordLimits) throws(NoteSyncError) -> CloudRecord {
+        var note = base.map(NoteRecord.init) ?? NoteRecord(recordName: name)
+        if base == nil { note.record.recordType = recordType }
+        do {
+            try note.write(text, limits: limits)
+        } catch {
+            throw syncError(error, name: name)
+        }
+        return note.record
+    }
+
+    /// The note state a record holds, edited from now on as `replica`.
+    package static func text(from record: CloudRecord, replica: ReplicaID, clock: HybridLogicalClock) throws(NoteSyncError) -> NoteText {
+        do {
+            return try NoteRecord(record).read(as: replica, clock: clock).note
+        } catch {
+            throw syncError(error, name: record.recordName)
+        }
+    }
+
+    /// The merge of a conflict (built on the server record) and the merged note.
+    static func merge(_ conflict: RecordConflict, limits: NoteRecordLimits) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
+        do {
+            let result = try RecordMerger(limits: limits).merge(
+                ancestor: conflict.ancestor.map(NoteRecord.init), client: NoteRecord(conflict.client), server: NoteRecord(conflict.server))
+            return (result.record.record, result.note)
+        } catch {
+            throw syncError(error, name: conflict.server.recordName)
+        }
+    }
+
+    static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {
+        NoteSyncError(error.code == .newerVersion ? .newerVersionAvailable : .recordUnreadable, noteName: name, "\(error)")
+    }
+}
