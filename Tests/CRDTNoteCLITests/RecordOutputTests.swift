@@ -12,8 +12,8 @@ import Testing
 /// In-process checks of writing records with assets, and of the per-replica history `show` prints.
 @Suite struct RecordOutputTests {
     /// A record whose text and payload are both assets (zero inline limits).
-    func recordWithAssets() -> NoteRecord {
-        let note = NoteText("a note kept in asset files", replica: 5)
+    func recordWithAssets() throws -> NoteRecord {
+        let note = try NoteText("a note kept in asset files", replica: .test(5))
         return NoteRecord(recordName: "n", note: note, limits: NoteRecordLimits(maxInlinePayload: 0, maxInlineText: 0))
     }
 
@@ -47,8 +47,9 @@ import Testing
     @Test func unwritableAssetFolderIsACannotWriteError() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
+        let record = try recordWithAssets()
         do {
-            try RecordOutput.write(recordWithAssets(), to: .standardOutput, assetDirectory: folder.path("missing"))
+            try RecordOutput.write(record, to: .standardOutput, assetDirectory: folder.path("missing"))
             Issue.record("wrote assets into a missing folder")
         } catch {
             #expect(error.code == .cannotWrite)
@@ -58,13 +59,13 @@ import Testing
 
     @Test func replicaHistoriesListEditorsWithCountsAndStamps() throws {
         let clock = HybridLogicalClock(physicalClock: .fixed(1_000))
-        var phone = NoteText("hello", replica: 2, clock: clock)
-        var laptop = phone.forked(as: 9, clock: HybridLogicalClock(physicalClock: .fixed(5_000)))
-        laptop.setText("hello world")
-        phone.merge(laptop)
-        let reader = phone.forked(as: 77)
+        var phone = try NoteText("hello", replica: .test(2), clock: clock)
+        var laptop = phone.forked(as: .test(9), clock: HybridLogicalClock(physicalClock: .fixed(5_000)))
+        try laptop.setText("hello world")
+        try phone.merge(laptop)
+        let reader = phone.forked(as: .test(77))
         let histories = reader.replicaHistories
-        #expect(histories.map(\.replica) == [2, 9])
+        #expect(histories.map(\.replica) == [.test(2), .test(9)])
         #expect(histories.map(\.insertedCount) == [5, 6])
         #expect(histories[0].firstInsertion?.milliseconds == 1_000)
         #expect(histories[1].firstInsertion?.milliseconds == 5_000)

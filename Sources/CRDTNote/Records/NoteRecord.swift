@@ -9,7 +9,7 @@
 /// let record = try CloudRecord.record(fromJSON: jsonBytes)
 /// let stored = try NoteRecord(record, locator: AssetLocator(jsonDirectory: "."))
 /// var note = try stored.read(as: myReplica).note
-/// note.setText(editedText)
+/// try note.setText(editedText)
 /// let updated = try stored.writing(note)          // version 2, payload, mirror, modified
 /// let saved = try updated.savingAssets(in: ".")   // large payloads and texts become files
 /// ```

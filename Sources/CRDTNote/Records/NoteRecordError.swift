@@ -29,6 +29,8 @@ public struct NoteRecordError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let noRecords = Code(rawValue: "noRecords")
         /// Two payloads contradict each other (e.g. one replica id used for different text).
         public static let inconsistentStates = Code(rawValue: "inconsistentStates")
+        /// The note (e.g. a legacy text turned into edits) would exceed the format's limits.
+        public static let tooLarge = Code(rawValue: "tooLarge")
     }
 
     /// The versions involved when a record or payload is newer than this library.

@@ -20,8 +20,8 @@ import CRDTNoteTestSupport
             #expect(loaded.encodedSnapshot() == bytes, "encoding is deterministic")
             // A loaded copy merges exactly like the original.
             for other in notes {
-                #expect(loaded.merging(other).string == note.merging(other).string)
-                #expect(other.merging(loaded).string == other.merging(note).string)
+                #expect(try loaded.merging(other).string == note.merging(other).string)
+                #expect(try other.merging(loaded).string == other.merging(note).string)
             }
         }
     }
@@ -35,19 +35,19 @@ import CRDTNoteTestSupport
         #expect(decoded == changes)
         var viaBytes = a
         try viaBytes.apply(decoded)
-        #expect(viaBytes.string == a.merging(b).string)
+        #expect(try viaBytes.string == a.merging(b).string)
         #expect(viaBytes.invariantViolations == [])
     }
 
     @Test func emptyNoteRoundTrips() throws {
-        let empty = NoteText(replica: 5)
-        let loaded = try NoteText(snapshot: empty.encodedSnapshot(), replica: 6)
+        let empty = NoteText(replica: .test(5))
+        let loaded = try NoteText(snapshot: empty.encodedSnapshot(), replica: .test(6))
         #expect(loaded.string == "")
         #expect(loaded.invariantViolations == [])
     }
 
     @Test func deletedTextIsNotStored() throws {
-        var note = NoteText(String(repeating: "secret ", count: 200), replica: 1)
+        var note = try NoteText(String(repeating: "secret ", count: 200), replica: .test(1))
         let before = note.encodedSnapshot().count
         try note.deleteScalars(in: 0..<note.scalarCount)
         let after = note.encodedSnapshot()
@@ -56,11 +56,11 @@ import CRDTNoteTestSupport
     }
 
     @Test func aNewerMinimumReaderIsRefusedBeforeAnythingElse() throws {
-        var bytes = NoteText("hello", replica: 1).encodedSnapshot()
+        var bytes = try NoteText("hello", replica: .test(1)).encodedSnapshot()
         bytes[6] = 2   // minimum reader version, little endian
         bytes[bytes.count - 1] ^= 0xFF   // and a damaged body: the gate still answers first
         #expect(throws: PayloadError.newerFormat(requiredReader: 2, supportedReader: NoteFormat.readerVersion)) {
-            _ = try NoteText(snapshot: bytes, replica: 1)
+            _ = try NoteText(snapshot: bytes, replica: .test(1))
         }
         #expect(throws: PayloadError.newerFormat(requiredReader: 2, supportedReader: NoteFormat.readerVersion)) {
             _ = try PayloadHeader.read(bytes)
@@ -79,20 +79,19 @@ import CRDTNoteTestSupport
             i = j
         }
         do {
-            _ = try NoteText(snapshot: bytes, replica: 9)
+            _ = try NoteText(snapshot: bytes, replica: .test(9))
             Issue.record("a snapshot with cyclic origins was accepted")
         } catch {
-            guard case let .corrupt(e) = error else { Issue.record("wrong error \(error)"); return }
+            guard error.code == .corrupt, let e = error.decodingError else { Issue.record("wrong error \(error)"); return }
             #expect(e.message.contains("causally"))
         }
     }
 
     @Test func headerProblemsAreNamed() throws {
-        let good = NoteText("hello", replica: 1).encodedSnapshot()
+        let good = try NoteText("hello", replica: .test(1)).encodedSnapshot()
         func kind(_ bytes: [UInt8]) -> BinaryDecodingError.Code? {
-            do { _ = try NoteText(snapshot: bytes, replica: 1); return nil } catch {
-                if case let .corrupt(e) = error { return e.code }
-                return nil
+            do { _ = try NoteText(snapshot: bytes, replica: .test(1)); return nil } catch {
+                return error.decodingError?.code
             }
         }
         var badMagic = good; badMagic[0] = 0
@@ -101,7 +100,7 @@ import CRDTNoteTestSupport
         #expect(kind(flipped) == .checksumMismatch)
         #expect(kind(Array(good.dropLast())) == .truncated)
         #expect(kind(good + [0]) == .trailingBytes)
-        let changes = NoteText("x", replica: 1).changes(since: VersionVector()).encoded()
+        let changes = try NoteText("x", replica: .test(1)).changes(since: VersionVector()).encoded()
         #expect(kind(changes) == .invalidValue, "a changes payload is not a snapshot")
     }
 }
