@@ -87,6 +87,46 @@ import CRDTNoteTestSupport
         }
     }
 
+    /// A run whose id delta is the largest signed varint made `seq + length` overflow in the
+    /// decoder: a trap on untrusted bytes. It must be refused as corrupt.
+    @Test func aHugeRunIdDeltaIsRefusedNotATrap() throws {
+        let clock = HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000))
+        let valid = try NoteText("hi", replica: .test(1), clock: clock).encodedSnapshot()
+        var body = Array(valid[NoteFormat.headerSize...])
+        // The worked example of Docs/FORMAT.md: the sequence column (`01 00`) is at payload byte 55.
+        let seqColumn = 55 - NoteFormat.headerSize
+        #expect(Array(body[seqColumn..<seqColumn + 2]) == [0x01, 0x00])
+        body.replaceSubrange(seqColumn..<seqColumn + 2, with: [0x0A, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
+        do throws(PayloadError) {
+            _ = try NoteText(snapshot: PayloadHeader.wrap(body, kind: .snapshot), replica: .test(2))
+            Issue.record("a run id of 2^63 - 1 was accepted")
+        } catch {
+            #expect(error.code == .corrupt)
+            #expect(error.decodingError?.code == .invalidValue)
+        }
+    }
+
+    /// A second clock-log entry whose seq delta is 2^64 - 1 made `seq += delta` overflow: a trap.
+    @Test func aHugeClockLogDeltaIsRefusedNotATrap() throws {
+        let clock = HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000))
+        let valid = try NoteText("hi", replica: .test(1), clock: clock).encodedSnapshot()
+        var body = Array(valid[NoteFormat.headerSize...])
+        // Docs/FORMAT.md's worked example: the clock log (`01`: one entry, then `00` + stamp) is at payload byte 37.
+        let log = 37 - NoteFormat.headerSize
+        #expect(body[log] == 0x01)
+        body[log] = 0x02
+        body[log + 1] = 0x01   // the first entry at seq 1, so the second's delta overflows
+        body.insert(contentsOf: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00], at: log + 11)
+        do throws(PayloadError) {
+            _ = try NoteText(snapshot: PayloadHeader.wrap(body, kind: .snapshot), replica: .test(2))
+            Issue.record("a clock log seq delta of 2^64 - 1 was accepted")
+        } catch {
+            #expect(error.code == .corrupt)
+            #expect(error.decodingError?.code == .invalidValue)
+            #expect(error.message.contains("clock log entries"))
+        }
+    }
+
     @Test func headerProblemsAreNamed() throws {
         let good = try NoteText("hello", replica: .test(1)).encodedSnapshot()
         func kind(_ bytes: [UInt8]) -> BinaryDecodingError.Code? {

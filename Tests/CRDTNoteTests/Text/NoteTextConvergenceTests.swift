@@ -86,6 +86,12 @@ import CRDTNoteTestSupport
         #expect(try viaChanges == a.merging(b).string)
     }
 
+    @Test func versionVectorTotalSaturatesInsteadOfTrapping() {
+        let made = VersionVector([.test(1): .max, .test(2): 5])
+        #expect(made.totalCount == .max)
+        #expect(VersionVector([.test(1): 3, .test(2): 5]).totalCount == 8)
+    }
+
     @Test func changesForwardClockStampsAndVersions() throws {
         var a = try NoteText("hello", replica: .test(1), clock: HybridLogicalClock(physicalClock: .fixed(1_000)))
         var b = a.forked(as: .test(2), clock: HybridLogicalClock(physicalClock: .fixed(5_000)))
