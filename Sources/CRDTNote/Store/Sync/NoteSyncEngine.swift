@@ -20,8 +20,9 @@
 public actor NoteSyncEngine {
     /// The store notes are synced with.
     public nonisolated let store: any RecordStore
-    /// This device's replica id for every note it edits. Never reuse one on a device that lost
-    /// its state: use `ReplicaID.random()` for a fresh install.
+    /// This writer's replica id for every note it edits: made once with `ReplicaID.random()`
+    /// and kept on this device only (see ``ReplicaID``). Never reuse one on a device that lost
+    /// its state: make a fresh one.
     public nonisolated let replica: ReplicaID
     /// Behaviour settings.
     public nonisolated let configuration: NoteSyncConfiguration
