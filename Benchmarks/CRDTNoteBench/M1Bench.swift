@@ -77,12 +77,12 @@ enum M1Bench {
     static func run(tracePath: String?, runs: Int) throws -> M1Result {
         let path = tracePath ?? defaultTrace
         let synthetic = !FileManager.default.fileExists(atPath: path)
-        var base = NoteText(replica: 1)
+        var base = NoteText(replica: ReplicaID(rawValue: 1))
         var replaySamples: [Double] = []
         let trace = synthetic ? nil : try loadTrace(path)
         for _ in 0..<runs {
             let (ms, note) = try Measure.time { () throws -> NoteText in
-                if let trace { return try TraceReplay.replay(trace, replica: 1) }
+                if let trace { return try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1)) }
                 return try syntheticBase()
             }
             replaySamples.append(ms)
@@ -100,7 +100,7 @@ enum M1Bench {
         var loadSamples: [Double] = []
         for _ in 0..<runs {
             let (ms, _) = try Measure.time { () throws -> Int in
-                let note = try Snapshots.load(s0, replica: 1)
+                let note = try Snapshots.load(s0, replica: ReplicaID(rawValue: 1))
                 return note.string.utf8.count
             }
             loadSamples.append(ms)
@@ -108,8 +108,8 @@ enum M1Bench {
 
         let editsA = RandomEdits.generate(seed: 1, startLength: M1Result.baseLength, count: M1Result.editsPerSide)
         let editsB = RandomEdits.generate(seed: 2, startLength: M1Result.baseLength, count: M1Result.editsPerSide)
-        var a = try Snapshots.load(s0, replica: 2)
-        var b = try Snapshots.load(s0, replica: 3)
+        var a = try Snapshots.load(s0, replica: ReplicaID(rawValue: 2))
+        var b = try Snapshots.load(s0, replica: ReplicaID(rawValue: 3))
         let (editMsA, _) = try Measure.time { () throws in try RandomEdits.apply(editsA, to: &a) }
         let (editMsB, _) = try Measure.time { () throws in try RandomEdits.apply(editsB, to: &b) }
         let sa = Snapshots.save(a), sb = Snapshots.save(b)
@@ -119,12 +119,12 @@ enum M1Bench {
         var merged: (text: String, length: Int, saved: Snapshots.Saved)?
         for _ in 0..<runs {
             let (ms, result) = try Measure.time { () throws -> (String, Int, Snapshots.Saved) in
-                try recordMerge(sa, sb, replica: 2)
+                try recordMerge(sa, sb, replica: ReplicaID(rawValue: 2))
             }
             mergeSamples.append(ms)
             merged = result
         }
-        let other = try recordMerge(sb, sa, replica: 3)
+        let other = try recordMerge(sb, sa, replica: ReplicaID(rawValue: 3))
         let mergeTiming = Timing(samples: mergeSamples)
         return M1Result(
             tracePath: path, syntheticBase: synthetic, runs: runs,
@@ -142,7 +142,7 @@ enum M1Bench {
         let path = tracePath ?? defaultTrace
         guard FileManager.default.fileExists(atPath: path) else { return (path, true, try syntheticBase()) }
         let trace = try loadTrace(path)
-        let base = try TraceReplay.replay(trace, replica: 1)
+        let base = try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1))
         try check(base, trace: trace, path: path)
         return (path, false, base)
     }
@@ -167,7 +167,7 @@ enum M1Bench {
         -> (String, Int, Snapshots.Saved)
     {
         var note = try Snapshots.load(first, replica: replica)
-        note.merge(try Snapshots.load(second, replica: replica))
+        try note.merge(try Snapshots.load(second, replica: replica))
         let text = note.string
         return (text, note.scalarCount, Snapshots.save(note))
     }
@@ -175,7 +175,7 @@ enum M1Bench {
     /// A base of exactly 104,852 scalars for when the trace is missing: random typing
     /// (R(seed 0xBA5E, 0, ...)) until long enough, then the excess deleted from the end.
     static func syntheticBase() throws -> NoteText {
-        var note = NoteText(replica: 1)
+        var note = NoteText(replica: ReplicaID(rawValue: 1))
         var seed: UInt64 = 0xBA5E
         while note.scalarCount < M1Result.baseLength {
             try RandomEdits.apply(RandomEdits.generate(seed: seed, startLength: note.scalarCount, count: 10_000), to: &note)

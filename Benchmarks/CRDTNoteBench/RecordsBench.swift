@@ -82,7 +82,7 @@ enum RecordsBench {
 
     static func run(tracePath: String?, runs: Int) throws -> RecordsResult {
         let (path, synthetic, base) = try M1Bench.buildBase(tracePath: tracePath)
-        var a = base.forked(as: 2), b = base.forked(as: 3)
+        var a = base.forked(as: ReplicaID(rawValue: 2)), b = base.forked(as: ReplicaID(rawValue: 3))
         try RandomEdits.apply(RandomEdits.generate(seed: 1, startLength: M1Result.baseLength, count: M1Result.editsPerSide), to: &a)
         try RandomEdits.apply(RandomEdits.generate(seed: 2, startLength: M1Result.baseLength, count: M1Result.editsPerSide), to: &b)
         var cases: [RecordsCase] = []

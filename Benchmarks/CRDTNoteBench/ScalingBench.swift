@@ -111,7 +111,7 @@ enum ScalingBench {
     static func measure(base: NoteText, n: Int, k: Int, runs: Int, buildMs: Double) throws -> ScalingPoint {
         let editsA = RandomEdits.generate(seed: 1, startLength: n, count: k)
         let editsB = RandomEdits.generate(seed: 2, startLength: n, count: k)
-        var b = base.forked(as: 3)
+        var b = base.forked(as: ReplicaID(rawValue: 3))
         try RandomEdits.apply(editsB, to: &b)
         var samples: [Double] = []
         var editSamples: [Double] = []
@@ -120,11 +120,11 @@ enum ScalingBench {
         // Large points get one run: rebuilding A for each run costs far more than the merge.
         let pointRuns = k * max(1, n / 100_000) >= 100_000 ? 1 : runs
         for _ in 0..<pointRuns {
-            var a = base.forked(as: 2)
+            var a = base.forked(as: ReplicaID(rawValue: 2))
             let (editMs, _) = try Measure.time { () throws in try RandomEdits.apply(editsA, to: &a) }
             editSamples.append(editMs)
             versionA = a.version
-            let (ms, _) = Measure.time { a.merge(b) }
+            let (ms, _) = try Measure.time { () throws in try a.merge(b) }
             samples.append(ms)
             merged = a
         }
@@ -139,7 +139,7 @@ enum ScalingBench {
     /// A note of exactly `size` scalars: random 100-scalar chunks inserted at random places.
     static func buildBase(size: Int, seed: UInt64) throws -> NoteText {
         var rng = SplitMix64(seed: seed)
-        var note = NoteText(replica: 1)
+        var note = NoteText(replica: ReplicaID(rawValue: 1))
         let chunk = 100
         while note.scalarCount < size {
             let length = min(chunk, size - note.scalarCount)

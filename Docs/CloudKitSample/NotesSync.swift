@@ -11,18 +11,15 @@ final class NotesSync {
     let engine: NoteSyncEngine
     private let stateURL: URL
 
-    init(container: CKContainer = .default()) throws {
-        // One replica id per device and install; never reuse one on a device that lost its state.
-        let defaults = UserDefaults.standard
-        let raw = defaults.object(forKey: "crdtnote.replica") as? UInt64 ?? ReplicaID.random().rawValue
-        defaults.set(raw, forKey: "crdtnote.replica")
-
+    /// `replica` is this process's own id, made once with `ReplicaID.random()` and kept in this
+    /// device's keychain, never in UserDefaults or an app group (GETTING-STARTED.md, "Replica ids").
+    init(replica: ReplicaID, container: CKContainer = .default()) throws {
         stateURL = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
             .appendingPathComponent("notes-sync-state.bin")
         let store = CloudKitRecordStore(database: container.privateCloudDatabase)
         engine = try NoteSyncEngine(
             store: store,
-            replica: ReplicaID(rawValue: raw),
+            replica: replica,
             configuration: NoteSyncConfiguration(zone: RecordZoneID(zoneName: "Notes")),
             state: Self.loadState(from: stateURL))   // your persistence of NoteSyncState
     }

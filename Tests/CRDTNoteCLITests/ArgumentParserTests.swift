@@ -85,7 +85,7 @@ extension ParsedArguments {
     @Test func editRewritesInPlaceByDefault() throws {
         let invocation = try parse(["edit", "n.json", "--replica", "7", "--text", "t.txt"])
         #expect(invocation == .edit(EditOptions(
-            recordPath: "n.json", replica: 7, textPath: "t.txt", output: .file("n.json"), assets: nil)))
+            recordPath: "n.json", replica: .test(7), textPath: "t.txt", output: .file("n.json"), assets: nil)))
     }
 
     @Test func simulateParsesEveryOption() throws {

@@ -13,7 +13,7 @@ import Testing
 @Suite struct RecordOutputTests {
     /// A record whose text and payload are both assets (zero inline limits).
     func recordWithAssets() throws -> NoteRecord {
-        let note = NoteText("a note kept in asset files", replica: 5)
+        let note = try NoteText("a note kept in asset files", replica: .test(5))
         return try NoteRecord(recordName: "n", note: note, limits: NoteRecordLimits(maxInlinePayload: 0, maxInlineText: 0))
     }
 
@@ -60,13 +60,13 @@ import Testing
 
     @Test func replicaHistoriesListEditorsWithCountsAndStamps() throws {
         let clock = HybridLogicalClock(physicalClock: .fixed(1_000))
-        var phone = NoteText("hello", replica: 2, clock: clock)
-        var laptop = phone.forked(as: 9, clock: HybridLogicalClock(physicalClock: .fixed(5_000)))
-        laptop.setText("hello world")
-        phone.merge(laptop)
-        let reader = phone.forked(as: 77)
+        var phone = try NoteText("hello", replica: .test(2), clock: clock)
+        var laptop = phone.forked(as: .test(9), clock: HybridLogicalClock(physicalClock: .fixed(5_000)))
+        try laptop.setText("hello world")
+        try phone.merge(laptop)
+        let reader = phone.forked(as: .test(77))
         let histories = reader.replicaHistories
-        #expect(histories.map(\.replica) == [2, 9])
+        #expect(histories.map(\.replica) == [.test(2), .test(9)])
         #expect(histories.map(\.insertedCount) == [5, 6])
         #expect(histories[0].firstInsertion?.milliseconds == 1_000)
         #expect(histories[1].firstInsertion?.milliseconds == 5_000)

@@ -4,8 +4,8 @@
 /// second makes every pair of distinct events comparable, identically on every device.
 ///
 /// ```swift
-/// let a = ClockStamp(timestamp: t, replica: 1)
-/// let b = ClockStamp(timestamp: t, replica: 2)
+/// let a = ClockStamp(timestamp: t, replica: ReplicaID(rawValue: 1))
+/// let b = ClockStamp(timestamp: t, replica: ReplicaID(rawValue: 2))
 /// a < b   // true: same time, lower replica id first
 /// ```
 public struct ClockStamp: Hashable, Comparable, Sendable, Codable {

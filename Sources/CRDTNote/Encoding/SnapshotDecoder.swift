@@ -52,10 +52,12 @@ struct SnapshotDecoder {
                 throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(i) names replica \(replica) of \(replicaCount)")
             }
             let seqOffset = seqColumn.offset
-            let seq = lastSeqEnd[replica] + (try seqColumn.readVarInt())
+            // The delta is any Int64: add with overflow checks, and compare without forming `seq + length`.
+            let (seq, seqOverflow) = lastSeqEnd[replica].addingReportingOverflow(try seqColumn.readVarInt())
             let length = Int64(try lengthColumn.readVarUInt(max: UInt64(UInt32.max), "length of a run")) + 1
-            guard seq >= 0, seq + length <= Int64(table.nextSeq[replica]) else {
-                throw BinaryDecodingError(.invalidValue, at: seqOffset, "run \(i) ids \(seq)..<\(seq + length) are outside replica \(table.replicas[replica])'s \(table.nextSeq[replica])")
+            guard !seqOverflow, seq >= 0, seq <= Int64(table.nextSeq[replica]) - length else {
+                let start = seqOverflow ? "beyond 2^63" : "\(seq)"
+                throw BinaryDecodingError(.invalidValue, at: seqOffset, "run \(i) ids \(start) (\(length) of them) are outside replica \(table.replicas[replica])'s \(table.nextSeq[replica])")
             }
             lastSeqEnd[replica] = seq + length
             let slot = Int32(i / TextSequence.bulkLeafFill)

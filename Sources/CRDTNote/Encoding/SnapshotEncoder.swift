@@ -123,8 +123,9 @@ enum ClockTableCoding {
             for e in 0..<entries {
                 let entryOffset = reader.offset
                 let delta = try reader.readVarUInt()
-                seq += delta
-                guard (e == 0 || delta > 0), seq < UInt64(UInt32.max) else {
+                let (next, overflow) = seq.addingReportingOverflow(delta)
+                seq = next
+                guard !overflow, (e == 0 || delta > 0), seq < UInt64(UInt32.max) else {
                     throw BinaryDecodingError(.invalidValue, at: entryOffset, "clock log entries of replica \(id) are not increasing")
                 }
                 stamp = stamp &+ UInt64(bitPattern: try reader.readVarInt())

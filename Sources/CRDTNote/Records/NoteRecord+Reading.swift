@@ -35,7 +35,7 @@ extension NoteRecord {
     public func read(as replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) throws(NoteRecordError) -> NoteReading {
         switch try source() {
         case .plain(let text):
-            let note = PlainTextFolding.legacyNote(text: text, recordName: recordName, modified: modifiedMilliseconds)
+            let note = try PlainTextFolding.legacyNote(text: text, recordName: recordName, modified: modifiedMilliseconds)
             return NoteReading(note: note.forked(as: replica, clock: clock), origin: .legacyText)
         case .crdt(let state, let origin):
             return NoteReading(note: state.forked(as: replica, clock: clock), origin: origin)
@@ -72,7 +72,7 @@ extension NoteRecord {
         }
         guard let state = union else { return .plain(text ?? "") }
         guard let text, text != state.string else { return .crdt(state, .payload) }
-        let folded = PlainTextFolding.fold(state, text: text, recordName: recordName, modified: modifiedMilliseconds)
+        let folded = try PlainTextFolding.fold(state, text: text, recordName: recordName, modified: modifiedMilliseconds)
         return .crdt(folded, .payloadWithFoldedText)
     }
 
@@ -103,16 +103,15 @@ extension NoteRecord {
         do throws(PayloadError) {
             return try NoteText(snapshot: bytes, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock(physicalClock: .fixed(0)))
         } catch {
-            switch error {
-            case .newerFormat(let required, let supported):
+            if error.code == .newerFormat, let required = error.requiredReader {
+                let supported = error.supportedReader ?? NoteFormat.readerVersion
                 throw NoteRecordError(
                     .newerVersion, recordName: recordName, field: field,
                     "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(supported)",
                     newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
                                         payloadRequiredReader: required, supportedReader: supported))
-            case .corrupt(let e):
-                throw self.error(.corruptPayload, field, "\(e.code) at byte \(e.offset): \(e.message)")
             }
+            throw self.error(.corruptPayload, field, error.decodingError.map { "\($0.code) at byte \($0.offset): \($0.message)" } ?? error.message)
         }
     }
 }

@@ -7,7 +7,7 @@
 /// ```swift
 /// let stored = try NoteRecord(record, loadingAssetsFrom: storage)   // or NoteRecord(fetched)
 /// var note = try stored.read(as: myReplica).note
-/// note.setText(editedText)
+/// try note.setText(editedText)
 /// let updated = try stored.writing(note)             // version 2, payload, mirror, modified
 /// let saved = try updated.savingAssets(to: storage)  // large payloads and texts as assets
 /// ```

@@ -29,9 +29,8 @@ public struct NoteRecordError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let noRecords = Code(rawValue: "noRecords")
         /// Two payloads contradict each other (e.g. one replica id used for different text).
         public static let inconsistentStates = Code(rawValue: "inconsistentStates")
-        /// The note refused an edit this library made while folding plain text into it
-        /// (e.g. the result would exceed the format's limits); the message has ``NoteTextError``'s.
-        public static let editRefused = Code(rawValue: "editRefused")
+        /// The note (e.g. a legacy text turned into edits) would exceed the format's limits.
+        public static let tooLarge = Code(rawValue: "tooLarge")
     }
 
     /// The versions involved when a record or payload is newer than this library.

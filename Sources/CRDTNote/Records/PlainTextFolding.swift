@@ -10,17 +10,32 @@ enum PlainTextFolding {
     }
 
     /// A legacy text as a CRDT note: one insertion by the legacy replica of (record, text).
-    static func legacyNote(text: String, recordName: String, modified: Int64?) -> NoteText {
-        NoteText(text, replica: NoteReplicaDerivation.legacy(recordName: recordName, text: text), clock: clock(modified: modified))
+    /// Throws `.tooLarge` when the text exceeds the note's limits.
+    static func legacyNote(text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
+        do {
+            return try NoteText(text, replica: NoteReplicaDerivation.legacy(recordName: recordName, text: text), clock: clock(modified: modified))
+        } catch {
+            throw tooLarge(error, recordName: recordName)
+        }
+    }
+
+    /// A local-edit refusal (only `.tooLarge` can happen here) as a record error.
+    private static func tooLarge(_ error: NoteTextError, recordName: String) -> NoteRecordError {
+        NoteRecordError(.tooLarge, recordName: recordName, field: NoteSchema.Field.text, "the text cannot be folded into the note: \(error.message)")
     }
 
     /// `base` with `text` applied as a diff (insertions and deletions) by a replica derived
     /// from (record, base, text). Used when `base` is the state the plain text was edited from.
-    static func fold(_ base: NoteText, text: String, recordName: String, modified: Int64?) -> NoteText {
+    /// Throws `.tooLarge` when the result would exceed the note's limits.
+    static func fold(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
         if base.string == text { return base }
         let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: "diff")
         var folded = base.forked(as: replica, clock: clock(modified: modified))
-        folded.setText(text)
+        do {
+            try folded.setText(text)
+        } catch {
+            throw tooLarge(error, recordName: recordName)
+        }
         return folded
     }
 
@@ -30,10 +45,8 @@ enum PlainTextFolding {
     /// Where the diff replaces a stretch D of `base` with I, I goes before D when it sorts
     /// first (by Unicode scalar values) and after it otherwise; this makes the result the same
     /// whichever text is the base, so merging in either direction gives the same text.
-    ///
-    /// Throws what ``NoteText`` refuses (e.g. `.tooLarge` when the result would exceed the
-    /// format's limits); `base` is unchanged then.
-    static func foldInsertions(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteTextError) -> NoteText {
+    /// Throws `.tooLarge` when the result would exceed the note's limits.
+    static func foldInsertions(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
         let old = base.utf8
         let new = Array(text.utf8)
         let edits = TextDiff.edits(from: old, to: new)
@@ -50,8 +63,13 @@ enum PlainTextFolding {
                 let insertedFirst = inserted.unicodeScalars.lexicographicallyPrecedes(replaced) { $0.value < $1.value }
                 if !insertedFirst { at += edit.deleteCount }
             }
-            // In range by construction (offsets come from the diff of this very text).
-            try folded.insert(inserted, atScalarOffset: at)
+            // In range by construction (offsets come from the diff of this very text), so only
+            // the note's size limits can refuse it.
+            do {
+                try folded.insert(inserted, atScalarOffset: at)
+            } catch {
+                throw tooLarge(error, recordName: recordName)
+            }
         }
         return folded
     }

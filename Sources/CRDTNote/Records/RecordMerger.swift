@@ -63,7 +63,7 @@ public struct RecordMerger: Sendable {
                 switch try ancestor.source() {
                 case .crdt(let state, _): ancestorState = state
                 case .plain(let text):
-                    ancestorState = PlainTextFolding.legacyNote(text: text, recordName: server.recordName, modified: ancestor.modifiedMilliseconds)
+                    ancestorState = try PlainTextFolding.legacyNote(text: text, recordName: server.recordName, modified: ancestor.modifiedMilliseconds)
                 }
             } catch where error.code != .newerVersion {
                 // A damaged ancestor only costs precision: fall back to the two-way merge.
@@ -81,7 +81,7 @@ public struct RecordMerger: Sendable {
         var states = crdtStates
         if let base = ancestorState {
             for side in plainSides {
-                states.append(PlainTextFolding.fold(base, text: side.text, recordName: server.recordName, modified: side.modified))
+                states.append(try PlainTextFolding.fold(base, text: side.text, recordName: server.recordName, modified: side.modified))
                 log.append("\(side.role): legacy text diffed against the ancestor and folded in as edits")
             }
         } else {
@@ -131,15 +131,11 @@ public struct RecordMerger: Sendable {
         } else {
             let first = plain.min { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
             guard let first else { return [] }
-            base = PlainTextFolding.legacyNote(text: first.text, recordName: recordName, modified: first.modified)
+            base = try PlainTextFolding.legacyNote(text: first.text, recordName: recordName, modified: first.modified)
             out.append(base)
         }
         for side in plain where side.text != base.string {
-            do {
-                out.append(try PlainTextFolding.foldInsertions(base, text: side.text, recordName: recordName, modified: side.modified))
-            } catch {
-                throw NoteRecordError(.editRefused, recordName: recordName, "\(side.role): its text cannot be folded in: \(error)")
-            }
+            out.append(try PlainTextFolding.foldInsertions(base, text: side.text, recordName: recordName, modified: side.modified))
             log.append("\(side.role): legacy text folded in two-way (insertions only)")
         }
         return out

@@ -85,14 +85,17 @@ extension NoteText {
 
     /// Makes the text equal `newText`, recording a small set of edits found by diffing
     /// (common prefix and suffix, then Myers' diff on what is left, at scalar granularity).
-    public mutating func setText(_ newText: String) {
+    ///
+    /// Throws ``NoteTextError/Code/tooLarge``, leaving the text unchanged, when the result would
+    /// exceed the note's limits (4 GiB of text storage, 2^32 characters inserted by this replica).
+    public mutating func setText(_ newText: String) throws(NoteTextError) {
         let old = sequence.utf8Bytes()
         let new = Array(newText.utf8)
         let edits = TextDiff.edits(from: old, to: new)
         guard !edits.isEmpty else { return }
         let inserted = edits.reduce(0) { $0 + $1.insert.count }
         let insertedScalars = edits.reduce(0) { $0 + $1.insertScalars }
-        if capacityProblem(adding: inserted, scalars: insertedScalars) != nil { return }
+        if let problem = capacityProblem(adding: inserted, scalars: insertedScalars) { throw problem }
         let stamp = clock.tick()
         let local = localIndex()
         let firstSeq = sequence.nextSeq[Int(local)]

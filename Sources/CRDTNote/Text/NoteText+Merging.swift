@@ -13,23 +13,25 @@ extension NoteText {
     }
 
     /// Merges everything `other` knows into this copy (commutative, associative, idempotent).
-    public mutating func merge(_ other: NoteText) {
+    ///
+    /// Throws, changing nothing, when the two copies cannot be combined:
+    /// - ``ChangeSetError/Code/tooLarge``: the merged note would exceed the format's limits
+    ///   (4 GiB of text storage);
+    /// - ``ChangeSetError/Code/inconsistent`` or ``ChangeSetError/Code/missingDependency``: the
+    ///   copies contradict each other. Copies whose writers each used their own ``ReplicaID``
+    ///   never do; two writers sharing an id, or a state rolled back and edited again under the
+    ///   same id, can (see ``ReplicaID``).
+    public mutating func merge(_ other: NoteText) throws(ChangeSetError) {
         let known = other.sequence.replicas.map { id in sequence.replicaIndex[id].map { sequence.nextSeq[Int($0)] } ?? 0 }
         let set = other.sequence.changes(since: known)
-        do {
-            try sequence.apply(set)
-        } catch {
-            // Two well-formed copies always merge; reaching this is a bug in this library.
-            assertionFailure("merging two valid notes failed: \(error)")
-            return
-        }
+        try sequence.apply(set)
         observe(set.latestStamps)
     }
 
-    /// A copy of this note with `other` merged in.
-    public func merging(_ other: NoteText) -> NoteText {
+    /// A copy of this note with `other` merged in; throws as ``merge(_:)`` does.
+    public func merging(_ other: NoteText) throws(ChangeSetError) -> NoteText {
         var copy = self
-        copy.merge(other)
+        try copy.merge(other)
         return copy
     }
 

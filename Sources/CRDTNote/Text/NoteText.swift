@@ -1,18 +1,18 @@
 /// The text of one note as a sequence CRDT: copies edited on different devices merge
 /// automatically, deterministically, and without losing anyone's characters.
 ///
-/// Each copy belongs to a replica (one per device and note) and stamps its edits with
+/// Each copy belongs to a replica (a writer with its own ``ReplicaID``) and stamps its edits with
 /// a hybrid logical clock. Edit it by Unicode-scalar offsets, by UTF-16 offsets (what
 /// `NSRange` and `UITextView` use) or by handing it the whole new text; merge other
 /// copies in any order, any number of times.
 ///
 /// ```swift
-/// var phone = NoteText("Groceries", replica: 1)
-/// var laptop = phone.forked(as: 2)
-/// try phone.insert(": milk", atScalarOffset: 9)
-/// laptop.setText("Groceries and eggs")
-/// phone.merge(laptop)
-/// laptop.merge(phone)
+/// var phone = try NoteText("milk", replica: phoneID)     // each device its own ReplicaID
+/// var laptop = phone.forked(as: laptopID)
+/// try phone.insert("Groceries: ", atScalarOffset: 0)
+/// try laptop.setText("milk and eggs")
+/// try phone.merge(laptop)
+/// try laptop.merge(phone)
 /// assert(phone.string == laptop.string)   // "Groceries: milk and eggs"
 /// ```
 ///
@@ -33,9 +33,11 @@ public struct NoteText: Sendable {
     }
 
     /// A note whose initial text is inserted as one edit by `replica`.
-    public init(_ text: String, replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) {
+    ///
+    /// Throws ``NoteTextError/Code/tooLarge`` when `text` exceeds the note's limits (4 GiB of UTF-8).
+    public init(_ text: String, replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) throws(NoteTextError) {
         self.init(replica: replica, clock: clock)
-        if !text.isEmpty { try? replaceScalars(in: 0..<0, with: text) }
+        if !text.isEmpty { try replaceScalars(in: 0..<0, with: text) }
     }
 
     @usableFromInline init(sequence: TextSequence, replica: ReplicaID, clock: HybridLogicalClock) {
@@ -49,6 +51,7 @@ public struct NoteText: Sendable {
     }
 
     /// The same note state, edited from now on as another replica (e.g. on another device).
+    /// `replica` must be that writer's own id, never one another writer uses (see ``ReplicaID``).
     public func forked(as replica: ReplicaID, clock: HybridLogicalClock? = nil) -> NoteText {
         NoteText(sequence: sequence, replica: replica, clock: clock ?? self.clock)
     }

@@ -1,10 +1,13 @@
 /// Why a local edit was refused. The text is unchanged when this is thrown.
 public struct NoteTextError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The class of problem.
-    public struct Code: RawRepresentable, Hashable, Sendable {
+    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+        /// The kind's name.
         public let rawValue: String
         /// Creates a kind from its name.
         public init(rawValue: String) { self.rawValue = rawValue }
+        /// The kind's name.
+        public var description: String { rawValue }
         /// An offset or range lies outside the text.
         public static let outOfBounds = Code(rawValue: "outOfBounds")
         /// A UTF-16 offset falls between the two halves of a surrogate pair.
@@ -24,5 +27,6 @@ public struct NoteTextError: Error, Hashable, Sendable, CustomStringConvertible 
         self.message = message
     }
 
+    /// "<code>: <message>".
     public var description: String { "\(code.rawValue): \(message)" }
 }

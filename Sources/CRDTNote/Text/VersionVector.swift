@@ -27,9 +27,15 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
         for (r, n) in other.counts where n > self[r] { counts[r] = n }
     }
 
-    /// Total characters covered.
-    public var totalCount: UInt64 { counts.values.reduce(0, +) }
+    /// Total characters covered (saturating at `UInt64.max` for made-up counts instead of trapping).
+    public var totalCount: UInt64 {
+        counts.values.reduce(0) { total, n in
+            let (sum, overflow) = total.addingReportingOverflow(n)
+            return overflow ? .max : sum
+        }
+    }
 
+    /// The counts by replica id: `"[1: 3, 42: 5]"`.
     public var description: String {
         "[" + counts.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }.joined(separator: ", ") + "]"
     }

@@ -52,6 +52,17 @@ extension CLIError {
         }
     }
 
+    /// A payload in `file` (at `location`, e.g. `fields.payload.value`) that cannot be read:
+    /// a newer format is a temporary failure (75: update crdtnote), damaged bytes are bad data (65).
+    static func payload(_ error: PayloadError, file: String, location: String?) -> CLIError {
+        if error.code == .newerFormat {
+            return CLIError(code: .newerFormat, message: "newer version available: \(error.message)", file: file,
+                            location: location)
+        }
+        let detail = error.decodingError.map { "\($0)" } ?? error.message
+        return CLIError(code: .dataError, message: "corrupt payload: \(detail)", file: file, location: location)
+    }
+
     /// An editing trace in `file` that cannot be read or replayed. The trace's own message
     /// already says where (transaction, patch or byte position).
     static func trace(_ error: TraceError, file: String) -> CLIError {

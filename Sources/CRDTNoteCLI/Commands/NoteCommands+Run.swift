@@ -46,8 +46,9 @@ func runText(_ options: TextOptions) throws(CLIError) {
 /// Sets the note's text, failing (instead of silently keeping the old text) when the library
 /// refuses it as too large.
 private func setText(_ text: String, of note: inout NoteText, file: String) throws(CLIError) {
-    note.setText(text)
-    guard note.utf8.elementsEqual(text.utf8) else {
+    do {
+        try note.setText(text)
+    } catch {
         throw CLIError(code: .dataError, message: "text is too large for a note (\(text.utf8.count) bytes)",
                        file: RecordFile.displayName(file))
     }

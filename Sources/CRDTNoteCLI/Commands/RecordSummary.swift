@@ -99,13 +99,12 @@ struct RecordSummary: Sendable {
             found.append((NoteSchema.Field.payloadAsset, false, bytes))
         }
         for (field, inline, bytes) in found {
-            do {
+            do throws(PayloadError) {
                 let header = try PayloadHeader.read(bytes)
                 out.append(Payload(field: field, inline: inline, encodedBytes: bytes.count,
                                    formatVersion: header.formatVersion, minimumReaderVersion: header.minimumReaderVersion))
             } catch {
-                throw CLIError(code: .dataError, message: "corrupt payload: \(error)", file: file,
-                               location: "fields.\(field).value")
+                throw .payload(error, file: file, location: "fields.\(field).value")
             }
         }
         return out

@@ -10,7 +10,7 @@ func runReplay(_ options: ReplayOptions) throws(CLIError) {
     let name = RecordFile.displayName(options.tracePath)
     let trace = try loadTrace(options.tracePath, name: name)
     var timings: [Double] = []
-    var final = NoteText(replica: 1)
+    var final = NoteText(replica: ReplicaID(rawValue: 1))
     for _ in 0..<options.runs {
         let start = ContinuousClock.now
         do {

@@ -33,9 +33,18 @@ extension TraceReplay {
         var result: NoteText?
         for t in open.keys.sorted() where childrenLeft[t] == 0 {
             guard let tip = open.removeValue(forKey: t) else { continue }
-            if result == nil { result = tip } else { result?.merge(tip) }
+            if result == nil { result = tip } else { try merge(tip, into: &result, transaction: t) }
         }
-        return result ?? NoteText(replica: 1)
+        return result ?? NoteText(replica: ReplicaID(rawValue: 1))
+    }
+
+    /// Merges `other` into `note`, naming transaction `t` when the two states contradict each other.
+    private static func merge(_ other: NoteText, into note: inout NoteText?, transaction t: Int) throws(TraceError) {
+        do {
+            try note?.merge(other)
+        } catch {
+            throw TraceError("txns[\(t)]: branches cannot be merged: \(error)")
+        }
     }
 
     /// The merged parents of transaction `t`, forked as `replica`. Takes each parent out of
@@ -52,7 +61,7 @@ extension TraceReplay {
             guard let parent else {
                 throw TraceError("txns[\(t)]: parent \(p) is no longer available")
             }
-            if merged == nil { merged = parent } else { merged?.merge(parent) }
+            if merged == nil { merged = parent } else { try merge(parent, into: &merged, transaction: t) }
         }
         guard let merged else { return NoteText(replica: replica) }
         if merged.replica == replica { return merged }

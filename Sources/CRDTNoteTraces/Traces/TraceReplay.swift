@@ -14,9 +14,14 @@ public enum TraceReplay {
     ///
     /// Throws when a patch does not fit the document at that point, naming the transaction and patch.
     public static func replay(
-        _ trace: SequentialTrace, replica: ReplicaID = 1, clock: HybridLogicalClock = HybridLogicalClock()
+        _ trace: SequentialTrace, replica: ReplicaID = ReplicaID(rawValue: 1), clock: HybridLogicalClock = HybridLogicalClock()
     ) throws(TraceError) -> NoteText {
-        var note = NoteText(trace.startContent, replica: replica, clock: clock)
+        var note: NoteText
+        do {
+            note = try NoteText(trace.startContent, replica: replica, clock: clock)
+        } catch {
+            throw TraceError("startContent: \(error)")
+        }
         for t in 0..<trace.transactionCount {
             try apply(trace.transaction(t), to: &note, transaction: t)
         }

@@ -103,9 +103,9 @@ struct ClockStampTests {
     func ordering() throws {
         let t1 = try #require(HLCTimestamp(milliseconds: 100, counter: 0))
         let t2 = try #require(HLCTimestamp(milliseconds: 100, counter: 1))
-        let a = ClockStamp(timestamp: t1, replica: 9)
-        let b = ClockStamp(timestamp: t1, replica: 10)
-        let c = ClockStamp(timestamp: t2, replica: 1)
+        let a = ClockStamp(timestamp: t1, replica: .test(9))
+        let b = ClockStamp(timestamp: t1, replica: .test(10))
+        let c = ClockStamp(timestamp: t2, replica: .test(1))
         #expect(a < b)
         #expect(b < c)
         #expect(a < c)
@@ -116,7 +116,7 @@ struct ClockStampTests {
 
     @Test("Codable with integer fields")
     func codable() throws {
-        let stamp = ClockStamp(timestamp: HLCTimestamp(rawValue: 77), replica: 5)
+        let stamp = ClockStamp(timestamp: HLCTimestamp(rawValue: 77), replica: .test(5))
         let data = try JSONEncoder().encode(stamp)
         #expect(try JSONDecoder().decode(ClockStamp.self, from: data) == stamp)
     }

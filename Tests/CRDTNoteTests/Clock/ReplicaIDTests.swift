@@ -46,10 +46,15 @@ struct ReplicaIDTests {
         }
     }
 
-    @Test("integer literal and ordering")
-    func literalAndOrder() {
-        let a: ReplicaID = 3
-        let b: ReplicaID = 10
+    @Test("cannot be written as an integer literal, so no two apps pick the same small number")
+    func noIntegerLiteral() {
+        #expect(!(ReplicaID.self is any ExpressibleByIntegerLiteral.Type))
+    }
+
+    @Test("ordering by value")
+    func order() {
+        let a = ReplicaID.test(3)
+        let b = ReplicaID.test(10)
         #expect(a.rawValue == 3)
         #expect(a < b)
         #expect(!(b < a))

@@ -14,23 +14,23 @@ import CRDTNoteTestSupport
 
     func check(_ bytes: [UInt8], against base: NoteText) -> Bool {
         do {
-            let loaded = try NoteText(snapshot: bytes, replica: 77)
+            let loaded = try NoteText(snapshot: bytes, replica: .test(77))
             if !loaded.invariantViolations.isEmpty { return false }
-            _ = loaded.merging(base).string
-            // Whatever decodes must also merge into another note (changes planned without error).
-            var fresh = NoteText(replica: 78)
+            // Whatever decodes must also merge into another note.
+            do { _ = try loaded.merging(base).string } catch { return false }
+            var fresh = NoteText(replica: .test(78))
             do { try fresh.apply(loaded.changes(since: VersionVector())) } catch { return false }
-        } catch let PayloadError.corrupt(error) {
-            if error.offset < 0 || error.offset > bytes.count { return false }
-        } catch {}
+        } catch {
+            if let offset = error.decodingError?.offset, offset < 0 || offset > bytes.count { return false }
+        }
         do {
             var target = base
             let changes = try NoteChanges(encoded: bytes)
             do { try target.apply(changes) } catch {}
             if !target.invariantViolations.isEmpty { return false }
-        } catch let PayloadError.corrupt(error) {
-            if error.offset < 0 || error.offset > bytes.count { return false }
-        } catch {}
+        } catch {
+            if let offset = error.decodingError?.offset, offset < 0 || offset > bytes.count { return false }
+        }
         return true
     }
 

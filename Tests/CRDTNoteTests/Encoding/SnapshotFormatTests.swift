@@ -20,8 +20,8 @@ import CRDTNoteTestSupport
             #expect(loaded.encodedSnapshot() == bytes, "encoding is deterministic")
             // A loaded copy merges exactly like the original.
             for other in notes {
-                #expect(loaded.merging(other).string == note.merging(other).string)
-                #expect(other.merging(loaded).string == other.merging(note).string)
+                #expect(try loaded.merging(other).string == note.merging(other).string)
+                #expect(try other.merging(loaded).string == other.merging(note).string)
             }
         }
     }
@@ -35,19 +35,19 @@ import CRDTNoteTestSupport
         #expect(decoded == changes)
         var viaBytes = a
         try viaBytes.apply(decoded)
-        #expect(viaBytes.string == a.merging(b).string)
+        #expect(try viaBytes.string == a.merging(b).string)
         #expect(viaBytes.invariantViolations == [])
     }
 
     @Test func emptyNoteRoundTrips() throws {
-        let empty = NoteText(replica: 5)
-        let loaded = try NoteText(snapshot: empty.encodedSnapshot(), replica: 6)
+        let empty = NoteText(replica: .test(5))
+        let loaded = try NoteText(snapshot: empty.encodedSnapshot(), replica: .test(6))
         #expect(loaded.string == "")
         #expect(loaded.invariantViolations == [])
     }
 
     @Test func deletedTextIsNotStored() throws {
-        var note = NoteText(String(repeating: "secret ", count: 200), replica: 1)
+        var note = try NoteText(String(repeating: "secret ", count: 200), replica: .test(1))
         let before = note.encodedSnapshot().count
         try note.deleteScalars(in: 0..<note.scalarCount)
         let after = note.encodedSnapshot()
@@ -56,11 +56,11 @@ import CRDTNoteTestSupport
     }
 
     @Test func aNewerMinimumReaderIsRefusedBeforeAnythingElse() throws {
-        var bytes = NoteText("hello", replica: 1).encodedSnapshot()
+        var bytes = try NoteText("hello", replica: .test(1)).encodedSnapshot()
         bytes[6] = 2   // minimum reader version, little endian
         bytes[bytes.count - 1] ^= 0xFF   // and a damaged body: the gate still answers first
         #expect(throws: PayloadError.newerFormat(requiredReader: 2, supportedReader: NoteFormat.readerVersion)) {
-            _ = try NoteText(snapshot: bytes, replica: 1)
+            _ = try NoteText(snapshot: bytes, replica: .test(1))
         }
         #expect(throws: PayloadError.newerFormat(requiredReader: 2, supportedReader: NoteFormat.readerVersion)) {
             _ = try PayloadHeader.read(bytes)
@@ -79,20 +79,59 @@ import CRDTNoteTestSupport
             i = j
         }
         do {
-            _ = try NoteText(snapshot: bytes, replica: 9)
+            _ = try NoteText(snapshot: bytes, replica: .test(9))
             Issue.record("a snapshot with cyclic origins was accepted")
         } catch {
-            guard case let .corrupt(e) = error else { Issue.record("wrong error \(error)"); return }
+            guard error.code == .corrupt, let e = error.decodingError else { Issue.record("wrong error \(error)"); return }
             #expect(e.message.contains("causally"))
         }
     }
 
+    /// A run whose id delta is the largest signed varint made `seq + length` overflow in the
+    /// decoder: a trap on untrusted bytes. It must be refused as corrupt.
+    @Test func aHugeRunIdDeltaIsRefusedNotATrap() throws {
+        let clock = HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000))
+        let valid = try NoteText("hi", replica: .test(1), clock: clock).encodedSnapshot()
+        var body = Array(valid[NoteFormat.headerSize...])
+        // The worked example of Docs/FORMAT.md: the sequence column (`01 00`) is at payload byte 55.
+        let seqColumn = 55 - NoteFormat.headerSize
+        #expect(Array(body[seqColumn..<seqColumn + 2]) == [0x01, 0x00])
+        body.replaceSubrange(seqColumn..<seqColumn + 2, with: [0x0A, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
+        do throws(PayloadError) {
+            _ = try NoteText(snapshot: PayloadHeader.wrap(body, kind: .snapshot), replica: .test(2))
+            Issue.record("a run id of 2^63 - 1 was accepted")
+        } catch {
+            #expect(error.code == .corrupt)
+            #expect(error.decodingError?.code == .invalidValue)
+        }
+    }
+
+    /// A second clock-log entry whose seq delta is 2^64 - 1 made `seq += delta` overflow: a trap.
+    @Test func aHugeClockLogDeltaIsRefusedNotATrap() throws {
+        let clock = HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000))
+        let valid = try NoteText("hi", replica: .test(1), clock: clock).encodedSnapshot()
+        var body = Array(valid[NoteFormat.headerSize...])
+        // Docs/FORMAT.md's worked example: the clock log (`01`: one entry, then `00` + stamp) is at payload byte 37.
+        let log = 37 - NoteFormat.headerSize
+        #expect(body[log] == 0x01)
+        body[log] = 0x02
+        body[log + 1] = 0x01   // the first entry at seq 1, so the second's delta overflows
+        body.insert(contentsOf: [0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01, 0x00], at: log + 11)
+        do throws(PayloadError) {
+            _ = try NoteText(snapshot: PayloadHeader.wrap(body, kind: .snapshot), replica: .test(2))
+            Issue.record("a clock log seq delta of 2^64 - 1 was accepted")
+        } catch {
+            #expect(error.code == .corrupt)
+            #expect(error.decodingError?.code == .invalidValue)
+            #expect(error.message.contains("clock log entries"))
+        }
+    }
+
     @Test func headerProblemsAreNamed() throws {
-        let good = NoteText("hello", replica: 1).encodedSnapshot()
+        let good = try NoteText("hello", replica: .test(1)).encodedSnapshot()
         func kind(_ bytes: [UInt8]) -> BinaryDecodingError.Code? {
-            do { _ = try NoteText(snapshot: bytes, replica: 1); return nil } catch {
-                if case let .corrupt(e) = error { return e.code }
-                return nil
+            do { _ = try NoteText(snapshot: bytes, replica: .test(1)); return nil } catch {
+                return error.decodingError?.code
             }
         }
         var badMagic = good; badMagic[0] = 0
@@ -101,7 +140,7 @@ import CRDTNoteTestSupport
         #expect(kind(flipped) == .checksumMismatch)
         #expect(kind(Array(good.dropLast())) == .truncated)
         #expect(kind(good + [0]) == .trailingBytes)
-        let changes = NoteText("x", replica: 1).changes(since: VersionVector()).encoded()
+        let changes = try NoteText("x", replica: .test(1)).changes(since: VersionVector()).encoded()
         #expect(kind(changes) == .invalidValue, "a changes payload is not a snapshot")
     }
 }

@@ -28,10 +28,10 @@ struct ExampleRecordsTests {
         }
         let name = "B3F1C2D4-5E6F-4A7B-8C9D-0E1F2A3B4C5D"
         let created: Int64 = 1_795_262_400_000   // 2026-11-21T12:00:00Z
-        let phoneID: ReplicaID = 0x51A7_0E55_0000_0001
-        let laptopID: ReplicaID = 0x1A97_0B00_0000_0002
+        let phoneID = ReplicaID.test(0x51A7_0E55_0000_0001)
+        let laptopID = ReplicaID.test(0x1A97_0B00_0000_0002)
 
-        var original = NoteText("Groceries\n- milk\n- eggs\n", replica: phoneID, clock: NoteFixtures.clock(UInt64(created)))
+        var original = try NoteText("Groceries\n- milk\n- eggs\n", replica: phoneID, clock: NoteFixtures.clock(UInt64(created)))
         try original.insert("Weekend g", atScalarOffset: 0)
         try original.deleteScalars(in: 9..<10)   // "Weekend groceries"
         var ancestor = try NoteRecord(recordName: name, note: original)
@@ -48,7 +48,7 @@ struct ExampleRecordsTests {
 
         // Laptop: deletes "- eggs", adds "- apples".
         var laptop = try ancestor.read(as: laptopID, clock: NoteFixtures.clock(UInt64(created + 3_900_000))).note
-        laptop.setText("Weekend groceries\n- milk\n- apples\n")
+        try laptop.setText("Weekend groceries\n- milk\n- apples\n")
         var server = try ancestor.writing(laptop)
         server.record[field: "folderColor"] = .string("green")
         system(&server.record, tag: "lxq7", created: created, modified: created + 3_900_500, device: "LAPTOP-2")
@@ -84,7 +84,7 @@ struct ExampleRecordsTests {
         #expect(result.record.record.recordChangeTag == "lxq7")
         #expect(result.record.record[field: "pinned"] == .int64(1))
         #expect(result.record.record[field: "folderColor"] == .string("green"))
-        #expect(try legacy.read(as: 1).origin == .legacyText)
+        #expect(try legacy.read(as: .test(1)).origin == .legacyText)
         let withLegacy = try RecordMerger().merge(ancestor: ancestor, client: result.record, server: legacy)
         #expect(withLegacy.note.string == "Weekend groceries\n- oat milk\n- apples\n- bread\n- coffee\n")
     }

@@ -18,12 +18,12 @@ enum GoldenSource {
 func goldenLibraryText(_ source: GoldenSource) throws -> String {
     switch source {
     case .payload(let bytes):
-        return try NoteText(snapshot: bytes, replica: 1).string
+        return try NoteText(snapshot: bytes, replica: .test(1)).string
     case .recordJSON(let path):
         let json = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         let record = try NoteRecord(CloudRecord.record(fromJSON: json), loadingAssetsFrom: AssetLocator(jsonDirectory: folder))
-        return try record.read(as: 1).note.string
+        return try record.read(as: .test(1)).note.string
     }
 }
 

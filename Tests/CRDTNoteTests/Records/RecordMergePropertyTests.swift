@@ -107,13 +107,13 @@ struct RecordMergePropertyTests {
             switch combo.ancestor {
             case .v1: ancestor = NoteFixtures.v1(String(base), modified: ancestorTime)
             case .v2, .v2Asset:
-                ancestor = try NoteFixtures.v2(NoteText(String(base), replica: 77, clock: NoteFixtures.clock(UInt64(ancestorTime))),
+                ancestor = try NoteFixtures.v2(NoteText(String(base), replica: .test(77), clock: NoteFixtures.clock(UInt64(ancestorTime))),
                                            asset: combo.ancestor == .v2Asset)
             }
             let a = Self.randomEdits(from: base, alphabet: &alphabet, rng: &rng)
             let b = Self.randomEdits(from: base, alphabet: &alphabet, rng: &rng)
-            let client = try Self.record(for: combo.client, edits: a, ancestor: ancestor, replica: 1001, time: ancestorTime + 10)
-            let server = try Self.record(for: combo.server, edits: b, ancestor: ancestor, replica: 2002, time: ancestorTime + 20)
+            let client = try Self.record(for: combo.client, edits: a, ancestor: ancestor, replica: .test(1001), time: ancestorTime + 10)
+            let server = try Self.record(for: combo.server, edits: b, ancestor: ancestor, replica: .test(2002), time: ancestorTime + 20)
 
             let merger = RecordMerger()
             let passed = combo.passAncestor ? ancestor : nil
@@ -123,7 +123,7 @@ struct RecordMergePropertyTests {
             let context = "\(combo) seed \(seed): base \(String(base)) a \(String(a.chars)) b \(String(b.chars)) merged \(text)"
             #expect(text == backward.note.string, "direction matters: \(context)")
             #expect(Set(text).count == text.count, "duplicated characters: \(context)")
-            #expect(try forward.record.read(as: 5).note.string == text, "record does not hold the merge: \(context)")
+            #expect(try forward.record.read(as: .test(5)).note.string == text, "record does not hold the merge: \(context)")
             #expect(forward.record.record[field: "version"] == .int64(2))
             #expect(forward.record.record.recordChangeTag == server.record.recordChangeTag)
 

@@ -25,7 +25,7 @@ struct RecordMergerRobustnessTests {
             damaged.record[field: "payload"] = .bytes(FormatSamples.resealed(bytes))
             do {
                 let result = try RecordMerger().merge(ancestor: ancestor, client: damaged, server: server)
-                #expect(try result.record.read(as: 1).note.string == result.note.string)
+                #expect(try result.record.read(as: .test(1)).note.string == result.note.string)
             } catch {
                 errors += 1
                 #expect([.corruptPayload, .inconsistentStates, .newerVersion].contains(error.code), "\(error)")
@@ -35,8 +35,8 @@ struct RecordMergerRobustnessTests {
     }
 
     @Test func damagedAncestorFallsBackToTwoWay() throws {
-        let ancestor = try NoteFixtures.v2(NoteText("Groceries", replica: 1))
-        var phone = try ancestor.read(as: 10).note
+        let ancestor = try NoteFixtures.v2(NoteText("Groceries", replica: .test(1)))
+        var phone = try ancestor.read(as: .test(10)).note
         try phone.insert(": milk", atScalarOffset: 9)
         var broken = ancestor
         broken.record[field: "payload"] = .bytes([1, 2, 3])
@@ -46,12 +46,12 @@ struct RecordMergerRobustnessTests {
     }
 
     @Test func newerPayloadAssetIsRefusedBeforeTheInlinePayloadIsDecoded() throws {
-        var record = try NoteFixtures.v2(NoteText("x", replica: 1))
-        var newer = NoteText("y", replica: 2).encodedSnapshot()
+        var record = try NoteFixtures.v2(NoteText("x", replica: .test(1)))
+        var newer = try NoteText("y", replica: .test(2)).encodedSnapshot()
         newer[6] = UInt8(NoteFormat.readerVersion + 1)
         record.record[field: "payloadAsset"] = .asset(AssetReference(size: Int64(newer.count), bytes: newer))
         record.record[field: "payload"] = .bytes([9, 9, 9])   // would be corrupt if decoded
-        do { _ = try record.read(as: 3); Issue.record("read") } catch {
+        do { _ = try record.read(as: .test(3)); Issue.record("read") } catch {
             #expect(error.code == .newerVersion)
             #expect(error.field == "payloadAsset")
         }

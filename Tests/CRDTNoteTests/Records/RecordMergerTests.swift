@@ -10,11 +10,11 @@ import CRDTNoteTestSupport
 struct RecordMergerTests {
     /// Ancestor "Groceries", client appends ": milk", server prepends "Weekend ".
     static func conflict(clientAsset: Bool = false, serverAsset: Bool = false) throws -> (NoteRecord, NoteRecord, NoteRecord) {
-        let base = NoteText("Groceries", replica: 1, clock: NoteFixtures.clock(1_000))
+        let base = try NoteText("Groceries", replica: .test(1), clock: NoteFixtures.clock(1_000))
         let ancestor = try NoteFixtures.v2(base)
-        var phone = try ancestor.read(as: 10, clock: NoteFixtures.clock(2_000)).note
+        var phone = try ancestor.read(as: .test(10), clock: NoteFixtures.clock(2_000)).note
         try phone.insert(": milk", atScalarOffset: 9)
-        var laptop = try ancestor.read(as: 20, clock: NoteFixtures.clock(3_000)).note
+        var laptop = try ancestor.read(as: .test(20), clock: NoteFixtures.clock(3_000)).note
         try laptop.insert("Weekend ", atScalarOffset: 0)
         let client = try ancestor.writing(phone, limits: clientAsset ? NoteFixtures.assetLimits : .standard)
         var server = try ancestor.writing(laptop, limits: serverAsset ? NoteFixtures.assetLimits : .standard)
@@ -46,7 +46,7 @@ struct RecordMergerTests {
         let big = try RecordMerger(limits: NoteFixtures.assetLimits).merge(ancestor: ancestor, client: client, server: server)
         #expect(big.record.record[field: "payload"] == nil)
         #expect(Set(big.record.assetsToSave.keys) == ["payloadAsset", "text"])
-        #expect(try big.record.read(as: 1).note.string == "Weekend Groceries: milk")
+        #expect(try big.record.read(as: .test(1)).note.string == "Weekend Groceries: milk")
     }
 
     @Test func identicalClientAndServerLeaveTheServerRecordAlone() throws {
@@ -91,7 +91,7 @@ struct RecordMergerTests {
 
     @Test func legacyOnEitherSideIsFoldedIn() throws {
         let ancestor = NoteFixtures.v1("Groceries", modified: 1_000)
-        var phone = try ancestor.read(as: 10, clock: NoteFixtures.clock(2_000)).note
+        var phone = try ancestor.read(as: .test(10), clock: NoteFixtures.clock(2_000)).note
         try phone.insert(": milk", atScalarOffset: 9)
         let client = try ancestor.writing(phone)
         let server = NoteFixtures.v1("Weekend Groceries", modified: 3_000)
@@ -118,17 +118,17 @@ struct RecordMergerTests {
     }
 
     @Test func emptyTextOnOneSide() throws {
-        let ancestor = try NoteFixtures.v2(NoteText("", replica: 1))
-        var phone = try ancestor.read(as: 10, clock: NoteFixtures.clock(2_000)).note
+        let ancestor = try NoteFixtures.v2(NoteText("", replica: .test(1)))
+        var phone = try ancestor.read(as: .test(10), clock: NoteFixtures.clock(2_000)).note
         try phone.insert("first words", atScalarOffset: 0)
         let client = try ancestor.writing(phone)
         #expect(try RecordMerger().merge(ancestor: ancestor, client: client, server: ancestor).note.string == "first words")
         #expect(try RecordMerger().merge(ancestor: nil, client: NoteFixtures.v1(""), server: client).note.string == "first words")
         // Server emptied the note; the client's concurrent insertion survives.
-        let full = try NoteFixtures.v2(NoteText("old text", replica: 1))
-        var emptied = try full.read(as: 20).note
-        emptied.setText("")
-        var added = try full.read(as: 30).note
+        let full = try NoteFixtures.v2(NoteText("old text", replica: .test(1)))
+        var emptied = try full.read(as: .test(20)).note
+        try emptied.setText("")
+        var added = try full.read(as: .test(30)).note
         try added.insert("new ", atScalarOffset: 0)
         let merged = try RecordMerger().merge(ancestor: full, client: try full.writing(added), server: try full.writing(emptied))
         #expect(merged.note.string == "new ")
@@ -175,8 +175,8 @@ struct RecordMergerTests {
 
     @Test func severalVersionsMergeInAnyOrder() throws {
         let (ancestor, client, server) = try Self.conflict()
-        var tablet = try ancestor.read(as: 30, clock: NoteFixtures.clock(4_000)).note
-        tablet.setText("Groceries!")
+        var tablet = try ancestor.read(as: .test(30), clock: NoteFixtures.clock(4_000)).note
+        try tablet.setText("Groceries!")
         let third = try ancestor.writing(tablet)
         let legacy = NoteFixtures.v1("Groceries and bread", modified: 5_000)
         let all = [client, server, third, legacy]

@@ -18,15 +18,15 @@ import CRDTNoteTestSupport
 
     @Test func offlineEditsOnTwoDevicesMerge() async throws {
         let db = InMemoryCloudDatabase()
-        let phone = try engine(db, 1)
-        let laptop = try engine(db, 2)
-        await phone.createNote("n", text: "Groceries")
+        let phone = try engine(db, .test(1))
+        let laptop = try engine(db, .test(2))
+        try await phone.createNote("n", text: "Groceries")
         try await phone.sync()
         try await laptop.sync()
         #expect(await laptop.text(of: "n") == "Groceries")
         // Both edit offline.
         try await phone.edit("n") { try $0.insert(": milk", atScalarOffset: 9) }
-        await laptop.setText("Groceries and eggs", of: "n")
+        try await laptop.setText("Groceries and eggs", of: "n")
         try await phone.sync()
         try await laptop.pushLocalChanges() // conflicts with the phone's save: merged, saved again
         #expect(await laptop.statistics.conflictsMerged == 1)
@@ -48,8 +48,8 @@ import CRDTNoteTestSupport
             RecordStoreError(.serviceUnavailable, retryAfterSeconds: 3, "busy"),
         ])
         let sleeper = SleepRecorder()
-        let device = try engine(store, 1, sleeper: sleeper)
-        await device.createNote("n", text: "hi")
+        let device = try engine(store, .test(1), sleeper: sleeper)
+        try await device.createNote("n", text: "hi")
         try await device.sync()
         #expect(await sleeper.waits == [7, 3])
         #expect(await device.statistics.retries == 2)
@@ -61,8 +61,8 @@ import CRDTNoteTestSupport
         let failures = (0..<50).map { _ in RecordStoreError(.networkFailure, "offline") }
         let store = ScriptedStore(backing: db, failing: failures)
         let sleeper = SleepRecorder()
-        let device = try engine(store, 1, sleeper: sleeper)
-        await device.createNote("n", text: "keep me")
+        let device = try engine(store, .test(1), sleeper: sleeper)
+        try await device.createNote("n", text: "keep me")
         await #expect(throws: NoteSyncError.self) { try await device.sync() }
         #expect(await store.failuresServed == 6)
         #expect(await sleeper.waits == [0.5, 1, 2, 4, 8])
@@ -77,11 +77,11 @@ import CRDTNoteTestSupport
         let db = InMemoryCloudDatabase()
         let box = EngineBox()
         let store = HookedStore(backing: db) {
-            if let engine = await box.takeOnce() { await engine.setText("typed while saving", of: "n") }
+            if let engine = await box.takeOnce() { try? await engine.setText("typed while saving", of: "n") }
         }
-        let device = try engine(store, 1)
+        let device = try engine(store, .test(1))
         await box.set(device)
-        await device.createNote("n", text: "first")
+        try await device.createNote("n", text: "first")
         try await device.pushLocalChanges()
         // The save carried "first"; the newer text must not be marked as saved.
         #expect(await device.unsavedNoteNames == ["n"])
@@ -93,8 +93,8 @@ import CRDTNoteTestSupport
 
     @Test func limitExceededSplitsTheBatch() async throws {
         let db = InMemoryCloudDatabase(limits: RecordStoreLimits(maxRecordsPerRequest: 3))
-        let device = try engine(db, 1)
-        for i in 0..<10 { await device.createNote("n\(i)", text: "note \(i)") }
+        let device = try engine(db, .test(1))
+        for i in 0..<10 { try await device.createNote("n\(i)", text: "note \(i)") }
         try await device.sync()
         #expect(await device.statistics.batchSplits >= 2)
         #expect(await db.allRecords(in: config.zone).count == 10)
@@ -103,9 +103,9 @@ import CRDTNoteTestSupport
 
     @Test func aRecordTooLargeAloneIsReportedAndKept() async throws {
         let db = InMemoryCloudDatabase(limits: RecordStoreLimits(maxRecordBytes: 600))
-        let device = try engine(db, 1)
-        await device.createNote("small", text: "ok")
-        await device.createNote("big", text: String(repeating: "x", count: 2000))
+        let device = try engine(db, .test(1))
+        try await device.createNote("small", text: "ok")
+        try await device.createNote("big", text: String(repeating: "x", count: 2000))
         let report = try await device.sync()
         #expect(report.failedNotes == ["big"])
         #expect(await device.unsavedNoteNames == ["big"])
@@ -114,10 +114,10 @@ import CRDTNoteTestSupport
 
     @Test func aLostSaveResponseDoesNotDuplicateText() async throws {
         let db = InMemoryCloudDatabase()
-        let device = try engine(db, 1)
-        await device.createNote("n", text: "one")
+        let device = try engine(db, .test(1))
+        try await device.createNote("n", text: "one")
         try await device.sync()
-        await device.setText("one two", of: "n")
+        try await device.setText("one two", of: "n")
         // Every save is applied, then its response is lost, until the plan is lifted.
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .networkFailure, seed: 2))
         _ = try? await device.sync()
@@ -130,13 +130,13 @@ import CRDTNoteTestSupport
 
     @Test func deleteThenEditElsewhereResurrectsTheNote() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
-        await a.createNote("n", text: "draft")
+        let a = try engine(db, .test(1))
+        let b = try engine(db, .test(2))
+        try await a.createNote("n", text: "draft")
         try await a.sync()
         try await b.sync()
         await a.deleteNote("n")
-        await b.setText("draft, finished", of: "n")
+        try await b.setText("draft, finished", of: "n")
         try await a.sync() // delete reaches the server first
         try await b.sync() // b learns of the delete with unsaved edits: resurrects
         try await a.sync()
@@ -148,12 +148,12 @@ import CRDTNoteTestSupport
 
     @Test func editThenDeleteElsewhereResurrectsTheNote() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
-        await a.createNote("n", text: "draft")
+        let a = try engine(db, .test(1))
+        let b = try engine(db, .test(2))
+        try await a.createNote("n", text: "draft")
         try await a.sync()
         try await b.sync()
-        await b.setText("draft v2", of: "n")
+        try await b.setText("draft v2", of: "n")
         try await b.sync() // the edit reaches the server first
         await a.deleteNote("n") // a had not seen it
         try await a.sync()
@@ -165,13 +165,13 @@ import CRDTNoteTestSupport
 
     @Test func aDeleteDoesNotRemoveAVersionItHasNotSeen() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
-        await a.createNote("n", text: "draft")
+        let a = try engine(db, .test(1))
+        let b = try engine(db, .test(2))
+        try await a.createNote("n", text: "draft")
         try await a.sync()
         try await b.sync()
         await a.deleteNote("n")
-        await b.setText("draft v2", of: "n")
+        try await b.setText("draft v2", of: "n")
         try await b.sync()
         try await a.pushLocalChanges() // no fetch first: the delete meets an unseen version
         #expect(await a.text(of: "n") == "draft v2")
@@ -180,13 +180,13 @@ import CRDTNoteTestSupport
 
     @Test func deleteWinsPolicyDropsTheEdit() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1, policy: .deleteWins)
-        let b = try engine(db, 2, policy: .deleteWins)
-        await a.createNote("n", text: "draft")
+        let a = try engine(db, .test(1), policy: .deleteWins)
+        let b = try engine(db, .test(2), policy: .deleteWins)
+        try await a.createNote("n", text: "draft")
         try await a.sync()
         try await b.sync()
         await a.deleteNote("n")
-        await b.setText("draft, finished", of: "n")
+        try await b.setText("draft, finished", of: "n")
         try await a.sync()
         try await b.sync()
         try await a.sync()
@@ -198,9 +198,9 @@ import CRDTNoteTestSupport
 
     @Test func aDeleteSeenByEveryoneRemovesTheNote() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
-        await a.createNote("n", text: "x")
+        let a = try engine(db, .test(1))
+        let b = try engine(db, .test(2))
+        try await a.createNote("n", text: "x")
         try await a.sync()
         try await b.sync()
         await b.deleteNote("n")
@@ -212,16 +212,16 @@ import CRDTNoteTestSupport
 
     @Test func stateSurvivesARestart() async throws {
         let db = InMemoryCloudDatabase()
-        let other = try engine(db, 2)
-        var device = try engine(db, 1)
-        await device.createNote("n", text: "saved")
+        let other = try engine(db, .test(2))
+        var device = try engine(db, .test(1))
+        try await device.createNote("n", text: "saved")
         try await device.sync()
-        await device.setText("saved and unsaved", of: "n")
+        try await device.setText("saved and unsaved", of: "n")
         let state = await device.savedState()
-        device = try NoteSyncEngine(store: db, replica: 1, state: state, sleep: SleepRecorder().sleep) // restart
+        device = try NoteSyncEngine(store: db, replica: .test(1), state: state, sleep: SleepRecorder().sleep) // restart
         #expect(await device.unsavedNoteNames == ["n"])
         try await other.sync()
-        await other.createNote("m", text: "from other")
+        try await other.createNote("m", text: "from other")
         try await other.sync()
         let report = try await device.sync()
         #expect(report.fetched == 1) // only the later change
@@ -232,17 +232,17 @@ import CRDTNoteTestSupport
 
     @Test func aServerResetIsRecoveredWithoutLosingText() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
-        await a.createNote("n1", text: "alpha")
-        await b.createNote("n2", text: "beta")
+        let a = try engine(db, .test(1))
+        let b = try engine(db, .test(2))
+        try await a.createNote("n1", text: "alpha")
+        try await b.createNote("n2", text: "beta")
         try await a.sync()
         try await b.sync()
         try await a.sync()
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .zoneNotFound, seed: 4))
         _ = try? await db.fetchRecords(named: [], in: config.zone) // the reset
         await db.setFaultPlan(.none)
-        await b.setText("beta!", of: "n2")
+        try await b.setText("beta!", of: "n2")
         try await b.sync()
         try await a.sync()
         try await b.sync()
@@ -257,8 +257,8 @@ import CRDTNoteTestSupport
         let db = InMemoryCloudDatabase()
         var config = NoteSyncConfiguration(userDeletedZonePolicy: .stopSyncing)
         config.maxAttempts = 3
-        let device = try NoteSyncEngine(store: db, replica: 1, configuration: config, sleep: SleepRecorder().sleep)
-        await device.createNote("n", text: "mine")
+        let device = try NoteSyncEngine(store: db, replica: .test(1), configuration: config, sleep: SleepRecorder().sleep)
+        try await device.createNote("n", text: "mine")
         try await device.sync()
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .userDeletedZone, seed: 1))
         let error = await #expect(throws: NoteSyncError.self) { try await device.sync() }
@@ -286,14 +286,14 @@ import CRDTNoteTestSupport
     @Test func conflictPathMergesAndResends() async throws {
         let db = InMemoryCloudDatabase()
         try await db.createZone(zone)
-        let a = try NoteSyncEngine(store: db, replica: 1)
-        let b = try NoteSyncEngine(store: db, replica: 2)
-        await a.createNote("n", text: "base")
+        let a = try NoteSyncEngine(store: db, replica: .test(1))
+        let b = try NoteSyncEngine(store: db, replica: .test(2))
+        try await a.createNote("n", text: "base")
         #expect(try await send(a, "n", to: db) == false)
         let fetched = try #require(try await db.fetchRecord(named: "n", in: zone))
         try await b.receive(fetched)
-        await a.setText("base + a", of: "n")
-        await b.setText("b + base", of: "n")
+        try await a.setText("base + a", of: "n")
+        try await b.setText("b + base", of: "n")
         #expect(try await send(a, "n", to: db) == false)
         #expect(try await send(b, "n", to: db) == true) // serverRecordChanged: merged, send again
         #expect(try await send(b, "n", to: db) == false)
@@ -306,10 +306,10 @@ import CRDTNoteTestSupport
     @Test func anEditDuringTheSendStaysUnsaved() async throws {
         let db = InMemoryCloudDatabase()
         try await db.createZone(zone)
-        let a = try NoteSyncEngine(store: db, replica: 1)
-        await a.createNote("n", text: "one")
+        let a = try NoteSyncEngine(store: db, replica: .test(1))
+        try await a.createNote("n", text: "one")
         let record = try #require(try await a.recordToSend(for: "n"))
-        await a.setText("one two", of: "n") // typed while the request is in flight
+        try await a.setText("one two", of: "n") // typed while the request is in flight
         await a.recordWasSaved(try await db.save(record, in: zone))
         #expect(await a.unsavedNoteNames == ["n"])
         #expect(try await send(a, "n", to: db) == false)
@@ -319,11 +319,11 @@ import CRDTNoteTestSupport
     @Test func deletionsAndDeletedRecordsFollowThePolicy() async throws {
         let db = InMemoryCloudDatabase()
         try await db.createZone(zone)
-        let a = try NoteSyncEngine(store: db, replica: 1)
-        await a.createNote("n", text: "x")
+        let a = try NoteSyncEngine(store: db, replica: .test(1))
+        try await a.createNote("n", text: "x")
         _ = try await send(a, "n", to: db)
         try await db.deleteRecords(named: ["n"], in: zone) // deleted elsewhere
-        await a.setText("x edited", of: "n")
+        try await a.setText("x edited", of: "n")
         #expect(try await send(a, "n", to: db) == true) // unknownItem: resurrect
         #expect(try await send(a, "n", to: db) == false)
         #expect(StoreFixtures.text(try await db.fetchRecord(named: "n", in: zone)) == "x edited")

@@ -10,7 +10,7 @@ import CRDTNoteTestSupport
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])
     func randomScalarEditsMatchAPlainModel(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        var note = NoteText(replica: 7)
+        var note = NoteText(replica: .test(7))
         var model: [Unicode.Scalar] = []
         for step in 0..<1500 {
             if model.isEmpty || Int.random(in: 0..<3, using: &rng) != 0 {
@@ -37,7 +37,7 @@ import CRDTNoteTestSupport
     @Test(arguments: [11, 12, 13] as [UInt64])
     func randomUTF16EditsMatchFoundationStyleOffsets(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        var note = NoteText(replica: 3)
+        var note = NoteText(replica: .test(3))
         var model = ""
         for _ in 0..<800 {
             let units = Array(model.utf16)
@@ -61,8 +61,24 @@ import CRDTNoteTestSupport
         #expect(note.invariantViolations == [])
     }
 
-    @Test func offsetsOutsideTheTextAreTypedErrors() {
-        var note = NoteText("abc", replica: 1)
+    /// `setText` used to keep the old text silently when the result was too large.
+    @Test func setTextPastTheReplicaLimitThrowsAndChangesNothing() throws {
+        var note = try NoteText("abc", replica: .test(1))
+        let local = try #require(note.localIndexIfAny)
+        note.sequence.nextSeq[Int(local)] = UInt32.max - 2   // as if this replica had typed 4 billion characters
+        #expect(throws: NoteTextError.self) { try note.setText("abc and more") }
+        do {
+            try note.setText("abc and more")
+        } catch {
+            #expect(error.code == .tooLarge)
+        }
+        #expect(note.string == "abc")
+        try note.setText("ab")                               // deleting needs no new ids
+        #expect(note.string == "ab")
+    }
+
+    @Test func offsetsOutsideTheTextAreTypedErrors() throws {
+        var note = try NoteText("abc", replica: .test(1))
         #expect(throws: NoteTextError.self) { try note.insert("x", atScalarOffset: 4) }
         #expect(throws: NoteTextError.self) { try note.insert("x", atScalarOffset: -1) }
         #expect(throws: NoteTextError.self) { try note.deleteScalars(in: 2..<5) }
@@ -71,7 +87,7 @@ import CRDTNoteTestSupport
     }
 
     @Test func utf16OffsetInsideASurrogatePairIsRefused() throws {
-        var note = NoteText("a😀b", replica: 1)
+        var note = try NoteText("a😀b", replica: .test(1))
         do {
             try note.insert("x", atUTF16Offset: 2)
             Issue.record("inserting inside a surrogate pair succeeded")
@@ -86,9 +102,9 @@ import CRDTNoteTestSupport
     }
 
     @Test(arguments: [21, 22, 23, 24] as [UInt64])
-    func setTextReachesTheNewTextWithFewEdits(seed: UInt64) {
+    func setTextReachesTheNewTextWithFewEdits(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        var note = NoteText(replica: 5)
+        var note = NoteText(replica: .test(5))
         var text = ""
         for _ in 0..<200 {
             var scalars = Array(text.unicodeScalars)
@@ -104,25 +120,25 @@ import CRDTNoteTestSupport
             var view = String.UnicodeScalarView()
             view.append(contentsOf: scalars)
             text = String(view)
-            note.setText(text)
+            try note.setText(text)
             #expect(note.string == text)
         }
         #expect(note.invariantViolations == [])
     }
 
-    @Test func aOneCharacterChangeInALargeNoteInsertsOneCharacter() {
+    @Test func aOneCharacterChangeInALargeNoteInsertsOneCharacter() throws {
         let big = String(repeating: "The quick brown fox jumps over the lazy dog. ", count: 25_000)
-        var note = NoteText(big, replica: 9)
-        let before = note.version[9]
+        var note = try NoteText(big, replica: .test(9))
+        let before = note.version[.test(9)]
         var changed = big
         changed.insert("!", at: changed.index(changed.startIndex, offsetBy: 500_000))
-        note.setText(changed)
+        try note.setText(changed)
         #expect(note.string == changed)
-        #expect(note.version[9] == before + 1)
+        #expect(note.version[.test(9)] == before + 1)
     }
 
     @Test func typingExtendsOneRun() throws {
-        var note = NoteText(replica: 1)
+        var note = NoteText(replica: .test(1))
         for (i, ch) in "hello world".unicodeScalars.enumerated() {
             try note.insert(String(ch), atScalarOffset: i)
         }

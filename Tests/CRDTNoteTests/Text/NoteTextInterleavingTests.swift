@@ -16,17 +16,17 @@ import CRDTNoteTestSupport
         for ch in word.unicodeScalars.reversed() { try note.insert(String(ch), atScalarOffset: start) }
     }
 
-    func mergeAll(_ notes: [NoteText], order: [Int]) -> NoteText {
+    func mergeAll(_ notes: [NoteText], order: [Int]) throws -> NoteText {
         var result = notes[order[0]]
-        for i in order.dropFirst() { result.merge(notes[i]) }
+        for i in order.dropFirst() { try result.merge(notes[i]) }
         return result
     }
 
     @Test(arguments: [false, true])
     func twoReplicasTypingAtTheSameSpot(backward: Bool) throws {
-        let base = NoteText("<>", replica: 100)
-        var a = base.forked(as: 1)
-        var b = base.forked(as: 2)
+        let base = try NoteText("<>", replica: .test(100))
+        var a = base.forked(as: .test(1))
+        var b = base.forked(as: .test(2))
         if backward {
             try typeBackward("hello", into: &a, at: 1)
             try typeBackward("world", into: &b, at: 1)
@@ -34,23 +34,23 @@ import CRDTNoteTestSupport
             try typeForward("hello", into: &a, at: 1)
             try typeForward("world", into: &b, at: 1)
         }
-        let ab = a.merging(b).string
-        let ba = b.merging(a).string
+        let ab = try a.merging(b).string
+        let ba = try b.merging(a).string
         #expect(ab == ba)
         #expect(ab == "<helloworld>" || ab == "<worldhello>")
     }
 
     @Test(arguments: [0, 1, 2, 3] as [Int])
     func threeReplicasMixingDirections(pattern: Int) throws {
-        let base = NoteText("[]", replica: 100)
-        var notes = [base.forked(as: 3), base.forked(as: 1), base.forked(as: 2)]
+        let base = try NoteText("[]", replica: .test(100))
+        var notes = [base.forked(as: .test(3)), base.forked(as: .test(1)), base.forked(as: .test(2))]
         let words = ["alpha", "bravo", "charlie"]
         for i in 0..<3 {
             if (pattern >> (i % 2)) & 1 == 1 { try typeBackward(words[i], into: &notes[i], at: 1) }
             else { try typeForward(words[i], into: &notes[i], at: 1) }
         }
         var results = Set<String>()
-        for order in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [1, 2, 0]] { results.insert(mergeAll(notes, order: order).string) }
+        for order in [[0, 1, 2], [2, 1, 0], [1, 0, 2], [1, 2, 0]] { results.insert(try mergeAll(notes, order: order).string) }
         #expect(results.count == 1)
         let merged = try #require(results.first)
         let inner = String(merged.dropFirst().dropLast())
@@ -59,14 +59,14 @@ import CRDTNoteTestSupport
     }
 
     @Test func concurrentInsertsAfterADeletedCharacter() throws {
-        let base = NoteText("abc", replica: 100)
-        var a = base.forked(as: 1)
-        var b = base.forked(as: 2)
+        let base = try NoteText("abc", replica: .test(100))
+        var a = base.forked(as: .test(1))
+        var b = base.forked(as: .test(2))
         try a.deleteScalars(in: 1..<2)
         try a.insert("XY", atScalarOffset: 1)
         try b.insert("12", atScalarOffset: 2)
-        let ab = a.merging(b)
-        #expect(ab.string == b.merging(a).string)
+        let ab = try a.merging(b)
+        #expect(try ab.string == b.merging(a).string)
         #expect(ab.string == "aXY12c" || ab.string == "a12XYc")
     }
 }

@@ -8,15 +8,16 @@ import CRDTNoteTestSupport
 
 /// The README's usage example, verbatim, so it always compiles and does what it says.
 @Test func readmeUsageExample() throws {
-    var phone = NoteText("Groceries", replica: 1)         // device 1
-    var laptop = phone.forked(as: 2)                      // device 2 starts from the same state
-    try phone.insert(": milk", atScalarOffset: 9)         // edited offline on the phone...
-    laptop.setText("Groceries and eggs")                  // ...and on the laptop
-    phone.merge(laptop)                                   // exchange states in any order
-    laptop.merge(phone)
+    let phoneID = ReplicaID.random()                      // made once per device, then kept (see below)
+    var phone = try NoteText("milk", replica: phoneID)    // the phone's copy of a note
+    var laptop = phone.forked(as: ReplicaID.random())     // the laptop's copy: same state, its own id
+    try phone.insert("Groceries: ", atScalarOffset: 0)    // edited offline on the phone...
+    try laptop.setText("milk and eggs")                   // ...and on the laptop
+    try phone.merge(laptop)                               // exchange states in any order
+    try laptop.merge(phone)
     assert(phone.string == laptop.string)                 // "Groceries: milk and eggs"
     let payload = phone.encodedSnapshot()                 // bytes for the record's payload field
-    let restored = try NoteText(snapshot: payload, replica: 3)
+    let restored = try NoteText(snapshot: payload, replica: phoneID)
     print(restored.string)
 
     #expect(phone.string == "Groceries: milk and eggs")
@@ -34,16 +35,17 @@ import CRDTNoteTestSupport
     try note.insert("h", atScalarOffset: 0)
     #expect(note.string == "hello, world")
 
-    var phone = NoteText("Shopping", replica: 1)
-    var laptop = phone.forked(as: 2)
+    let phoneID = ReplicaID.random(), laptopID = ReplicaID.random()
+    var phone = try NoteText("Shopping", replica: phoneID)
+    var laptop = phone.forked(as: laptopID)
     try phone.insert(" list", atScalarOffset: 8)
     try laptop.insert("My ", atScalarOffset: 0)
     let changes = laptop.changes(since: phone.version)
     let bytes = changes.encoded()
     var viaChanges = phone
     try viaChanges.apply(NoteChanges(encoded: bytes))
-    phone.merge(laptop)
-    laptop.merge(phone)
+    try phone.merge(laptop)
+    try laptop.merge(phone)
     #expect(phone.string == "My Shopping list")
     #expect(laptop.string == "My Shopping list")
     #expect(viaChanges.string == "My Shopping list")
@@ -53,7 +55,22 @@ import CRDTNoteTestSupport
     #expect(loaded.string == note.string)
 
     let clock = HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000))
-    var timed = NoteText(replica: 1, clock: clock)
+    var timed = NoteText(replica: device, clock: clock)
     try timed.insert("x", atScalarOffset: 0)
     #expect(timed.lastModified?.milliseconds == 1_700_000_000_000)
+}
+
+/// The README's usage example is the code of `readmeUsageExample` above, line for line.
+@Test func readmeExampleMatchesItsTest() throws {
+    let readme = try String(contentsOfFile: RepositoryPaths.root + "/README.md", encoding: .utf8)
+    let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+    let opening = "```swift\nimport CRDTNote\n\n"
+    let block = try #require(readme.range(of: opening))
+    let blockEnd = try #require(readme.range(of: "\n```", range: block.upperBound..<readme.endIndex))
+    let documented = readme[block.upperBound..<blockEnd.lowerBound].split(separator: "\n", omittingEmptySubsequences: false)
+    let header = "@Test func readmeUsageExample() throws {\n"
+    let body = try #require(source.range(of: header))
+    let bodyEnd = try #require(source.range(of: "    print(restored.string)", range: body.upperBound..<source.endIndex))
+    let tested = source[body.upperBound..<bodyEnd.lowerBound].split(separator: "\n").map { $0.dropFirst(4) }
+    #expect(documented.map(String.init) == tested.map(String.init))
 }

@@ -23,9 +23,9 @@ struct TraceReplayTests {
             [TracePatch(position: 1, deleteCount: 1, insert: "😀c")],
             [TracePatch(position: 2, deleteCount: 0, insert: "\u{301}"), TracePatch(position: 4, deleteCount: 0, insert: "\r\n")],
         ])
-        let note = try TraceReplay.replay(trace, replica: 7)
+        let note = try TraceReplay.replay(trace, replica: .test(7))
         #expect(note.string == trace.endContent)
-        #expect(note.replica == 7)
+        #expect(note.replica == .test(7))
         #expect(note.scalarCount == 6)
     }
 
@@ -156,6 +156,6 @@ struct TraceReplayTests {
         let note = try TraceReplay.replay(trace)
         #expect(note.scalarCount == 21_148)
         #expect(note.string == trace.endContent)
-        #expect(Set(note.version.counts.keys) == [1, 2, 3])
+        #expect(Set(note.version.counts.keys) == [.test(1), .test(2), .test(3)])
     }
 }

@@ -89,7 +89,11 @@ extension NoteSyncEngine {
             remote = try NoteSyncEngine.text(from: stored, replica: replica, clock: clock)
             note.base = stored
         }
-        note.text.merge(remote)
+        do {
+            try note.text.merge(remote)
+        } catch {
+            throw NoteSyncError(.recordUnreadable, noteName: name, "the server's record contradicts the local note: \(error)")
+        }
         if !remote.version.includes(note.text.version) || remote.string != note.text.string {
             // This device holds edits the server record lacks (e.g. a lost save response).
             note.hasUnsavedChanges = true

@@ -145,7 +145,11 @@ extension NoteSyncEngine {
     func mergeConflict(_ conflict: RecordConflict, name: String) throws(NoteSyncError) {
         let merged = try NoteSyncEngine.merge(conflict, limits: configuration.recordLimits)
         guard var note = notes[name] else { return }
-        note.text.merge(merged.note)
+        do {
+            try note.text.merge(merged.note)
+        } catch {
+            throw NoteSyncError(.recordUnreadable, noteName: name, "the merged record contradicts the local note: \(error)")
+        }
         note.base = merged.record
         notes[name] = note
         statistics.conflictsMerged += 1

@@ -14,14 +14,15 @@
 ///
 /// ```swift
 /// let engine = NoteSyncEngine(store: store, replica: .random())
-/// await engine.createNote("note-1", text: "Groceries")
+/// try await engine.createNote("note-1", text: "Groceries")
 /// try await engine.sync()
 /// ```
 public actor NoteSyncEngine {
     /// The store notes are synced with.
     public nonisolated let store: any RecordStore
-    /// This device's replica id for every note it edits. Never reuse one on a device that lost
-    /// its state: use `ReplicaID.random()` for a fresh install.
+    /// This writer's replica id for every note it edits: made once with `ReplicaID.random()`
+    /// and kept on this device only (see ``ReplicaID``). Never reuse one on a device that lost
+    /// its state: make a fresh one.
     public nonisolated let replica: ReplicaID
     /// Behaviour settings.
     public nonisolated let configuration: NoteSyncConfiguration
@@ -85,23 +86,38 @@ public actor NoteSyncEngine {
     public func note(_ name: String) -> NoteText? { notes[name]?.text }
 
     /// Creates a note (or, if it exists, replaces its text as an edit).
-    public func createNote(_ name: String, text: String = "") {
+    ///
+    /// Throws `.invalidEdit`, changing nothing, when the text exceeds the note's limits
+    /// (see ``NoteText/setText(_:)``).
+    public func createNote(_ name: String, text: String = "") throws(NoteSyncError) {
         if notes[name] != nil {
-            setText(text, of: name)
+            try setText(text, of: name)
             return
         }
-        pendingDeletes[name] = nil
         var note = LocalNote(text: NoteText(replica: replica, clock: clock), base: nil, hasUnsavedChanges: true)
-        if !text.isEmpty { note.text.setText(text) }
+        if !text.isEmpty { try setText(text, of: &note.text, name: name) }
+        pendingDeletes[name] = nil
         notes[name] = note
     }
 
     /// Replaces a note's whole text; the difference becomes CRDT edits.
-    public func setText(_ text: String, of name: String) {
-        guard var note = notes[name] else { return createNote(name, text: text) }
-        note.text.setText(text)
+    ///
+    /// Throws `.invalidEdit`, changing nothing, when the result would exceed the note's limits
+    /// (see ``NoteText/setText(_:)``).
+    public func setText(_ text: String, of name: String) throws(NoteSyncError) {
+        guard var note = notes[name] else { return try createNote(name, text: text) }
+        try setText(text, of: &note.text, name: name)
         touch(&note)
         notes[name] = note
+    }
+
+    /// `NoteText.setText`, its refusal reported as a sync error about note `name`.
+    private func setText(_ text: String, of note: inout NoteText, name: String) throws(NoteSyncError) {
+        do {
+            try note.setText(text)
+        } catch {
+            throw NoteSyncError(.invalidEdit, noteName: name, "\(error)")
+        }
     }
 
     /// Applies an edit to a note's text (scalar or UTF-16 ranges, see `NoteText`).

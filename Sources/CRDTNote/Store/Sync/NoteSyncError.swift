@@ -16,14 +16,15 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let recordTooLarge = Code(rawValue: "recordTooLarge")
         /// The user deleted the zone and the policy is `.stopSyncing`.
         public static let zoneDeletedByUser = Code(rawValue: "zoneDeletedByUser")
-        /// A record could not be read or merged (corrupt payload, newer schema version).
+        /// A record could not be read or merged (corrupt payload, newer schema version, or a
+        /// state that contradicts the local one).
         public static let recordUnreadable = Code(rawValue: "recordUnreadable")
         /// A record was written by a newer crdtnote; it is left alone (never downgraded) and the
         /// note is not synced until this library is updated.
         public static let newerVersionAvailable = Code(rawValue: "newerVersionAvailable")
         /// The store failed in a way retrying does not fix (quota, invalid arguments, I/O).
         public static let storeFailure = Code(rawValue: "storeFailure")
-        /// A local edit was out of bounds.
+        /// A local edit was refused: out of bounds, or the note would exceed its size limits.
         public static let invalidEdit = Code(rawValue: "invalidEdit")
         /// The note does not exist locally.
         public static let unknownNote = Code(rawValue: "unknownNote")
