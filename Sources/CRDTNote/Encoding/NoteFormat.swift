@@ -12,7 +12,7 @@ public enum NoteFormat {
 }
 
 /// What a payload holds.
-public enum PayloadKind: UInt8, Sendable, Hashable {
+package enum PayloadKind: UInt8, Sendable, Hashable {
     /// The full state of a note.
     case snapshot = 1
     /// The operations a peer lacks (``NoteChanges``).
