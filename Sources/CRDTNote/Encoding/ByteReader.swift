@@ -91,23 +91,23 @@ package struct ByteReader: Sendable {
 
     /// Reads 4 little-endian bytes.
     package mutating func readUInt32LE() throws(BinaryDecodingError) -> UInt32 {
-        guard remaining >= 4 else {
-            throw BinaryDecodingError(.truncated, at: offset, "needed 4 bytes for a UInt32, only \(remaining) remain")
-        }
-        let p = position
-        let v = bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: UInt32.self)) }
-        position = p + 4
-        return v
+        try readLittleEndian(UInt32.self)
     }
 
     /// Reads 8 little-endian bytes.
     package mutating func readUInt64LE() throws(BinaryDecodingError) -> UInt64 {
-        guard remaining >= 8 else {
-            throw BinaryDecodingError(.truncated, at: offset, "needed 8 bytes for a UInt64, only \(remaining) remain")
+        try readLittleEndian(UInt64.self)
+    }
+
+    /// Reads a `T` stored as little-endian bytes.
+    private mutating func readLittleEndian<T: FixedWidthInteger>(_: T.Type) throws(BinaryDecodingError) -> T {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else {
+            throw BinaryDecodingError(.truncated, at: offset, "needed \(size) bytes for a \(T.self), only \(remaining) remain")
         }
         let p = position
-        let v = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: UInt64.self)) }
-        position = p + 8
+        let v = bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: T.self)) }
+        position = p + size
         return v
     }
 }
