@@ -4,9 +4,9 @@
 /// Get them with ``NoteText/changes(since:)`` and hand them to ``NoteText/apply(_:)``
 /// on the other copy. Applying changes is idempotent and commutative, like merging.
 public struct NoteChanges: Sendable, Equatable {
-    var changeSet: ChangeSet
+    @usableFromInline var changeSet: ChangeSet
 
-    init(changeSet: ChangeSet) { self.changeSet = changeSet }
+    @usableFromInline init(changeSet: ChangeSet) { self.changeSet = changeSet }
 
     /// True when there is nothing to apply.
     public var isEmpty: Bool { changeSet.isEmpty }

@@ -18,14 +18,14 @@
 ///
 /// `NoteText` is a value type with copy-on-write storage; copies are cheap until edited.
 public struct NoteText: Sendable {
-    var sequence: TextSequence
+    @usableFromInline var sequence: TextSequence
     /// The replica this copy's edits are attributed to.
     public let replica: ReplicaID
     /// This copy's hybrid logical clock.
     public internal(set) var clock: HybridLogicalClock
     /// This replica's index in the replica table, once it has edited (a copy that only
     /// reads and merges adds nothing of its own to the state it encodes).
-    var localIndexIfAny: UInt32?
+    @usableFromInline var localIndexIfAny: UInt32?
 
     /// An empty note edited as `replica`.
     public init(replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) {
@@ -38,7 +38,7 @@ public struct NoteText: Sendable {
         if !text.isEmpty { try? replaceScalars(in: 0..<0, with: text) }
     }
 
-    init(sequence: TextSequence, replica: ReplicaID, clock: HybridLogicalClock) {
+    @usableFromInline init(sequence: TextSequence, replica: ReplicaID, clock: HybridLogicalClock) {
         self.localIndexIfAny = sequence.replicaIndex[replica]
         self.sequence = sequence
         self.replica = replica
@@ -81,7 +81,7 @@ public struct NoteText: Sendable {
     }
 
     /// This replica's index, adding it to the replica table on first use (the first edit).
-    mutating func localIndex() -> UInt32 {
+    @usableFromInline mutating func localIndex() -> UInt32 {
         if let index = localIndexIfAny { return index }
         let index = sequence.index(of: replica)
         localIndexIfAny = index
