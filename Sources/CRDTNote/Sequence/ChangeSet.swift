@@ -4,6 +4,7 @@
 /// Replica references inside are indexes into `replicas`. A change set extracted for a
 /// version vector holds exactly what a peer at that version lacks; applying it equals
 /// merging the full state.
+@usableFromInline  // NoteChanges holds one in a @usableFromInline property.
 struct ChangeSet: Sendable, Equatable {
     struct Insert: Sendable, Equatable {
         var replica: UInt32
