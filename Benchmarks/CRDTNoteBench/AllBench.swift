@@ -15,12 +15,12 @@ enum AllBench {
         var records: RecordsResult
         var scaling: ScalingResult
 
-        var json: BenchJSON {
+        var json: JSONValue {
             .object([
-                ("replay", .array(replays.map(\.json))),
-                ("missing_traces", .array(missingTraces.map(BenchJSON.string))),
-                ("m1", m1.json), ("records", records.json), ("scaling", scaling.json),
-                ("peak_rss_bytes", .int(Measure.peakRSSBytes())),
+                "replay": .array(replays.map(\.json)),
+                "missing_traces": .array(missingTraces.map(JSONValue.string)),
+                "m1": m1.json, "records": records.json, "scaling": scaling.json,
+                "peak_rss_bytes": .int(Measure.peakRSSBytes()),
             ])
         }
 

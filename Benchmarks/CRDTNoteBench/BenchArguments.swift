@@ -1,11 +1,9 @@
-/// A command-line mistake: printed with the usage text, exit status 2.
-struct UsageError: Error, CustomStringConvertible {
-    var message: String
-    init(_ message: String) { self.message = message }
-    var description: String { message }
-}
+import CRDTNoteSupport
 
 /// The parsed command line: a subcommand, its positional arguments and options.
+///
+/// Split by the package's `ArgumentParser` in its long-options-only syntax, with the bench's
+/// own wording of mistakes (printed with the usage text, exit status 2).
 struct BenchArguments {
     var command: String
     var positionals: [String] = []
@@ -13,50 +11,55 @@ struct BenchArguments {
     var runs: Int?
     var trace: String?
 
+    private static let runsOption = OptionSpec.value("--runs", "N", "timed repetitions")
+    private static let traceOption = OptionSpec.value("--trace", "PATH", "the M1 base trace")
+    private static let jsonOption = OptionSpec.flag("--json", "print JSON")
+
     /// Options each subcommand accepts, so a stray flag is reported rather than ignored.
-    static let accepted: [String: Set<String>] = [
-        "replay": ["--runs", "--json"],
-        "m1": ["--trace", "--runs", "--json"],
-        "records": ["--trace", "--runs", "--json"],
-        "scaling": ["--json", "--runs"],
-        "all": ["--trace", "--runs", "--json"],
+    static let commands: [String: CommandSpec] = [
+        "replay": spec("replay", [runsOption, jsonOption]),
+        "m1": spec("m1", [traceOption, runsOption, jsonOption]),
+        "records": spec("records", [traceOption, runsOption, jsonOption]),
+        "scaling": spec("scaling", [jsonOption, runsOption]),
+        "all": spec("all", [traceOption, runsOption, jsonOption]),
     ]
+
+    private static func spec(_ name: String, _ options: [OptionSpec]) -> CommandSpec {
+        CommandSpec(name: name, summary: "", usage: [], options: options)
+    }
 
     /// Parses `arguments` (without the program name).
     init(_ arguments: [String]) throws(UsageError) {
         guard let first = arguments.first else { throw UsageError("missing subcommand") }
         command = first
-        guard let allowed = Self.accepted[command] else { throw UsageError("unknown subcommand \"\(command)\"") }
-        var rest = arguments.dropFirst()
-        while let arg = rest.popFirst() {
-            if arg.hasPrefix("--") {
-                let (name, inline) = Self.split(arg)
-                guard allowed.contains(name) else { throw UsageError("\(command) does not take \(name)") }
-                switch name {
-                case "--json":
-                    guard inline == nil else { throw UsageError("--json takes no value") }
-                    json = true
-                case "--runs":
-                    guard let value = inline ?? rest.popFirst() else { throw UsageError("--runs needs a number") }
-                    guard let n = Int(value), n >= 1, n <= 1000 else {
-                        throw UsageError("--runs must be a whole number from 1 to 1000, got \"\(value)\"")
-                    }
-                    runs = n
-                case "--trace":
-                    guard let value = inline ?? rest.popFirst(), !value.isEmpty else { throw UsageError("--trace needs a path") }
-                    trace = value
-                default:
-                    throw UsageError("unknown option \(name)")
-                }
-            } else {
-                positionals.append(arg)
+        guard let spec = Self.commands[command] else { throw UsageError("unknown subcommand \"\(command)\"") }
+        let parsed: ParsedArguments
+        do throws(UsageError) {
+            guard case .parsed(let p) = try ArgumentParser.parse(Array(arguments.dropFirst()), for: spec, syntax: .longOptionsOnly) else {
+                preconditionFailure("runBench answers -h and --help before parsing")
+            }
+            parsed = p
+        } catch {
+            switch error.kind {
+            case .unknownOption(let name): throw UsageError("\(command) does not take \(name)")
+            case .flagWithValue(let name): throw UsageError("\(name) takes no value")
+            case .missingValue(let name, _):
+                throw UsageError(name == Self.runsOption.name ? "--runs needs a number" : "--trace needs a path")
+            case .invalid: throw error
             }
         }
-    }
-
-    /// `--name=value` into its two halves.
-    private static func split(_ arg: String) -> (String, String?) {
-        guard let eq = arg.firstIndex(of: "=") else { return (arg, nil) }
-        return (String(arg[..<eq]), String(arg[arg.index(after: eq)...]))
+        positionals = parsed.positionals
+        json = parsed.flag("--json")
+        // Every occurrence is checked; the last one counts.
+        for value in parsed.values["--runs"] ?? [] {
+            guard let n = Int(value), n >= 1, n <= 1000 else {
+                throw UsageError("--runs must be a whole number from 1 to 1000, got \"\(value)\"")
+            }
+            runs = n
+        }
+        for value in parsed.values["--trace"] ?? [] {
+            guard !value.isEmpty else { throw UsageError("--trace needs a path") }
+            trace = value
+        }
     }
 }

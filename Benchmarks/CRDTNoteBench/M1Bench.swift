@@ -31,20 +31,20 @@ struct M1Result {
     /// True when everything the workload prescribes was observed.
     var passed: Bool { converged && mergedLength == Self.expectedMergedLength }
 
-    var json: BenchJSON {
-        func optional(_ v: Int?) -> BenchJSON { v.map(BenchJSON.int) ?? .null }
+    var json: JSONValue {
+        func optional(_ v: Int?) -> JSONValue { v.map(JSONValue.int) ?? .null }
         return .object([
-            ("workload", .string("M1")), ("trace", .string(tracePath)), ("synthetic_base", .bool(syntheticBase)),
-            ("runs", .int(runs)),
-            ("replay_ms", .double(replayMs)), ("save_ms", .double(saveMs)),
-            ("snapshot_bytes", optional(snapshotBytes)), ("load_ms", .double(loadMs)),
-            ("edit_ms", .double(editMs)), ("diverged_snapshot_bytes", .array(divergedBytes.map(optional))),
-            ("delta_bytes", optional(deltaBytes)),
-            ("record_merge_ms", .double(recordMergeMs)), ("record_merge_min_ms", .double(recordMergeMinMs)),
-            ("record_merge_max_ms", .double(recordMergeMaxMs)),
-            ("merged_bytes", optional(mergedBytes)), ("merged_len", .int(mergedLength)),
-            ("expected_merged_len", .int(Self.expectedMergedLength)), ("converged", .bool(converged)),
-            ("peak_rss_bytes", .int(peakRSS)),
+            "workload": .string("M1"), "trace": .string(tracePath), "synthetic_base": .bool(syntheticBase),
+            "runs": .int(runs),
+            "replay_ms": .double(replayMs), "save_ms": .double(saveMs),
+            "snapshot_bytes": optional(snapshotBytes), "load_ms": .double(loadMs),
+            "edit_ms": .double(editMs), "diverged_snapshot_bytes": .array(divergedBytes.map(optional)),
+            "delta_bytes": optional(deltaBytes),
+            "record_merge_ms": .double(recordMergeMs), "record_merge_min_ms": .double(recordMergeMinMs),
+            "record_merge_max_ms": .double(recordMergeMaxMs),
+            "merged_bytes": optional(mergedBytes), "merged_len": .int(mergedLength),
+            "expected_merged_len": .int(Self.expectedMergedLength), "converged": .bool(converged),
+            "peak_rss_bytes": .int(peakRSS),
         ])
     }
 

@@ -19,15 +19,15 @@ struct RecordsCase {
     var mergedLength: Int
     var converged: Bool
 
-    var json: BenchJSON {
+    var json: JSONValue {
         .object([
-            ("layout", .string(layout)), ("input_json_bytes", .array(inputBytes.map(BenchJSON.int))),
-            ("asset_fields", .array(assetFields.map(BenchJSON.string))),
-            ("record_merge_ms", .double(total.median)), ("record_merge_min_ms", .double(total.min)),
-            ("record_merge_max_ms", .double(total.max)), ("read_ms", .double(readMs)),
-            ("merge_ms", .double(mergeMs)), ("write_ms", .double(writeMs)),
-            ("output_json_bytes", .int(outputBytes)), ("output_asset_bytes", .int(outputAssetBytes)),
-            ("merged_len", .int(mergedLength)), ("converged", .bool(converged)),
+            "layout": .string(layout), "input_json_bytes": .array(inputBytes.map(JSONValue.int)),
+            "asset_fields": .array(assetFields.map(JSONValue.string)),
+            "record_merge_ms": .double(total.median), "record_merge_min_ms": .double(total.min),
+            "record_merge_max_ms": .double(total.max), "read_ms": .double(readMs),
+            "merge_ms": .double(mergeMs), "write_ms": .double(writeMs),
+            "output_json_bytes": .int(outputBytes), "output_asset_bytes": .int(outputAssetBytes),
+            "merged_len": .int(mergedLength), "converged": .bool(converged),
         ])
     }
 }
@@ -44,10 +44,10 @@ struct RecordsResult {
 
     var passed: Bool { cases.allSatisfy { $0.converged && $0.mergedLength == M1Result.expectedMergedLength } }
 
-    var json: BenchJSON {
+    var json: JSONValue {
         .object([
-            ("workload", .string("M1 records")), ("trace", .string(tracePath)), ("synthetic_base", .bool(syntheticBase)),
-            ("runs", .int(runs)), ("cases", .array(cases.map(\.json))), ("peak_rss_bytes", .int(peakRSS)),
+            "workload": .string("M1 records"), "trace": .string(tracePath), "synthetic_base": .bool(syntheticBase),
+            "runs": .int(runs), "cases": .array(cases.map(\.json)), "peak_rss_bytes": .int(peakRSS),
         ])
     }
 

@@ -16,14 +16,14 @@ struct ReplayResult {
     var correct: Bool
     var peakRSS: Int
 
-    var json: BenchJSON {
+    var json: JSONValue {
         .object([
-            ("trace", .string(name)), ("path", .string(path)), ("kind", .string(kind)),
-            ("transactions", .int(transactions)), ("patches", .int(patches)),
-            ("parse_ms", .double(parseMs)), ("runs", .int(replay.samples.count)),
-            ("replay_ms", .double(replay.median)), ("replay_min_ms", .double(replay.min)),
-            ("replay_max_ms", .double(replay.max)), ("final_len", .int(finalLength)),
-            ("correct", .bool(correct)), ("peak_rss_bytes", .int(peakRSS)),
+            "trace": .string(name), "path": .string(path), "kind": .string(kind),
+            "transactions": .int(transactions), "patches": .int(patches),
+            "parse_ms": .double(parseMs), "runs": .int(replay.samples.count),
+            "replay_ms": .double(replay.median), "replay_min_ms": .double(replay.min),
+            "replay_max_ms": .double(replay.max), "final_len": .int(finalLength),
+            "correct": .bool(correct), "peak_rss_bytes": .int(peakRSS),
         ])
     }
 

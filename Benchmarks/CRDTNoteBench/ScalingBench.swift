@@ -22,14 +22,14 @@ struct ScalingPoint {
     /// Merge time / (k log2 n), in nanoseconds: flat if merging costs O(k log n).
     var nsPerOpLog: Double { mergeMs * 1e6 / (Double(editsPerSide) * log2(Double(noteSize))) }
 
-    var json: BenchJSON {
+    var json: JSONValue {
         .object([
-            ("n", .int(noteSize)), ("k", .int(editsPerSide)), ("build_ms", .double(buildMs)),
-            ("edit_ms", .double(editMs)), ("merge_ms", .double(mergeMs)), ("merge_runs", .int(mergeRuns)),
-            ("us_per_op", .double(microsecondsPerOp)), ("ns_per_op_log2n", .double(nsPerOpLog)),
-            ("delta_bytes", deltaBytes.map(BenchJSON.int) ?? .null),
-            ("merged_bytes", mergedBytes.map(BenchJSON.int) ?? .null),
-            ("merged_len", .int(mergedLength)), ("runs_in_structure", .int(runCount)),
+            "n": .int(noteSize), "k": .int(editsPerSide), "build_ms": .double(buildMs),
+            "edit_ms": .double(editMs), "merge_ms": .double(mergeMs), "merge_runs": .int(mergeRuns),
+            "us_per_op": .double(microsecondsPerOp), "ns_per_op_log2n": .double(nsPerOpLog),
+            "delta_bytes": deltaBytes.map(JSONValue.int) ?? .null,
+            "merged_bytes": mergedBytes.map(JSONValue.int) ?? .null,
+            "merged_len": .int(mergedLength), "runs_in_structure": .int(runCount),
         ])
     }
 }
@@ -41,19 +41,19 @@ struct ScalingResult {
     var fit: (perScalarNs: Double, perOpLogNs: Double)?
     var peakRSS: Int
 
-    var json: BenchJSON {
-        var pairs: [(String, BenchJSON)] = [
+    var json: JSONValue {
+        var pairs: [(String, JSONValue)] = [
             ("points", .array(points.map(\.json))),
-            ("skipped", .array(skipped.map { .object([("n", .int($0.n)), ("k", .int($0.k)), ("predicted_ms", .double($0.predictedMs))]) })),
+            ("skipped", .array(skipped.map { .object(["n": .int($0.n), "k": .int($0.k), "predicted_ms": .double($0.predictedMs)]) })),
         ]
         if let fit {
             pairs.append(("fit", .object([
-                ("model", .string("merge_ms = a*n + b*k*log2(n)")),
-                ("a_ns_per_scalar", .double(fit.perScalarNs)), ("b_ns_per_op_log2n", .double(fit.perOpLogNs)),
+                "model": .string("merge_ms = a*n + b*k*log2(n)"),
+                "a_ns_per_scalar": .double(fit.perScalarNs), "b_ns_per_op_log2n": .double(fit.perOpLogNs),
             ])))
         }
         pairs.append(("peak_rss_bytes", .int(peakRSS)))
-        return .object(pairs)
+        return .object(JSONObject(pairs))
     }
 
     var lines: [String] {

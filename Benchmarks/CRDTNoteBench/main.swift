@@ -44,38 +44,30 @@ func runBench() -> Int32 {
     if !args.json { print("warning: debug build; use `swift run -c release crdtnote-bench ...` for real figures") }
     #endif
     do {
+        if args.command == "replay" {
+            guard args.positionals.count == 1 else { throw UsageError("replay takes exactly one TRACE path") }
+        } else if !args.positionals.isEmpty {
+            throw UsageError("\(args.command) takes no positional arguments")
+        }
         switch args.command {
         case "replay":
-            guard args.positionals.count == 1 else { throw UsageError("replay takes exactly one TRACE path") }
             let result = try ReplayBench.run(path: args.positionals[0], runs: runs)
-            emit(args.json ? [result.json.text] : result.lines)
-            return result.correct ? 0 : 1
+            return emit(result.json, result.lines, asJSON: args.json, passed: result.correct)
         case "m1":
-            guard args.positionals.isEmpty else { throw UsageError("m1 takes no positional arguments") }
             let result = try M1Bench.run(tracePath: args.trace, runs: runs)
-            if result.syntheticBase && args.json {
-                printError("crdtnote-bench: WARNING: \(result.tracePath) not found; M1 ran on a SYNTHETIC base (not comparable)")
-            }
-            emit(args.json ? [result.json.text] : result.lines)
-            return result.passed ? 0 : 1
+            warnIfSynthetic(result.syntheticBase, tracePath: result.tracePath, workload: "M1", asJSON: args.json)
+            return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "records":
-            guard args.positionals.isEmpty else { throw UsageError("records takes no positional arguments") }
             let result = try RecordsBench.run(tracePath: args.trace, runs: runs)
-            if result.syntheticBase && args.json {
-                printError("crdtnote-bench: WARNING: \(result.tracePath) not found; records ran on a SYNTHETIC base (not comparable)")
-            }
-            emit(args.json ? [result.json.text] : result.lines)
-            return result.passed ? 0 : 1
+            warnIfSynthetic(result.syntheticBase, tracePath: result.tracePath, workload: "records", asJSON: args.json)
+            return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "scaling":
-            guard args.positionals.isEmpty else { throw UsageError("scaling takes no positional arguments") }
             let result = try ScalingBench.run(runs: args.runs ?? 3)
-            emit(args.json ? [result.json.text] : result.lines)
-            return 0
+            return emit(result.json, result.lines, asJSON: args.json, passed: true)
         case "all":
-            guard args.positionals.isEmpty else { throw UsageError("all takes no positional arguments") }
             let result = try AllBench.run(tracePath: args.trace, runs: runs)
-            emit(args.json ? [result.json.text] : result.lines)
-            return result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct) ? 0 : 1
+            let passed = result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct)
+            return emit(result.json, result.lines, asJSON: args.json, passed: passed)
         default:
             throw UsageError("unknown subcommand \"\(args.command)\"")
         }
@@ -88,8 +80,17 @@ func runBench() -> Int32 {
     }
 }
 
-func emit(_ lines: [String]) {
-    for line in lines { print(line) }
+/// Prints a result as JSON or as its lines; the exit status says whether it passed its checks.
+func emit(_ json: JSONValue, _ lines: [String], asJSON: Bool, passed: Bool) -> Int32 {
+    for line in asJSON ? [json.text] : lines { print(line) }
+    return passed ? 0 : 1
+}
+
+/// In JSON mode the text warning is not printed, so say on standard error that the base was synthetic.
+func warnIfSynthetic(_ synthetic: Bool, tracePath: String, workload: String, asJSON: Bool) {
+    if synthetic && asJSON {
+        printError("crdtnote-bench: WARNING: \(tracePath) not found; \(workload) ran on a SYNTHETIC base (not comparable)")
+    }
 }
 
 exit(runBench())

@@ -1,6 +1,5 @@
 extension ByteReader {
     /// Reads a varuint that must be `<= max`, returned as `Int`; `what` names the field in the error.
-    @inlinable
     package mutating func readVarUInt(max: UInt64, _ what: String) throws(BinaryDecodingError) -> Int {
         let start = position
         let v = try readVarUInt()
@@ -14,7 +13,6 @@ extension ByteReader {
 
     /// Reads an element count that cannot exceed `remaining / minimumBytesEach`, so an inflated count
     /// is rejected before anything is allocated for it. `minimumBytesEach` below 1 is treated as 1.
-    @inlinable
     package mutating func readCount(_ what: String, minimumBytesEach: Int) throws(BinaryDecodingError) -> Int {
         let start = position
         let v = try readVarUInt()
@@ -29,7 +27,6 @@ extension ByteReader {
     }
 
     /// Reads a varuint length and then that many bytes (as a slice of the input, no copy).
-    @inlinable
     package mutating func readLengthPrefixed(_ what: String) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
         let start = position
         let n = try readVarUInt()

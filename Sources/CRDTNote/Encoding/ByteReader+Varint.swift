@@ -1,6 +1,5 @@
 extension ByteReader {
     /// Outcome of scanning a multi-byte varint, computed without throwing inside the unsafe scope.
-    @usableFromInline
     enum VarintScan {
         case value(UInt64, length: Int)
         case truncated
@@ -9,7 +8,6 @@ extension ByteReader {
     }
 
     /// The general varint path: 2...10 bytes, with overflow, truncation and minimality checks.
-    @usableFromInline
     mutating func readMultiByteVarUInt() throws(BinaryDecodingError) -> UInt64 {
         let start = position
         let limit = end

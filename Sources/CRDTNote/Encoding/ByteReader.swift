@@ -16,12 +16,12 @@
 /// try r.expectEnd("snapshot")
 /// ```
 package struct ByteReader: Sendable {
-    @usableFromInline let bytes: [UInt8]
+    let bytes: [UInt8]
     /// Index into `bytes` of the next unread byte.
-    @usableFromInline var position: Int
+    var position: Int
     /// Index into `bytes` one past the last readable byte.
-    @usableFromInline let end: Int
-    @usableFromInline let baseOffset: Int
+    let end: Int
+    let baseOffset: Int
 
     /// Creates a reader over `bytes[range]` (all of `bytes` by default). `baseOffset` is added to every
     /// reported offset, so a reader over an extracted payload can report offsets in the enclosing file.
@@ -35,23 +35,18 @@ package struct ByteReader: Sendable {
     }
 
     /// Absolute offset of the next unread byte.
-    @inlinable
     package var offset: Int { baseOffset &+ position }
 
     /// Number of bytes left to read.
-    @inlinable
     package var remaining: Int { end - position }
 
     /// Whether every byte has been read.
-    @inlinable
     package var isAtEnd: Bool { position >= end }
 
     /// Absolute offset of index `i` of `bytes`, for error reports.
-    @inlinable
     func absolute(_ i: Int) -> Int { baseOffset &+ i }
 
     /// Reads one byte.
-    @inlinable
     package mutating func readByte() throws(BinaryDecodingError) -> UInt8 {
         guard position < end else {
             throw BinaryDecodingError(.truncated, at: offset, "needed 1 byte, input ended")
@@ -63,7 +58,6 @@ package struct ByteReader: Sendable {
 
     /// Reads `n` bytes as a slice of the input (no copy). `n` is checked against `remaining` first.
     /// The slice keeps the input's indices.
-    @inlinable
     package mutating func readBytes(_ n: Int) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
         guard n >= 0 else {
             throw BinaryDecodingError(.invalidValue, at: offset, "negative byte count \(n)")
@@ -77,7 +71,6 @@ package struct ByteReader: Sendable {
     }
 
     /// Reads an unsigned LEB128 varint (at most 10 bytes, shortest form only).
-    @inlinable
     package mutating func readVarUInt() throws(BinaryDecodingError) -> UInt64 {
         // Most varints in practice are one byte; keep that path tiny so it inlines.
         if position < end {
@@ -91,33 +84,30 @@ package struct ByteReader: Sendable {
     }
 
     /// Reads a zigzag-encoded signed varint (see `ByteWriter.writeVarInt`).
-    @inlinable
     package mutating func readVarInt() throws(BinaryDecodingError) -> Int64 {
         let u = try readVarUInt()
         return Int64(bitPattern: (u >> 1) ^ (0 &- (u & 1)))
     }
 
     /// Reads 4 little-endian bytes.
-    @inlinable
     package mutating func readUInt32LE() throws(BinaryDecodingError) -> UInt32 {
-        guard remaining >= 4 else {
-            throw BinaryDecodingError(.truncated, at: offset, "needed 4 bytes for a UInt32, only \(remaining) remain")
-        }
-        let p = position
-        let v = bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: UInt32.self)) }
-        position = p + 4
-        return v
+        try readLittleEndian(UInt32.self)
     }
 
     /// Reads 8 little-endian bytes.
-    @inlinable
     package mutating func readUInt64LE() throws(BinaryDecodingError) -> UInt64 {
-        guard remaining >= 8 else {
-            throw BinaryDecodingError(.truncated, at: offset, "needed 8 bytes for a UInt64, only \(remaining) remain")
+        try readLittleEndian(UInt64.self)
+    }
+
+    /// Reads a `T` stored as little-endian bytes.
+    private mutating func readLittleEndian<T: FixedWidthInteger>(_: T.Type) throws(BinaryDecodingError) -> T {
+        let size = MemoryLayout<T>.size
+        guard remaining >= size else {
+            throw BinaryDecodingError(.truncated, at: offset, "needed \(size) bytes for a \(T.self), only \(remaining) remain")
         }
         let p = position
-        let v = bytes.withUnsafeBytes { UInt64(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: UInt64.self)) }
-        position = p + 8
+        let v = bytes.withUnsafeBytes { T(littleEndian: $0.loadUnaligned(fromByteOffset: p, as: T.self)) }
+        position = p + size
         return v
     }
 }

@@ -11,8 +11,8 @@
 /// w.patchUInt32LE(UInt32(w.count - 4), at: 0)
 /// ```
 package struct ByteWriter: Sendable {
-    /// Backing store; `@usableFromInline` so the inlinable writers can append to it directly.
-    @usableFromInline var storage: [UInt8]
+    /// Backing store.
+    var storage: [UInt8]
 
     /// The bytes written so far.
     package var bytes: [UInt8] { storage }
@@ -24,17 +24,14 @@ package struct ByteWriter: Sendable {
     }
 
     /// Number of bytes written so far.
-    @inlinable
     package var count: Int { storage.count }
 
     /// Appends one byte.
-    @inlinable
     package mutating func writeByte(_ b: UInt8) {
         storage.append(b)
     }
 
     /// Appends the bytes of `c`; contiguous collections (`[UInt8]`, `ArraySlice`) are copied in one step.
-    @inlinable
     package mutating func writeBytes<C: Collection>(_ c: C) where C.Element == UInt8 {
         let done: Void? = c.withContiguousStorageIfAvailable { buffer in
             storage.append(contentsOf: buffer)
@@ -44,7 +41,6 @@ package struct ByteWriter: Sendable {
 
     /// Appends `v` as an unsigned LEB128 varint: 7 bits per byte, low bits first, high bit = "more follows".
     /// Always the shortest form, which `ByteReader.readVarUInt` requires.
-    @inlinable
     package mutating func writeVarUInt(_ v: UInt64) {
         var v = v
         while v >= 0x80 {
@@ -55,13 +51,11 @@ package struct ByteWriter: Sendable {
     }
 
     /// Appends `v` zigzag-encoded (0, -1, 1, -2, ... -> 0, 1, 2, 3, ...) so small negatives stay short.
-    @inlinable
     package mutating func writeVarInt(_ v: Int64) {
         writeVarUInt(UInt64(bitPattern: (v << 1) ^ (v >> 63)))
     }
 
     /// Appends `v` as 4 little-endian bytes.
-    @inlinable
     package mutating func writeUInt32LE(_ v: UInt32) {
         storage.append(UInt8(truncatingIfNeeded: v))
         storage.append(UInt8(truncatingIfNeeded: v >> 8))
@@ -70,14 +64,12 @@ package struct ByteWriter: Sendable {
     }
 
     /// Appends `v` as 8 little-endian bytes.
-    @inlinable
     package mutating func writeUInt64LE(_ v: UInt64) {
         writeUInt32LE(UInt32(truncatingIfNeeded: v))
         writeUInt32LE(UInt32(truncatingIfNeeded: v >> 32))
     }
 
     /// Appends the varuint length of `bytes` followed by the bytes themselves.
-    @inlinable
     package mutating func writeLengthPrefixed(_ bytes: [UInt8]) {
         writeVarUInt(UInt64(bytes.count))
         storage.append(contentsOf: bytes)

@@ -9,10 +9,9 @@
 /// body.withUnsafeBytes { crc = CRC32C.update(crc, $0) }   // == CRC32C.checksum(header + body)
 /// ```
 package enum CRC32C {
-    @usableFromInline static let tables = CRCSlicingTables(reflectedPolynomial: 0x82F63B78)
+    static let tables = CRCSlicingTables(reflectedPolynomial: 0x82F63B78)
 
     /// The CRC-32C of `bytes`.
-    @inlinable
     package static func checksum<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
         tables.checksum(bytes)
     }

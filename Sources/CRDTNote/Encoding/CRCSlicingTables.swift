@@ -2,9 +2,8 @@
 ///
 /// Table `k` (entries `k*256 ..< (k+1)*256`) gives the CRC contribution of a byte followed by `k`
 /// zero bytes, so eight input bytes are folded in with eight lookups and no per-bit work.
-@usableFromInline
 package struct CRCSlicingTables: Sendable {
-    @usableFromInline package let table: [UInt32]
+    package let table: [UInt32]
 
     /// Builds the tables for the reflected polynomial `polynomial` (e.g. 0x82F63B78).
     package init(reflectedPolynomial polynomial: UInt32) {
@@ -25,7 +24,6 @@ package struct CRCSlicingTables: Sendable {
 
     /// Continues a CRC: `crc` is a finished checksum of earlier bytes (0 for none); returns the
     /// finished checksum of those bytes followed by `bytes`.
-    @usableFromInline
     package func update(_ crc: UInt32, _ bytes: UnsafeRawBufferPointer) -> UInt32 {
         guard let base = bytes.baseAddress, bytes.count > 0 else { return crc }
         return table.withUnsafeBufferPointer { t -> UInt32 in
@@ -52,7 +50,6 @@ package struct CRCSlicingTables: Sendable {
     }
 
     /// Checksum of any byte collection, using contiguous storage directly when the collection has it.
-    @usableFromInline
     package func checksum<C: Collection>(_ bytes: C) -> UInt32 where C.Element == UInt8 {
         if let crc = bytes.withContiguousStorageIfAvailable({ update(0, UnsafeRawBufferPointer($0)) }) {
             return crc

@@ -95,18 +95,11 @@ enum ChangeSetCoding {
                 ins.right = try ref(&reader, n: n, "right origin of an insert")
             }
             if flag & deleted == 0 {
-                var scalars = 0
-                var units = 0
-                var b = byte
-                while scalars < length && b < set.content.count {
-                    let lead = set.content[b]
-                    if lead < 0x80 { b += 1; units += 1 } else if lead < 0xE0 { b += 2; units += 1 } else if lead < 0xF0 { b += 3; units += 1 } else { b += 4; units += 2 }
-                    scalars += 1
-                }
-                guard scalars == length else { throw BinaryDecodingError(.invalidValue, at: offset, "content ends inside insert \(i)") }
-                ins.byteCount = UInt32(b - byte)
-                ins.utf16 = UInt32(units)
-                byte = b
+                let scan = UTF8Counting.scan(set.content, from: byte, scalars: length)
+                guard scan.scalars == length else { throw BinaryDecodingError(.invalidValue, at: offset, "content ends inside insert \(i)") }
+                ins.byteCount = UInt32(scan.end - byte)
+                ins.utf16 = UInt32(scan.utf16)
+                byte = scan.end
             }
             set.inserts.append(ins)
             previous = ins

@@ -71,22 +71,13 @@ struct SnapshotDecoder {
             var run = Run(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length), utf16: 0,
                           byteStart: UInt32(byte), byteCount: 0, left: .none, right: .none)
             if flag & SnapshotFlags.deleted == 0 {
-                var units = 0
-                var scalars = Int64(0)
-                content.withUnsafeBufferPointer { buffer in
-                    var b = byte
-                    while scalars < length && b < buffer.count {
-                        let lead = buffer[b]
-                        if lead < 0x80 { b += 1; units += 1 } else if lead < 0xE0 { b += 2; units += 1 } else if lead < 0xF0 { b += 3; units += 1 } else { b += 4; units += 2 }
-                        scalars += 1
-                    }
-                    run.byteCount = UInt32(b - byte)
-                    byte = b
-                }
-                guard scalars == length else {
+                let scan = UTF8Counting.scan(content, from: byte, scalars: Int(length))
+                guard scan.scalars == length else {
                     throw BinaryDecodingError(.invalidValue, at: textOffset, "the text ends inside run \(i)")
                 }
-                run.utf16 = UInt32(units)
+                run.byteCount = UInt32(scan.end - byte)
+                run.utf16 = UInt32(scan.utf16)
+                byte = scan.end
             }
             let leftMode = (flag >> SnapshotFlags.leftShift) & 3
             switch leftMode {

@@ -4,38 +4,36 @@
 /// Replica references inside are indexes into `replicas`. A change set extracted for a
 /// version vector holds exactly what a peer at that version lacks; applying it equals
 /// merging the full state.
-@usableFromInline
+@usableFromInline  // NoteChanges holds one in a @usableFromInline property.
 struct ChangeSet: Sendable, Equatable {
-    @usableFromInline
     struct Insert: Sendable, Equatable {
-        @usableFromInline var replica: UInt32
-        @usableFromInline var seq: UInt32
-        @usableFromInline var length: UInt32
-        @usableFromInline var left: ItemRef
-        @usableFromInline var right: ItemRef
+        var replica: UInt32
+        var seq: UInt32
+        var length: UInt32
+        var left: ItemRef
+        var right: ItemRef
         /// UTF-8 content in `content`; `byteCount == 0` means the run arrives deleted.
-        @usableFromInline var byteStart: UInt32
-        @usableFromInline var byteCount: UInt32
-        @usableFromInline var utf16: UInt32
+        var byteStart: UInt32
+        var byteCount: UInt32
+        var utf16: UInt32
     }
 
-    @usableFromInline
     struct Delete: Sendable, Equatable {
-        @usableFromInline var replica: UInt32
-        @usableFromInline var seq: UInt32
-        @usableFromInline var length: UInt32
+        var replica: UInt32
+        var seq: UInt32
+        var length: UInt32
     }
 
-    @usableFromInline var replicas: [ReplicaID] = []
+    var replicas: [ReplicaID] = []
     /// Inserts in the sender's document order.
-    @usableFromInline var inserts: [Insert] = []
-    @usableFromInline var content: [UInt8] = []
+    var inserts: [Insert] = []
+    var content: [UInt8] = []
     /// Deleted id ranges, sorted by (replica, seq), coalesced.
-    @usableFromInline var deletes: [Delete] = []
+    var deletes: [Delete] = []
     /// Per replica: clock entries covering the ids in `inserts`.
-    @usableFromInline var clockLogs: [[ClockLogEntry]] = []
+    var clockLogs: [[ClockLogEntry]] = []
     /// Per replica: its latest operation stamp.
-    @usableFromInline var latestStamps: [HLCTimestamp] = []
+    var latestStamps: [HLCTimestamp] = []
 
     var isEmpty: Bool { inserts.isEmpty && deletes.isEmpty }
 }

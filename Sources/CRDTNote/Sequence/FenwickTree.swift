@@ -1,9 +1,8 @@
 /// A Fenwick (binary indexed) tree of non-negative counts: prefix sums and
 /// "which slot holds the k-th unit" in O(log n). Rebuilt in O(n) when slots are inserted.
-@usableFromInline
 struct FenwickTree: Sendable {
     /// 1-based implicit tree.
-    @usableFromInline var tree: [Int] = [0]
+    var tree: [Int] = [0]
 
     init() {}
 
@@ -14,7 +13,7 @@ struct FenwickTree: Sendable {
     }
 
     /// Turns `tree[1...]`, holding plain per-slot values, into a Fenwick tree in linear time.
-    @usableFromInline mutating func propagate() {
+    mutating func propagate() {
         let n = tree.count - 1
         if n <= 0 { return }
         tree.withUnsafeMutableBufferPointer { t in
@@ -26,7 +25,7 @@ struct FenwickTree: Sendable {
     }
 
     /// Adds `delta` to slot `index` (0-based).
-    @inlinable mutating func add(_ delta: Int, at index: Int) {
+    mutating func add(_ delta: Int, at index: Int) {
         var i = index + 1
         let n = tree.count
         while i < n {
@@ -36,7 +35,7 @@ struct FenwickTree: Sendable {
     }
 
     /// Sum of slots `0..<end`.
-    @inlinable func prefixSum(_ end: Int) -> Int {
+    func prefixSum(_ end: Int) -> Int {
         var i = end
         var sum = 0
         while i > 0 {
@@ -48,7 +47,7 @@ struct FenwickTree: Sendable {
 
     /// The slot that holds unit `k` (0-based), and how many units lie before that slot.
     /// Requires `k` < total.
-    @inlinable func find(_ k: Int) -> (index: Int, before: Int) {
+    func find(_ k: Int) -> (index: Int, before: Int) {
         var pos = 0
         var remaining = k
         var step = 1

@@ -3,18 +3,17 @@
 ///
 /// Replica ids (64-bit `ReplicaID`s) appear only at the edges (encoding, public API);
 /// inside, every replica is a small index into the document's replica table.
-@usableFromInline
 struct ItemRef: Hashable, Sendable {
-    @usableFromInline var replica: UInt32
-    @usableFromInline var seq: UInt32
+    var replica: UInt32
+    var seq: UInt32
 
-    @inlinable init(replica: UInt32, seq: UInt32) {
+    init(replica: UInt32, seq: UInt32) {
         self.replica = replica
         self.seq = seq
     }
 
     /// "No item": the start of the document as a left origin, the end as a right origin.
-    @usableFromInline static let none = ItemRef(replica: .max, seq: .max)
+    static let none = ItemRef(replica: .max, seq: .max)
 
-    @inlinable var isNone: Bool { replica == .max }
+    var isNone: Bool { replica == .max }
 }

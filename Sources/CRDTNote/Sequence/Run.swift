@@ -6,39 +6,38 @@
 /// character shares the run's `right` origin (the FugueMax / YjsMod rule).
 /// A deleted run (tombstone) keeps its ids and origins but no content: `byteCount`
 /// and `utf16` are zero, which is how deletion is represented.
-@usableFromInline
 struct Run: Sendable, Equatable {
-    @usableFromInline var replica: UInt32
-    @usableFromInline var seq: UInt32
+    var replica: UInt32
+    var seq: UInt32
     /// Number of characters (Unicode scalars) and ids in the run.
-    @usableFromInline var length: UInt32
+    var length: UInt32
     /// UTF-16 code units of the visible content; 0 when deleted.
-    @usableFromInline var utf16: UInt32
+    var utf16: UInt32
     /// Start of the run's UTF-8 content in the document's content buffer.
-    @usableFromInline var byteStart: UInt32
+    var byteStart: UInt32
     /// UTF-8 bytes of the visible content; 0 when deleted.
-    @usableFromInline var byteCount: UInt32
-    @usableFromInline var left: ItemRef
-    @usableFromInline var right: ItemRef
+    var byteCount: UInt32
+    var left: ItemRef
+    var right: ItemRef
 
-    @inlinable var isDeleted: Bool { byteCount == 0 }
+    var isDeleted: Bool { byteCount == 0 }
     /// Visible Unicode scalars.
-    @inlinable var visibleScalars: Int { byteCount == 0 ? 0 : Int(length) }
+    var visibleScalars: Int { byteCount == 0 ? 0 : Int(length) }
     /// Visible UTF-16 units.
-    @inlinable var visibleUTF16: Int { Int(utf16) }
-    @inlinable var seqEnd: UInt32 { seq &+ length }
+    var visibleUTF16: Int { Int(utf16) }
+    var seqEnd: UInt32 { seq &+ length }
 
-    @inlinable func contains(replica r: UInt32, seq s: UInt32) -> Bool {
+    func contains(replica r: UInt32, seq s: UInt32) -> Bool {
         replica == r && s >= seq && s < seq &+ length
     }
 
     /// The left origin of the character at `offset`.
-    @inlinable func leftOrigin(at offset: UInt32) -> ItemRef {
+    func leftOrigin(at offset: UInt32) -> ItemRef {
         offset == 0 ? left : ItemRef(replica: replica, seq: seq &+ offset &- 1)
     }
 
     /// Whether `next` can be appended to this run without changing any origin.
-    @inlinable func canAbsorb(_ next: Run) -> Bool {
+    func canAbsorb(_ next: Run) -> Bool {
         guard next.replica == replica, next.seq == seq &+ length, next.right == right,
               next.left == ItemRef(replica: replica, seq: next.seq &- 1) else { return false }
         if isDeleted { return next.isDeleted }
@@ -46,7 +45,7 @@ struct Run: Sendable, Equatable {
     }
 
     /// Marks the run deleted, dropping its content.
-    @inlinable mutating func markDeleted() {
+    mutating func markDeleted() {
         utf16 = 0
         byteCount = 0
     }

@@ -1,15 +1,15 @@
 extension TextSequence {
     /// The position after the last element.
-    @inlinable var endPosition: TreePosition { TreePosition(order: order.count, run: 0, offset: 0) }
+    var endPosition: TreePosition { TreePosition(order: order.count, run: 0, offset: 0) }
 
-    @inlinable func slot(at position: TreePosition) -> Int { Int(order[position.order]) }
+    func slot(at position: TreePosition) -> Int { Int(order[position.order]) }
 
-    @inlinable func run(at position: TreePosition) -> Run {
+    func run(at position: TreePosition) -> Run {
         leaves[Int(order[position.order])][position.run]
     }
 
     /// Where the element `ref` is. The id must exist in this document.
-    @inlinable func locate(_ ref: ItemRef) -> TreePosition {
+    func locate(_ ref: ItemRef) -> TreePosition {
         let slot = Int(leafOf[Int(ref.replica)][Int(ref.seq)])
         let runs = leaves[slot]
         var i = 0
@@ -18,13 +18,13 @@ extension TextSequence {
     }
 
     /// The id of the element at `position` (which must not be the end).
-    @inlinable func ref(at position: TreePosition) -> ItemRef {
+    func ref(at position: TreePosition) -> ItemRef {
         let r = run(at: position)
         return ItemRef(replica: r.replica, seq: r.seq &+ position.offset)
     }
 
     /// The start of the run after the one at `position`, or the end.
-    @inlinable func nextRunStart(after position: TreePosition) -> TreePosition {
+    func nextRunStart(after position: TreePosition) -> TreePosition {
         var p = TreePosition(order: position.order, run: position.run + 1, offset: 0)
         while p.order < order.count, p.run >= leaves[Int(order[p.order])].count {
             p.order += 1
@@ -34,7 +34,7 @@ extension TextSequence {
     }
 
     /// The next element after `position` (one character on), or the end.
-    @inlinable func nextElement(after position: TreePosition) -> TreePosition {
+    func nextElement(after position: TreePosition) -> TreePosition {
         let r = run(at: position)
         if position.offset + 1 < r.length {
             return TreePosition(order: position.order, run: position.run, offset: position.offset + 1)
@@ -97,7 +97,7 @@ extension TextSequence {
     }
 
     /// Adds visible-count changes of a leaf to the indexes.
-    @inlinable mutating func adjust(slot: Int, scalars: Int, utf16: Int) {
+    mutating func adjust(slot: Int, scalars: Int, utf16: Int) {
         if scalars == 0 && utf16 == 0 { return }
         slotScalars[slot] += scalars
         slotUTF16[slot] += utf16
@@ -110,7 +110,7 @@ extension TextSequence {
 
     /// Splits the run at `position` so that a run starts there (no-op at offset 0).
     /// Positions of later runs in the same leaf shift by one.
-    @usableFromInline mutating func splitRun(at position: TreePosition) {
+    mutating func splitRun(at position: TreePosition) {
         let k = position.offset
         if k == 0 { return }
         let slot = Int(order[position.order])
@@ -138,7 +138,7 @@ extension TextSequence {
     }
 
     /// Merges run `index` of `slot` with the run after it when one can absorb the other.
-    @usableFromInline mutating func mergeWithNext(slot: Int, index: Int) {
+    mutating func mergeWithNext(slot: Int, index: Int) {
         guard index >= 0, index + 1 < leaves[slot].count else { return }
         let a = leaves[slot][index]
         let b = leaves[slot][index + 1]
@@ -151,7 +151,7 @@ extension TextSequence {
     }
 
     /// Splits a leaf that grew past capacity, moving the half with fewer ids to a new slot.
-    @usableFromInline mutating func splitLeafIfNeeded(_ slot: Int) {
+    mutating func splitLeafIfNeeded(_ slot: Int) {
         let count = leaves[slot].count
         guard count > splitLimit else { return }
         typingCursor = nil
@@ -197,7 +197,7 @@ extension TextSequence {
 
     /// Splits every leaf holding more than `leafCapacity` runs into half-full leaves, then
     /// rebuilds the indexes once. Used after a batch of changes was applied with splits deferred.
-    @usableFromInline mutating func splitOversizedLeaves() {
+    mutating func splitOversizedLeaves() {
         typingCursor = nil
         let chunk = Self.leafCapacity / 2
         var newOrder: [Int32] = []
@@ -241,7 +241,7 @@ extension TextSequence {
 
     /// Merges neighbouring runs of a leaf that can be one run, within `from...through`
     /// (clamped to the leaf), or across the whole leaf by default.
-    @usableFromInline mutating func coalesce(slot: Int, from: Int = 0, through: Int = .max) {
+    mutating func coalesce(slot: Int, from: Int = 0, through: Int = .max) {
         var i = max(from, 0)
         var end = min(through, leaves[slot].count - 1)
         while i < end {
@@ -255,7 +255,7 @@ extension TextSequence {
     }
 
     /// Recomputes order positions from `start` on and both Fenwick trees, in place.
-    @usableFromInline mutating func rebuildIndexes(from start: Int = 0) {
+    mutating func rebuildIndexes(from start: Int = 0) {
         let n = order.count
         for i in start..<n { orderIndex[Int(order[i])] = Int32(i) }
         scalarTree.tree.removeAll(keepingCapacity: true)

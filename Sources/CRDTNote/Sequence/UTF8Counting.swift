@@ -1,48 +1,55 @@
 /// Counting helpers over UTF-8 that is already known to be valid (content the
-/// document produced or validated).
-@usableFromInline
+/// document produced or validated). `scan` is the one loop that steps over scalars by
+/// their lead bytes; everything that needs bytes, scalars and UTF-16 units of a stretch
+/// of text (tree lookups, run splits, the snapshot and change-set decoders) calls it.
 enum UTF8Counting {
-    /// Bytes and UTF-16 units taken by the first `scalars` scalars of `bytes[start...]`.
-    @inlinable
-    static func prefix(of bytes: [UInt8], start: Int, scalars: Int) -> (bytes: Int, utf16: Int) {
-        bytes.withUnsafeBufferPointer { buffer in
-            var i = start
-            var utf16 = 0
-            var remaining = scalars
-            while remaining > 0 {
-                let lead = buffer[i]
-                if lead < 0x80 { i += 1; utf16 += 1 }
-                else if lead < 0xE0 { i += 2; utf16 += 1 }
-                else if lead < 0xF0 { i += 3; utf16 += 1 }
-                else { i += 4; utf16 += 2 }
-                remaining -= 1
-            }
-            return (i - start, utf16)
-        }
+    /// Where a scan stopped: the byte offset reached, and the scalars and UTF-16 units passed.
+    struct Scan {
+        var end: Int
+        var scalars: Int
+        var utf16: Int
     }
 
-    /// Scalars and bytes covering the first `utf16Units` UTF-16 units of `bytes[start..<end]`,
-    /// or nil when that offset falls inside a surrogate pair.
-    @inlinable
-    static func scalarsForUTF16(_ bytes: [UInt8], start: Int, utf16Units: Int) -> (scalars: Int, bytes: Int)? {
-        bytes.withUnsafeBufferPointer { buffer in
-            var i = start
-            var units = 0
-            var scalars = 0
-            while units < utf16Units {
-                let lead = buffer[i]
-                if lead < 0x80 { i += 1; units += 1 }
-                else if lead < 0xE0 { i += 2; units += 1 }
-                else if lead < 0xF0 { i += 3; units += 1 }
-                else { i += 4; units += 2 }
-                scalars += 1
-            }
-            return units == utf16Units ? (scalars, i - start) : nil
+    /// Steps over whole scalars of `buffer` from byte `start` until `scalars` scalars or at
+    /// least `utf16` UTF-16 units have been passed, or the buffer ends.
+    @inline(__always)
+    static func scan(_ buffer: UnsafeBufferPointer<UInt8>, from start: Int,
+                     scalars maximumScalars: Int = .max, utf16 maximumUTF16: Int = .max) -> Scan {
+        var i = start
+        var scalars = 0
+        var utf16 = 0
+        while scalars < maximumScalars && utf16 < maximumUTF16 && i < buffer.count {
+            let lead = buffer[i]
+            if lead < 0x80 { i += 1; utf16 += 1 }
+            else if lead < 0xE0 { i += 2; utf16 += 1 }
+            else if lead < 0xF0 { i += 3; utf16 += 1 }
+            else { i += 4; utf16 += 2 }
+            scalars += 1
         }
+        return Scan(end: i, scalars: scalars, utf16: utf16)
+    }
+
+    /// `scan` over an array's storage.
+    @inline(__always)
+    static func scan(_ bytes: [UInt8], from start: Int,
+                     scalars maximumScalars: Int = .max, utf16 maximumUTF16: Int = .max) -> Scan {
+        bytes.withUnsafeBufferPointer { scan($0, from: start, scalars: maximumScalars, utf16: maximumUTF16) }
+    }
+
+    /// Bytes and UTF-16 units taken by the first `scalars` scalars of `bytes[start...]`.
+    static func prefix(of bytes: [UInt8], start: Int, scalars: Int) -> (bytes: Int, utf16: Int) {
+        let scan = scan(bytes, from: start, scalars: scalars)
+        return (scan.end - start, scan.utf16)
+    }
+
+    /// Scalars and bytes covering the first `utf16Units` UTF-16 units of `bytes[start...]`,
+    /// or nil when that offset falls inside a surrogate pair.
+    static func scalarsForUTF16(_ bytes: [UInt8], start: Int, utf16Units: Int) -> (scalars: Int, bytes: Int)? {
+        let scan = scan(bytes, from: start, utf16: utf16Units)
+        return scan.utf16 == utf16Units ? (scan.scalars, scan.end - start) : nil
     }
 
     /// Scalars and UTF-16 units in a UTF-8 buffer.
-    @inlinable
     static func counts<C: Collection>(_ bytes: C) -> (scalars: Int, utf16: Int) where C.Element == UInt8 {
         var scalars = 0
         var utf16 = 0

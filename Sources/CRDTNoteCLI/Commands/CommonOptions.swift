@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Option descriptions shared by several commands, so each reads the same everywhere.
 enum CommonOptions {
     /// `--assets DIR`
@@ -13,19 +15,19 @@ enum CommonOptions {
     static let json = OptionSpec.flag("--json", "Print machine-readable JSON instead of text.")
 
     /// The `--assets` folder, if given.
-    static func assets(_ parsed: ParsedArguments) throws(CLIError) -> String? {
+    static func assets(_ parsed: ParsedArguments) throws(UsageError) -> String? {
         try parsed.value(assets.name)
     }
 
     /// The `-o` destination, or `fallback` when absent.
-    static func output(_ parsed: ParsedArguments, default fallback: OutputDestination) throws(CLIError) -> OutputDestination {
+    static func output(_ parsed: ParsedArguments, default fallback: OutputDestination) throws(UsageError) -> OutputDestination {
         try parsed.value(output.name).map(OutputDestination.init(argument:)) ?? fallback
     }
 
     /// Fails when standard input is named by more than one argument, since it can be read once.
-    static func checkSingleStandardInput(_ paths: [String?], command: String) throws(CLIError) {
+    static func checkSingleStandardInput(_ paths: [String?], command: String) throws(UsageError) {
         if paths.filter({ $0 == InputReader.standardInputPath }).count > 1 {
-            throw .usage("standard input ('-') can be used for only one input", command: command)
+            throw UsageError("standard input ('-') can be used for only one input", command: command)
         }
     }
 

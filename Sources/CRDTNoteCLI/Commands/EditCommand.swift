@@ -42,7 +42,7 @@ extension EditOptions {
         ])
 
     /// Validates the parsed arguments of `crdtnote edit`.
-    init(_ parsed: ParsedArguments) throws(CLIError) {
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         recordPath = try parsed.singlePositional("RECORD")
         guard let replica = try parsed.replicaID("--replica") else {
             throw parsed.usageError("missing required option '--replica'")

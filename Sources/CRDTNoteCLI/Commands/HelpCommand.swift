@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// `crdtnote help [COMMAND]`: prints the general help or one command's help.
 enum HelpCommand {
     /// Parsing and help description of `crdtnote help`.
@@ -9,7 +11,7 @@ enum HelpCommand {
         examples: [("crdtnote help merge", "Show the options of merge")])
 
     /// Parses the arguments after `help` (or after a leading `--help`).
-    static func parse(_ arguments: [String]) throws(CLIError) -> Invocation {
+    static func parse(_ arguments: [String]) throws(UsageError) -> Invocation {
         guard case .parsed(let parsed) = try ArgumentParser.parse(arguments, for: spec) else {
             return .help(.help)
         }
@@ -18,7 +20,7 @@ enum HelpCommand {
             throw parsed.usageError("unexpected argument '\(parsed.positionals[1])' (help takes one command)")
         }
         guard let command = Subcommand(rawValue: name) else {
-            throw .usage("unknown command '\(name)'", command: nil)
+            throw UsageError("unknown command '\(name)'")
         }
         return .help(command)
     }

@@ -29,26 +29,34 @@ enum Invocation: Equatable, Sendable {
 
     /// Parses the arguments after the program name.
     init(arguments: [String]) throws(CLIError) {
+        do throws(UsageError) {
+            try self.init(parsing: arguments)
+        } catch {
+            throw .usage(error.message, command: error.command)
+        }
+    }
+
+    private init(parsing arguments: [String]) throws(UsageError) {
         guard let word = arguments.first else {
-            throw .usage("missing command", command: nil)
+            throw UsageError("missing command")
         }
         let rest = Array(arguments.dropFirst())
         switch word {
         case "--help", "-h":
             self = try HelpCommand.parse(rest)
         case "--version":
-            guard rest.isEmpty else { throw .usage("'--version' takes no arguments", command: nil) }
+            guard rest.isEmpty else { throw UsageError("'--version' takes no arguments") }
             self = .version
         default:
             guard let command = Subcommand(rawValue: word) else {
                 let what = word.hasPrefix("-") ? "unknown option" : "unknown command"
-                throw .usage("\(what) '\(word)'", command: nil)
+                throw UsageError("\(what) '\(word)'")
             }
             try self.init(command: command, arguments: rest)
         }
     }
 
-    private init(command: Subcommand, arguments: [String]) throws(CLIError) {
+    private init(command: Subcommand, arguments: [String]) throws(UsageError) {
         if command == .help {
             self = try HelpCommand.parse(arguments)
             return

@@ -50,7 +50,7 @@ extension MergeOptions {
         ])
 
     /// Validates the parsed arguments of `crdtnote merge`.
-    init(_ parsed: ParsedArguments) throws(CLIError) {
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         let server = try parsed.value("--server")
         let client = try parsed.value("--client")
         let ancestor = try parsed.value("--ancestor")

@@ -40,7 +40,7 @@ extension NewOptions {
         ])
 
     /// Validates the parsed arguments of `crdtnote new`.
-    init(_ parsed: ParsedArguments) throws(CLIError) {
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         if let extra = parsed.positionals.first {
             throw parsed.usageError("unexpected argument '\(extra)' (use --text FILE for the text)")
         }

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Validated options of `crdtnote replay`.
 struct ReplayOptions: Equatable, Sendable {
     /// The most runs allowed, so a typo cannot keep the tool busy for days.
@@ -29,7 +31,7 @@ extension ReplayOptions {
         examples: [("crdtnote replay ../shared/traces/seph-blog1.json.gz --runs 5", "Replay a trace five times")])
 
     /// Validates the parsed arguments of `crdtnote replay`.
-    init(_ parsed: ParsedArguments) throws(CLIError) {
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         tracePath = try parsed.singlePositional("TRACE")
         json = parsed.flag("--json")
         runs = try parsed.integer("--runs", in: 1...Self.maximumRuns) ?? 1

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Validated options of `crdtnote show`.
 struct ShowOptions: Equatable, Sendable {
     /// The record to describe; `-` is standard input.
@@ -19,7 +21,7 @@ extension ShowOptions {
         examples: [("crdtnote show note.json --json", "Describe a record as JSON")])
 
     /// Validates the parsed arguments of `crdtnote show`.
-    init(_ parsed: ParsedArguments) throws(CLIError) {
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         recordPath = try parsed.singlePositional("RECORD")
         json = parsed.flag("--json")
         assets = try CommonOptions.assets(parsed)

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Validated options of `crdtnote simulate`.
 struct SimulateOptions: Equatable, Sendable {
     /// Simulated devices (replicas), each with its own copy of every note.
@@ -42,11 +44,11 @@ extension SimulateOptions {
         ])
 
     /// Validates the parsed arguments of `crdtnote simulate`.
-    init(_ parsed: ParsedArguments) throws(CLIError) {
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         if let extra = parsed.positionals.first {
             throw parsed.usageError("unexpected argument '\(extra)'")
         }
-        func required<T>(_ name: String, _ value: T?) throws(CLIError) -> T {
+        func required<T>(_ name: String, _ value: T?) throws(UsageError) -> T {
             guard let value else { throw parsed.usageError("missing required option '\(name)'") }
             return value
         }

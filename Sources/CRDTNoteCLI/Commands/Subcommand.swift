@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// The commands `crdtnote` understands, in the order `--help` lists them.
 enum Subcommand: String, CaseIterable, Sendable {
     /// `crdtnote merge`

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Validated options of `crdtnote text`.
 struct TextOptions: Equatable, Sendable {
     /// The record whose text is printed; `-` is standard input.
@@ -17,7 +19,7 @@ extension TextOptions {
         examples: [("crdtnote text merged.json > note.txt", "Save a merged note's text")])
 
     /// Validates the parsed arguments of `crdtnote text`.
-    init(_ parsed: ParsedArguments) throws(CLIError) {
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         recordPath = try parsed.singlePositional("RECORD")
         assets = try CommonOptions.assets(parsed)
     }

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 /// Validated options of `crdtnote verify`.
 struct VerifyOptions: Equatable, Sendable {
     /// The records to check, in order; at most one is `-` (standard input).
@@ -21,7 +23,7 @@ extension VerifyOptions {
         examples: [("crdtnote verify records/*.json --assets records/assets", "Check a folder of records")])
 
     /// Validates the parsed arguments of `crdtnote verify`.
-    init(_ parsed: ParsedArguments) throws(CLIError) {
+    init(_ parsed: ParsedArguments) throws(UsageError) {
         guard !parsed.positionals.isEmpty else { throw parsed.usageError("missing RECORD argument") }
         if parsed.positionals.contains("") { throw parsed.usageError("record paths must not be empty") }
         recordPaths = parsed.positionals

@@ -11,6 +11,17 @@ package struct JSONNumber: Hashable, Sendable {
         self.text = validatedText
     }
 
+    /// The number spelled `text`, or nil unless `text` is exactly one JSON number
+    /// (e.g. a value printed with a fixed number of decimals).
+    package init?(text: String) {
+        let number = Array(text.utf8).withUnsafeBufferPointer { buffer -> JSONNumber? in
+            var scanner = JSONScanner(bytes: buffer)
+            return try? scanner.readNumber()
+        }
+        guard let number, number.text == text else { return nil }
+        self = number
+    }
+
     /// A number holding `v` exactly.
     package init(_ v: Int64) {
         self.text = String(v)

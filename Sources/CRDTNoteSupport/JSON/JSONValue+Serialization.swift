@@ -1,26 +1,46 @@
+/// How serialized JSON is laid out.
+package enum JSONLayout: Sendable {
+    /// No white space: `{"a":[1,2]}`.
+    case compact
+    /// One line with a space after each `,` and `:`: `{"a": [1, 2]}`.
+    case singleLine
+    /// Indented by two spaces, one member or element a line.
+    case pretty
+}
+
 extension JSONValue {
     /// Writes the value as UTF-8 JSON. Deterministic: object members in stored order,
     /// numbers by their text, strings escaped per RFC 8259 (only `"`, `\` and control
     /// characters; other characters are written as UTF-8). `pretty` indents by two spaces.
     package func serialized(pretty: Bool = false) -> [UInt8] {
-        var writer = JSONWriter(pretty: pretty)
+        serialized(layout: pretty ? .pretty : .compact)
+    }
+
+    /// Writes the value as UTF-8 JSON laid out as `layout`.
+    package func serialized(layout: JSONLayout) -> [UInt8] {
+        var writer = JSONWriter(layout: layout)
         writer.write(self, indent: 0)
         return writer.out
     }
 
     /// The serialized form as a `String`.
     package func serializedString(pretty: Bool = false) -> String {
-        String(decoding: serialized(pretty: pretty), as: UTF8.self)
+        serializedString(layout: pretty ? .pretty : .compact)
+    }
+
+    /// The serialized form as a `String`, laid out as `layout`.
+    package func serializedString(layout: JSONLayout) -> String {
+        String(decoding: serialized(layout: layout), as: UTF8.self)
     }
 }
 
 /// Appends JSON text to a byte buffer.
 struct JSONWriter {
     var out: [UInt8] = []
-    let pretty: Bool
+    let layout: JSONLayout
 
-    init(pretty: Bool) {
-        self.pretty = pretty
+    init(layout: JSONLayout) {
+        self.layout = layout
         out.reserveCapacity(256)
     }
 
@@ -34,7 +54,7 @@ struct JSONWriter {
             guard !elements.isEmpty else { out.append(contentsOf: "[]".utf8); return }
             out.append(UInt8(ascii: "["))
             for (k, element) in elements.enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
+                if k > 0 { separator() }
                 newline(indent + 1)
                 write(element, indent: indent + 1)
             }
@@ -44,11 +64,11 @@ struct JSONWriter {
             guard !object.isEmpty else { out.append(contentsOf: "{}".utf8); return }
             out.append(UInt8(ascii: "{"))
             for (k, member) in object.members.enumerated() {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
+                if k > 0 { separator() }
                 newline(indent + 1)
                 writeString(member.key)
                 out.append(UInt8(ascii: ":"))
-                if pretty { out.append(UInt8(ascii: " ")) }
+                if layout != .compact { out.append(UInt8(ascii: " ")) }
                 write(member.value, indent: indent + 1)
             }
             newline(indent)
@@ -56,8 +76,14 @@ struct JSONWriter {
         }
     }
 
+    /// The `,` between members or elements.
+    private mutating func separator() {
+        out.append(UInt8(ascii: ","))
+        if layout == .singleLine { out.append(UInt8(ascii: " ")) }
+    }
+
     private mutating func newline(_ indent: Int) {
-        guard pretty else { return }
+        guard layout == .pretty else { return }
         out.append(0x0A)
         out.append(contentsOf: repeatElement(UInt8(ascii: " "), count: indent * 2))
     }

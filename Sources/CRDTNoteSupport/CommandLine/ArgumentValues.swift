@@ -1,8 +1,3 @@
-import CRDTNote
-import CRDTNoteTraces
-import CRDTNoteFiles
-import CRDTNoteSupport
-
 /// Parses a `UInt64` written in decimal or `0x` hexadecimal; no sign, spaces or separators.
 func parseUnsigned64(_ text: String) -> UInt64? {
     if text.hasPrefix("0x") || text.hasPrefix("0X") {
@@ -18,7 +13,7 @@ func parseUnsigned64(_ text: String) -> UInt64? {
 
 extension ParsedArguments {
     /// The integer value of option `name`, required to lie in `range`.
-    func integer(_ name: String, in range: ClosedRange<Int>) throws(CLIError) -> Int? {
+    package func integer(_ name: String, in range: ClosedRange<Int>) throws(UsageError) -> Int? {
         guard let text = try value(name) else { return nil }
         let isDecimal = text.utf8.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
         guard let number = isDecimal ? Int(text) : nil else {
@@ -34,7 +29,7 @@ extension ParsedArguments {
     }
 
     /// The value of option `name` as a 64-bit unsigned number (decimal or `0x` hex).
-    func unsigned64(_ name: String) throws(CLIError) -> UInt64? {
+    package func unsigned64(_ name: String) throws(UsageError) -> UInt64? {
         guard let text = try value(name) else { return nil }
         guard let number = parseUnsigned64(text) else {
             throw usageError("option '\(name)' needs a number from 0 to 2^64-1 (decimal or 0x hex), got '\(text)'")
@@ -43,7 +38,7 @@ extension ParsedArguments {
     }
 
     /// The value of option `name` as a finite `Double` in `range`.
-    func double(_ name: String, in range: ClosedRange<Double>) throws(CLIError) -> Double? {
+    package func double(_ name: String, in range: ClosedRange<Double>) throws(UsageError) -> Double? {
         guard let text = try value(name) else { return nil }
         guard let number = Double(text), number.isFinite else {
             throw usageError("option '\(name)' needs a number, got '\(text)'")
@@ -52,15 +47,5 @@ extension ParsedArguments {
             throw usageError("option '\(name)' must be between \(range.lowerBound) and \(range.upperBound), got \(text)")
         }
         return number
-    }
-
-    /// The value of option `name` as a replica identifier.
-    func replicaID(_ name: String) throws(CLIError) -> ReplicaID? {
-        guard let text = try value(name) else { return nil }
-        // The library's parser, so ids read the same here as everywhere else.
-        guard let replica = ReplicaID(text) else {
-            throw usageError("option '\(name)' needs a replica ID: a decimal or 0x-hex number that fits in 64 bits, got '\(text)'")
-        }
-        return replica
     }
 }
