@@ -1,10 +1,16 @@
 /// Strict UTF-8 validation (RFC 3629: no overlongs, no surrogates, nothing past U+10FFFF)
-/// that also counts scalars and UTF-16 units, for text arriving from other devices.
+/// for text arriving from other devices.
 package enum UTF8Validation {
-    /// Returns nil when valid, else the offset of the first bad byte.
-    @inlinable
-    package static func firstInvalidByte<Bytes: RandomAccessCollection>(_ bytes: Bytes) -> Int?
-    where Bytes.Element == UInt8, Bytes.Index == Int {
+    /// Returns nil when valid, else the index (in the slice's own indices) of the first bad byte.
+    package static func firstInvalidByte(_ bytes: ArraySlice<UInt8>) -> Int? {
+        bytes.withUnsafeBufferPointer { buffer in
+            firstInvalidByte(in: buffer).map { bytes.startIndex + $0 }
+        }
+    }
+
+    /// Returns nil when valid, else the offset from the buffer's start of the first bad byte.
+    /// One non-generic loop over raw memory: this runs over every payload's text.
+    package static func firstInvalidByte(in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
         var i = bytes.startIndex
         let end = bytes.endIndex
         while i < end {

@@ -2,7 +2,7 @@
 /// UTF-8 and surrogate checks (invalid input is an error, never silently replaced).
 extension JSONScanner {
     /// Reads a string starting at the opening quote.
-    package mutating func readString() throws(JSONParseError) -> String {
+    @inlinable package mutating func readString() throws(JSONParseError) -> String {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
             throw error("expected a string but found \(describeCurrent())")
@@ -127,8 +127,8 @@ extension JSONScanner {
     }
 
     /// Checks `bytes[from..<to]` is well-formed UTF-8 (no overlongs, surrogates or values past U+10FFFF).
-    package func validateUTF8(from: Int, to end: Int) throws(JSONParseError) {
-        if let bad = UTF8Validation.firstInvalidByte(bytes[from..<end]) {
+    @inlinable package func validateUTF8(from: Int, to end: Int) throws(JSONParseError) {
+        if let bad = UTF8Validation.firstInvalidByte(in: UnsafeBufferPointer(rebasing: bytes[from..<end])).map({ from + $0 }) {
             throw error("invalid UTF-8 in string", at: bad)
         }
     }

@@ -3,24 +3,24 @@
 /// `JSONValue(parsing:)` uses it to build trees; streaming readers (editing traces) use its
 /// pieces directly to skip building a tree. Positions are byte offsets into `bytes`.
 package struct JSONScanner {
-    package let bytes: UnsafeBufferPointer<UInt8>
-    package var index: Int = 0
-    package let maxDepth: Int
+    @usableFromInline package let bytes: UnsafeBufferPointer<UInt8>
+    @usableFromInline package var index: Int = 0
+    @usableFromInline package let maxDepth: Int
 
-    package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) {
+    @inlinable package init(bytes: UnsafeBufferPointer<UInt8>, maxDepth: Int = 512) {
         self.bytes = bytes
         self.maxDepth = maxDepth
         // A UTF-8 byte order mark is allowed (RFC 8259 §8.1 lets parsers ignore it).
         if bytes.count >= 3, bytes[0] == 0xEF, bytes[1] == 0xBB, bytes[2] == 0xBF { index = 3 }
     }
 
-    package var isAtEnd: Bool { index >= bytes.count }
+    @usableFromInline package var isAtEnd: Bool { index >= bytes.count }
 
-    package func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
+    @inlinable package func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
         JSONParseError(message: message, offset: offset ?? index, in: bytes)
     }
 
-    package mutating func skipWhitespace() {
+    @inlinable package mutating func skipWhitespace() {
         while index < bytes.count {
             switch bytes[index] {
             case 0x20, 0x0A, 0x0D, 0x09: index += 1
@@ -30,14 +30,14 @@ package struct JSONScanner {
     }
 
     /// The next non-whitespace byte, without consuming it.
-    package mutating func peekByte() throws(JSONParseError) -> UInt8 {
+    @inlinable package mutating func peekByte() throws(JSONParseError) -> UInt8 {
         skipWhitespace()
         guard index < bytes.count else { throw error("unexpected end of input") }
         return bytes[index]
     }
 
     /// Consumes `byte` (after whitespace) or fails with "`expected` but found ...".
-    package mutating func expect(_ byte: UInt8, _ expected: StaticString) throws(JSONParseError) {
+    @inlinable package mutating func expect(_ byte: UInt8, _ expected: StaticString) throws(JSONParseError) {
         skipWhitespace()
         guard index < bytes.count, bytes[index] == byte else {
             throw error("\(expected) but found \(describeCurrent())")
@@ -46,7 +46,7 @@ package struct JSONScanner {
     }
 
     /// Describes the byte at the current position for error messages.
-    package func describeCurrent() -> String {
+    @inlinable package func describeCurrent() -> String {
         guard index < bytes.count else { return "end of input" }
         let b = bytes[index]
         if b >= 0x21, b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
@@ -56,7 +56,7 @@ package struct JSONScanner {
     // MARK: Containers, driven by callbacks so that tree and streaming readers share them.
 
     /// Reads `[ ... ]`, calling `element` with the scanner positioned at each element.
-    package mutating func readArray(
+    @inlinable package mutating func readArray(
         depth: Int, _ element: (inout JSONScanner, Int) throws(JSONParseError) -> Void
     ) throws(JSONParseError) {
         try expect(UInt8(ascii: "["), "expected '['")
@@ -80,7 +80,7 @@ package struct JSONScanner {
     }
 
     /// Reads `{ ... }`, calling `member` with each key and the scanner positioned at its value.
-    package mutating func readObject(
+    @inlinable package mutating func readObject(
         depth: Int, _ member: (inout JSONScanner, String) throws(JSONParseError) -> Void
     ) throws(JSONParseError) {
         try expect(UInt8(ascii: "{"), "expected '{'")
@@ -109,7 +109,7 @@ package struct JSONScanner {
     // MARK: Values
 
     /// Reads any value into a tree.
-    package mutating func readValue(depth: Int) throws(JSONParseError) -> JSONValue {
+    @inlinable package mutating func readValue(depth: Int) throws(JSONParseError) -> JSONValue {
         switch try peekByte() {
         case UInt8(ascii: "{"):
             var members: [JSONObject.Member] = []
@@ -142,7 +142,7 @@ package struct JSONScanner {
     }
 
     /// Skips any value without building it (used by streaming readers for unknown keys).
-    package mutating func skipValue(depth: Int) throws(JSONParseError) {
+    @inlinable package mutating func skipValue(depth: Int) throws(JSONParseError) {
         switch try peekByte() {
         case UInt8(ascii: "{"):
             try readObject(depth: depth) { (s: inout JSONScanner, _: String) throws(JSONParseError) in
@@ -157,7 +157,7 @@ package struct JSONScanner {
         }
     }
 
-    package mutating func readLiteral(_ word: StaticString) throws(JSONParseError) {
+    @inlinable package mutating func readLiteral(_ word: StaticString) throws(JSONParseError) {
         let start = index
         let count = word.utf8CodeUnitCount
         let wordBytes = word.utf8Start
@@ -170,7 +170,7 @@ package struct JSONScanner {
     }
 
     /// Reads a number per the RFC 8259 grammar, keeping its text.
-    package mutating func readNumber() throws(JSONParseError) -> JSONNumber {
+    @inlinable package mutating func readNumber() throws(JSONParseError) -> JSONNumber {
         skipWhitespace()
         let start = index
         if index < bytes.count, bytes[index] == UInt8(ascii: "-") { index += 1 }
@@ -201,7 +201,7 @@ package struct JSONScanner {
     }
 
     /// Reads an integer that must fit `Int` (no fraction or exponent); for streaming readers.
-    package mutating func readInt(_ what: @autoclosure () -> String) throws(JSONParseError) -> Int {
+    @inlinable package mutating func readInt(_ what: @autoclosure () -> String) throws(JSONParseError) -> Int {
         skipWhitespace()
         let start = index
         let number = try readNumber()
@@ -212,5 +212,5 @@ package struct JSONScanner {
     }
 
     @inline(__always)
-    package func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+    @inlinable package func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 }
