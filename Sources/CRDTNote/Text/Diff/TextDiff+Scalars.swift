@@ -3,8 +3,10 @@
 extension TextDiff {
     /// The class of a word-level token, taken from its first scalar.
     enum ScalarClass: UInt8 {
-        /// Anything else: runs of it form one token (a word with its punctuation).
+        /// Letters and digits (`isAlphanumeric`): runs of them form one token.
         case word
+        /// Anything else (punctuation, symbols, emoji): runs of it form one token.
+        case symbol
         /// Horizontal whitespace: runs of it form one token.
         case space
         /// U+000A or U+000D: one token each (CR LF together, as LF attaches to CR).
@@ -19,12 +21,13 @@ extension TextDiff {
     static func scalarClass(_ v: UInt32) -> ScalarClass {
         if v < 0x80 {
             if v == 0x0A || v == 0x0D { return .lineBreak }
-            return v == 0x20 || v == 0x09 ? .space : .word
+            if v == 0x20 || v == 0x09 { return .space }
+            return isAlphanumeric(v) ? .word : .symbol
         }
         switch v {
         case 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: return .space
         case 0x2E80...0x9FFF, 0xAC00...0xD7AF, 0xF900...0xFAFF, 0x20000...0x3FFFF: return .ideograph
-        default: return .word
+        default: return isAlphanumeric(v) ? .word : .symbol
         }
     }
 

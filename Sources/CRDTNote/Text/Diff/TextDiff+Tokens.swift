@@ -7,7 +7,7 @@ extension TextDiff {
         var starts: [Int] = []
     }
 
-    /// Word runs longer than this are cut into content-defined chunks.
+    /// Word and symbol runs longer than this are cut into content-defined chunks.
     static let longWord = 64
     /// No chunk of a long word exceeds this many scalars (unless attached scalars force it).
     static let maximumChunk = 256
@@ -35,8 +35,8 @@ extension TextDiff {
                 let ri = isRegionalIndicator(v)
                 let attached = isExtending(v) || previous == zwj || (v == 0x0A && previous == 0x0D) || (ri && riRun % 2 == 1)
                 if !attached {
-                    guard c == .word || c == .space, scalarClass(v) == c else { break }
-                    if c == .word && (j - chunkStart >= maximumChunk || (j - i >= 4 && chunkHash(s, j) >> 26 == 0)) {
+                    guard c == .word || c == .space || c == .symbol, scalarClass(v) == c else { break }
+                    if c != .space && (j - chunkStart >= maximumChunk || (j - i >= 4 && chunkHash(s, j) >> 26 == 0)) {
                         cuts.append(j)
                         chunkStart = j
                     }
@@ -44,7 +44,7 @@ extension TextDiff {
                 riRun = ri ? riRun + 1 : 0
                 j += 1
             }
-            if j - i > longWord { out.append(contentsOf: cuts) }
+            if c != .space && j - i > longWord { out.append(contentsOf: cuts) }
             out.append(j)
             i = j
         }
@@ -81,8 +81,8 @@ extension TextDiff {
         private var side: [UInt8] = []
         private var start: [Int] = []
         private var end: [Int] = []
-        /// Per id: whether the token has a scalar other than whitespace and line breaks
-        /// (only those may anchor the patience stage).
+        /// Per id: whether the token has a letter, digit or ideograph (only those may anchor
+        /// the patience stage).
         private(set) var anchorable: [Bool] = []
 
         init(capacityFor tokens: Int) {
@@ -125,7 +125,7 @@ extension TextDiff {
             var visible = false
             for i in lo..<hi where !visible {
                 let c = scalarClass(text[i])
-                visible = c != .space && c != .lineBreak
+                visible = c == .word || c == .ideograph
             }
             anchorable.append(visible)
             return new
