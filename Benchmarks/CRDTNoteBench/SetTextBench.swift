@@ -1,4 +1,5 @@
 import CRDTNote
+import CRDTNoteSupport
 import Foundation
 
 /// Whole-text update workloads for `NoteText.setText` (issue 11): self-contained, seeded.
@@ -59,19 +60,19 @@ enum SetTextBench {
     }
 
     /// Median milliseconds of `setText` (diff plus recording the edits) per workload.
-    static func run(runs: Int, only: Int? = nil) -> [(name: String, ms: Double, inserted: UInt64)] {
+    static func run(runs: Int, only: Int? = nil) throws -> [(name: String, ms: Double, inserted: UInt64)] {
         let all = workloads()
-        return (only.map { [all[$0]] } ?? all).map { w in
+        return try (only.map { [all[$0]] } ?? all).map { w in
             var times: [Double] = []
             var inserted: UInt64 = 0
-            let base = NoteText(w.old, replica: 1)
+            let base = try NoteText(w.old, replica: ReplicaID(rawValue: 1))
             for _ in 0..<max(1, runs) {
-                var note = base.forked(as: 2)
+                var note = base.forked(as: ReplicaID(rawValue: 2))
                 let start = DispatchTime.now().uptimeNanoseconds
-                note.setText(w.new)
+                try note.setText(w.new)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
                 precondition(note.string == w.new, "setText did not reach the text")
-                inserted = note.version[2]
+                inserted = note.version[ReplicaID(rawValue: 2)]
             }
             return (w.name, times.sorted()[times.count / 2], inserted)
         }

@@ -1,5 +1,7 @@
 import Testing
 @testable import CRDTNote
+import CRDTNoteSupport
+import CRDTNoteTestSupport
 
 /// The whole-text diff (Docs/TEXT-DIFF.md): exact results, edit placement, bounded cost.
 @Suite struct TextDiffTests {
