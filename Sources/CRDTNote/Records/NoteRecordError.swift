@@ -32,6 +32,10 @@ public struct NoteRecordError: Error, Hashable, Sendable, CustomStringConvertibl
         /// The note refused an edit this library made while folding plain text into it
         /// (e.g. the result would exceed the format's limits); the message has ``NoteTextError``'s.
         public static let editRefused = Code(rawValue: "editRefused")
+        /// The note or a field is beyond ``NoteLimits``: a record read would be refused, and a
+        /// write or merge whose result would be refused changes nothing (the message says which
+        /// limit and by how much).
+        public static let limitExceeded = Code(rawValue: "limitExceeded")
     }
 
     /// The versions involved when a record or payload is newer than this library.
