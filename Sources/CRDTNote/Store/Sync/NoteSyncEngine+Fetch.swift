@@ -90,6 +90,7 @@ extension NoteSyncEngine {
             note.base = stored
         }
         note.text.merge(remote)
+        try NoteSyncEngine.checkLimits(note.text, name: name, limits: configuration.recordLimits)
         if !remote.version.includes(note.text.version) || remote.string != note.text.string {
             // This device holds edits the server record lacks (e.g. a lost save response).
             note.hasUnsavedChanges = true

@@ -146,6 +146,7 @@ extension NoteSyncEngine {
         let merged = try NoteSyncEngine.merge(conflict, limits: configuration.recordLimits)
         guard var note = notes[name] else { return }
         note.text.merge(merged.note)
+        try NoteSyncEngine.checkLimits(note.text, name: name, limits: configuration.recordLimits)
         note.base = merged.record
         notes[name] = note
         statistics.conflictsMerged += 1
