@@ -13,6 +13,8 @@
 //   3  CloudKit record JSON -> CloudRecord.records(fromJSON:)
 //   4  editing-trace JSON   -> EditingTrace(jsonBytes:)
 //   5  gzip stream          -> Gzip.decompress (bounded output)
+//   6  snapshot BODY, sealed, as the `payload` of a v2 note record -> NoteRecord.read; an accepted
+//      record must be within NoteLimits, and its merge with a base record must read back
 //
 // Errors thrown by the decoders are the expected outcome for bad input. The harness traps
 // (on purpose: that is how libFuzzer records a finding) only when a decoder accepts input
@@ -140,6 +142,25 @@ private func exerciseRecords(_ bytes: [UInt8]) {
     }
 }
 
+/// The record reader (issue 12): a sealed snapshot as a record's payload. Accepted records are
+/// within the limits, and whatever RecordMerger writes from them reads back to the same text.
+private func exerciseRecordReader(_ payload: [UInt8]) {
+    var record = NoteRecord(recordName: "fuzz")
+    record.record[field: NoteSchema.Field.version] = .int64(2)
+    record.record[field: NoteSchema.Field.payload] = .bytes(payload)
+    guard let note = try? record.read(as: 77, clock: fixedClock).note else { return }
+    if (try? note.checkLimits()) == nil { violation("record reader accepted a note beyond NoteLimits") }
+    let indexEntries = note.sequence.leafOf.reduce(0) { $0 + $1.segmentCount }
+    if indexEntries > note.sequence.runCount + note.sequence.replicas.count {
+        violation("id index holds \(indexEntries) entries for \(note.sequence.runCount) runs")
+    }
+    guard let base = try? NoteRecord(recordName: "fuzz", note: baseNotes[1]),
+          let merged = try? RecordMerger().merge(records: [base, record]) else { return }
+    guard let back = try? merged.record.read(as: 78, clock: fixedClock).note, back.string == merged.note.string else {
+        violation("a merged record does not read back")
+    }
+}
+
 private func exerciseTrace(_ bytes: [UInt8]) {
     _ = try? EditingTrace(jsonBytes: bytes)
 }
@@ -154,7 +175,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     let rest = Array(input[1...])
-    switch input[0] % 6 {
+    switch input[0] % 7 {
     case 0:
         exerciseSnapshot(rest)
         exerciseChanges(rest)
@@ -162,7 +183,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case 2: exerciseChanges(PayloadHeader.wrap(rest, kind: .changes))
     case 3: exerciseRecords(rest)
     case 4: exerciseTrace(rest)
-    default: exerciseGzip(rest)
+    case 5: exerciseGzip(rest)
+    default: exerciseRecordReader(PayloadHeader.wrap(rest, kind: .snapshot))
     }
     return 0
 }
@@ -178,6 +200,7 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMu
         let snapshot = note.encodedSnapshot()
         seeds.append([0] + snapshot)
         seeds.append([1] + snapshot[NoteFormat.headerSize...])
+        seeds.append([6] + snapshot[NoteFormat.headerSize...])
         let all = note.changes(since: empty).encoded()
         seeds.append([0] + all)
         seeds.append([2] + all[NoteFormat.headerSize...])

@@ -46,7 +46,7 @@ enum ChangeSetCoding {
         return out.bytes
     }
 
-    static func decode(_ reader: inout ByteReader, limits: DecodingLimits) throws(BinaryDecodingError) -> ChangeSet {
+    static func decode(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> ChangeSet {
         var set = ChangeSet()
         let table = try ClockTableCoding.read(&reader, withCounts: false, limits: limits)
         set.replicas = table.replicas
@@ -55,11 +55,18 @@ enum ChangeSetCoding {
         let n = table.replicas.count
         let contentOffset = reader.offset
         let content = try reader.readLengthPrefixed("content")
+        guard content.count <= limits.maximumTextBytes else {
+            throw BinaryDecodingError(.lengthTooLarge, at: contentOffset, "content of \(content.count) bytes exceeds the limit of \(limits.maximumTextBytes)")
+        }
         if let bad = UTF8Validation.firstInvalidByte(content) {
             throw BinaryDecodingError(.invalidValue, at: bad, "content is not valid UTF-8")
         }
         set.content = Array(content)
+        let countOffset = reader.offset
         let count = try reader.readCount("insert count", minimumBytesEach: 4)
+        guard count <= limits.maximumRuns else {
+            throw BinaryDecodingError(.lengthTooLarge, at: countOffset, "\(count) inserts exceed the limit of \(limits.maximumRuns) runs")
+        }
         var byte = 0
         var total = 0
         var previous: ChangeSet.Insert? = nil
@@ -107,7 +114,11 @@ enum ChangeSetCoding {
         guard byte == set.content.count else {
             throw BinaryDecodingError(.invalidValue, at: contentOffset, "content has \(set.content.count - byte) bytes no insert uses")
         }
+        let deletesOffset = reader.offset
         let deletes = try reader.readCount("deletion count", minimumBytesEach: 3)
+        guard deletes <= limits.maximumRuns else {
+            throw BinaryDecodingError(.lengthTooLarge, at: deletesOffset, "\(deletes) deletions exceed the limit of \(limits.maximumRuns) runs")
+        }
         var last = (replica: 0, end: 0)
         for i in 0..<deletes {
             let offset = reader.offset

@@ -9,7 +9,7 @@ extension NoteText {
     /// Throws ``PayloadError/newerFormat(requiredReader:supportedReader:)`` before
     /// decoding anything when the payload needs a newer crdtnote.
     public init(snapshot: [UInt8], replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock(),
-                limits: DecodingLimits = .default) throws(PayloadError) {
+                limits: NoteLimits = .default) throws(PayloadError) {
         var reader = try PayloadHeader.body(of: snapshot, expecting: .snapshot)
         do {
             let sequence = try SnapshotDecoder.decode(&reader, limits: limits)
@@ -27,7 +27,7 @@ extension NoteChanges {
     }
 
     /// Decodes changes. Their consistency with a particular note is checked when they are applied.
-    public init(encoded bytes: [UInt8], limits: DecodingLimits = .default) throws(PayloadError) {
+    public init(encoded bytes: [UInt8], limits: NoteLimits = .default) throws(PayloadError) {
         var reader = try PayloadHeader.body(of: bytes, expecting: .changes)
         do {
             self.init(changeSet: try ChangeSetCoding.decode(&reader, limits: limits))

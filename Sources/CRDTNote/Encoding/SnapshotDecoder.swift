@@ -4,7 +4,7 @@ import CRDTNoteSupport
 /// the bytes left and the decoding limits, ids against the replica table, every id
 /// present exactly once, text valid UTF-8 and fully used. Never traps.
 struct SnapshotDecoder {
-    static func decode(_ reader: inout ByteReader, limits: DecodingLimits) throws(BinaryDecodingError) -> TextSequence {
+    static func decode(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> TextSequence {
         let table = try ClockTableCoding.read(&reader, withCounts: true, limits: limits)
         let replicaCount = table.replicas.count
         for (r, log) in table.logs.enumerated() where (log.last?.seq ?? 0) >= max(table.nextSeq[r], 1) {
@@ -12,6 +12,9 @@ struct SnapshotDecoder {
         }
         let textOffset = reader.offset
         let text = try reader.readLengthPrefixed("text")
+        guard text.count <= limits.maximumTextBytes else {
+            throw BinaryDecodingError(.lengthTooLarge, at: textOffset, "text of \(text.count) bytes exceeds the limit of \(limits.maximumTextBytes)")
+        }
         if let bad = UTF8Validation.firstInvalidByte(text) {
             throw BinaryDecodingError(.invalidValue, at: bad, "text is not valid UTF-8")
         }
@@ -28,9 +31,10 @@ struct SnapshotDecoder {
         guard flags.remaining == runCount else {
             throw BinaryDecodingError(.invalidValue, at: countOffset, "\(runCount) runs but \(flags.remaining) flag bytes")
         }
-        let total = table.nextSeq.reduce(0) { $0 + Int($1) }
-        var leafOf = table.nextSeq.map { [Int32](repeating: -1, count: Int($0)) }
-        var covered = 0
+        guard runCount <= limits.maximumRuns else {
+            throw BinaryDecodingError(.lengthTooLarge, at: countOffset, "\(runCount) runs exceed the limit of \(limits.maximumRuns)")
+        }
+        // Nothing here is sized by the declared id counts: ids are checked run by run, as ranges.
         var runs: [Run] = []
         runs.reserveCapacity(runCount)
         var rightModes: [UInt8] = []
@@ -60,14 +64,6 @@ struct SnapshotDecoder {
                 throw BinaryDecodingError(.invalidValue, at: seqOffset, "run \(i) ids \(start) (\(length) of them) are outside replica \(table.replicas[replica])'s \(table.nextSeq[replica])")
             }
             lastSeqEnd[replica] = seq + length
-            let slot = Int32(i / TextSequence.bulkLeafFill)
-            try leafOf[replica].withUnsafeMutableBufferPointer { (ids) throws(BinaryDecodingError) in
-                for s in Int(seq)..<Int(seq + length) {
-                    guard ids[s] < 0 else { throw BinaryDecodingError(.invalidValue, at: seqOffset, "id \(s) of replica \(table.replicas[replica]) appears twice") }
-                    ids[s] = slot
-                }
-            }
-            covered += Int(length)
             var run = Run(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length), utf16: 0,
                           byteStart: UInt32(byte), byteCount: 0, left: .none, right: .none)
             if flag & SnapshotFlags.deleted == 0 {
@@ -105,9 +101,6 @@ struct SnapshotDecoder {
             rightModes.append(rightMode)
             runs.append(run)
         }
-        guard covered == total else {
-            throw BinaryDecodingError(.invalidValue, at: countOffset, "runs cover \(covered) of \(total) declared ids")
-        }
         guard byte == content.count else {
             throw BinaryDecodingError(.invalidValue, at: textOffset, "text has \(content.count - byte) bytes no run uses")
         }
@@ -116,29 +109,46 @@ struct SnapshotDecoder {
             guard i + 1 < runs.count else { throw BinaryDecodingError(.invalidValue, at: countOffset, "last run points to a next element") }
             runs[i].right = ItemRef(replica: runs[i + 1].replica, seq: runs[i + 1].seq)
         }
-        try checkCausality(runs, nextSeq: table.nextSeq, at: countOffset)
+        let byID = try runsInIDOrder(runs, table: table, at: countOffset)
+        try checkCausality(runs, byID: byID, at: countOffset)
+        var leafOf = [SlotRanges](repeating: SlotRanges(), count: replicaCount)
+        for (r, indexes) in byID.enumerated() {
+            for i in indexes { leafOf[r].append(Int(runs[i].length), slot: Int32(i / TextSequence.bulkLeafFill)) }
+        }
         return TextSequence(replicas: table.replicas, nextSeq: table.nextSeq, latest: table.latest, logs: table.logs,
                             content: content, runs: runs, leafOf: leafOf)
     }
 
+    /// Per replica, the runs' indexes in id order, checking that they tile the replica's ids
+    /// `0..<nextSeq` exactly (no id twice, none missing). Sorting runs, not ids, keeps this
+    /// proportional to the bytes read however many ids the runs declare.
+    private static func runsInIDOrder(_ runs: [Run], table: ClockTableCoding.Table, at offset: Int) throws(BinaryDecodingError) -> [[Int]] {
+        var byID = [[Int]](repeating: [], count: table.replicas.count)
+        for (i, run) in runs.enumerated() { byID[Int(run.replica)].append(i) }
+        for r in byID.indices {
+            byID[r].sort { runs[$0].seq < runs[$1].seq }
+            var next: UInt32 = 0
+            for i in byID[r] {
+                let run = runs[i]
+                guard run.seq == next else {
+                    let what = run.seq < next ? "id \(run.seq) of replica \(table.replicas[r]) appears twice"
+                                              : "ids \(next)..<\(run.seq) of replica \(table.replicas[r]) are in no run"
+                    throw BinaryDecodingError(.invalidValue, at: offset, what)
+                }
+                next = run.seqEnd
+            }
+            guard next == table.nextSeq[r] else {
+                throw BinaryDecodingError(.invalidValue, at: offset, "runs cover \(next) of the \(table.nextSeq[r]) ids declared for replica \(table.replicas[r])")
+            }
+        }
+        return byID
+    }
+
     /// Refuses states whose origins form a cycle: such a state decodes but could never be
     /// merged into another document.
-    private static func checkCausality(_ runs: [Run], nextSeq: [UInt32], at offset: Int) throws(BinaryDecodingError) {
-        // Runs of one replica tile its ids exactly, so a table indexed by first id
-        // lists them in id order in linear time, without sorting.
-        var startsAt = nextSeq.map { [Int32](repeating: -1, count: Int($0)) }
-        var counts = [Int](repeating: 0, count: nextSeq.count)
-        for (i, run) in runs.enumerated() {
-            startsAt[Int(run.replica)][Int(run.seq)] = Int32(i)
-            counts[Int(run.replica)] += 1
-        }
-        var queues = [[Int]](repeating: [], count: nextSeq.count)
-        for r in nextSeq.indices {
-            queues[r].reserveCapacity(counts[r])
-            for i in startsAt[r] where i >= 0 { queues[r].append(Int(i)) }
-        }
+    private static func checkCausality(_ runs: [Run], byID queues: [[Int]], at offset: Int) throws(BinaryDecodingError) {
         do {
-            _ = try CausalOrder.order(queues: queues, known: [UInt32](repeating: 0, count: nextSeq.count)) { i in
+            _ = try CausalOrder.order(queues: queues, known: [UInt32](repeating: 0, count: queues.count)) { i in
                 let run = runs[i]
                 return (run.replica, run.seq, run.length, run.left, run.right)
             }

@@ -90,7 +90,7 @@ enum ClockTableCoding {
         var logs: [[ClockLogEntry]] = []
     }
 
-    static func read(_ reader: inout ByteReader, withCounts: Bool, limits: DecodingLimits) throws(BinaryDecodingError) -> Table {
+    static func read(_ reader: inout ByteReader, withCounts: Bool, limits: NoteLimits) throws(BinaryDecodingError) -> Table {
         var table = Table()
         let countOffset = reader.offset
         let count = try reader.readCount("replica count", minimumBytesEach: withCounts ? 11 : 10)

@@ -83,11 +83,13 @@ extension NoteRecord {
         case nil:
             return nil
         case .string(let s)?:
+            try checkTextSize(s.utf8.count, name, "text")
             return s
         case .asset?:
             guard let bytes = record.assetBytes(name) else {
                 throw error(.assetUnavailable, name, "the asset's bytes were not supplied (load them with NoteRecord(_:loadingAssetsFrom:))")
             }
+            try checkTextSize(bytes.count, name, "text asset")
             if let bad = UTF8Validation.firstInvalidByte(bytes[...]) {
                 throw error(.invalidText, name, "text asset is not valid UTF-8 at byte \(bad)")
             }
@@ -97,11 +99,26 @@ extension NoteRecord {
         }
     }
 
+    /// Refuses text beyond ``NoteLimits/maximumTextBytes`` (`.limitExceeded`).
+    private func checkTextSize(_ count: Int, _ field: String, _ what: String) throws(NoteRecordError) {
+        let limit = NoteLimits.default.maximumTextBytes
+        guard count <= limit else {
+            throw error(.limitExceeded, field, "\(what) has \(count) UTF-8 bytes, more than the \(limit) a reader accepts")
+        }
+    }
+
     /// Decodes a snapshot payload, mapping the format's errors to record errors. The reading
     /// replica never edits (callers fork before editing), so it adds nothing to the state.
+    /// Payloads beyond ``NoteLimits/default`` are refused (`.limitExceeded` for their size,
+    /// `.corruptPayload` for what they declare) before anything is allocated for them.
     func decodePayload(_ bytes: [UInt8], field: String) throws(NoteRecordError) -> NoteText {
+        let limits = NoteLimits.default
+        guard bytes.count <= limits.maximumAssetBytes else {
+            throw error(.limitExceeded, field, "the payload has \(bytes.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")
+        }
         do throws(PayloadError) {
-            return try NoteText(snapshot: bytes, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock(physicalClock: .fixed(0)))
+            return try NoteText(snapshot: bytes, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock(physicalClock: .fixed(0)),
+                                limits: limits)
         } catch {
             if error.code == .newerFormat, let required = error.requiredReader {
                 let supported = error.supportedReader ?? NoteFormat.readerVersion

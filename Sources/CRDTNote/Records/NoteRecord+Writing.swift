@@ -1,17 +1,31 @@
 extension NoteRecord {
     /// Writes `note` into the note fields: `version` 2, the snapshot as `payload` (or as
     /// `payloadAsset` when over the inline limit), the `text` mirror (STRING, or ASSET when
-    /// large), and `modified` from the latest edit's clock. Every other field is kept.
+    /// large), and `modified` from the latest edit's clock (see ``modifiedMilliseconds(for:)``).
+    /// Every other field is kept.
+    ///
+    /// Refuses with `.limitExceeded`, changing nothing, a note beyond `limits` (elements,
+    /// replicas, runs, text bytes) or whose payload would be larger than
+    /// ``NoteLimits/maximumAssetBytes``: every record written reads back.
     ///
     /// Never downgrades: throws `.newerVersion` (changing nothing) when the record or its
     /// payload is newer than this library, and `.assetUnavailable` when the existing
     /// `payloadAsset`'s bytes are missing, since its version could not be checked.
     /// New ASSET fields get a reference with `size`, a local checksum and the bytes, but no
     /// `downloadURL` (see ``assetsToSave``).
-    public mutating func write(_ note: NoteText, limits: NoteRecordLimits = .standard) throws(NoteRecordError) {
+    public mutating func write(_ note: NoteText, limits: NoteLimits = .standard) throws(NoteRecordError) {
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: true)
+        do {
+            try note.checkLimits(limits)
+        } catch {
+            throw self.error(.limitExceeded, "", "note '\(recordName)' not written: \(error.message)")
+        }
         let payload = note.encodedSnapshot()
+        guard payload.count <= limits.maximumAssetBytes else {
+            throw self.error(.limitExceeded, NoteSchema.Field.payload,
+                             "note '\(recordName)' not written: the payload would have \(payload.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")
+        }
         let text = note.utf8
         var payloadInline = payload.count <= limits.maxInlinePayload
         var textInline = text.count <= limits.maxInlineText
@@ -35,13 +49,27 @@ extension NoteRecord {
         } else {
             setAsset(NoteSchema.Field.text, text)
         }
-        if let latest = note.lastModified {
-            record[field: NoteSchema.Field.modified] = .timestamp(Int64(latest.milliseconds))
+        if let modified = Self.modifiedMilliseconds(for: note) {
+            record[field: NoteSchema.Field.modified] = .timestamp(modified)
         }
     }
 
+    /// The `modified` value written for `note`: the latest edit's milliseconds, ignoring stamps
+    /// more than the note clock's ``HybridLogicalClock/maximumForwardDrift`` ahead of the
+    /// writer's physical time (the clock's drift rule). Those stamps stay in the payload as data;
+    /// they only do not set the field, so one device with a clock years ahead cannot date every
+    /// later record in its future. `nil` when the note has no edits at all.
+    public static func modifiedMilliseconds(for note: NoteText) -> Int64? {
+        guard let latest = note.lastModified else { return nil }
+        let now = min(note.clock.physicalClock.now(), HLCTimestamp.maxMilliseconds)
+        let (bound, overflow) = now.addingReportingOverflow(note.clock.maximumForwardDrift)
+        if overflow || latest.milliseconds <= bound { return Int64(latest.milliseconds) }
+        let trusted = note.sequence.latestStamp.filter { $0.milliseconds <= bound }.max()
+        return Int64(trusted?.milliseconds ?? now)
+    }
+
     /// A copy with `note` written (see ``write(_:limits:)``).
-    public func writing(_ note: NoteText, limits: NoteRecordLimits = .standard) throws(NoteRecordError) -> NoteRecord {
+    public func writing(_ note: NoteText, limits: NoteLimits = .standard) throws(NoteRecordError) -> NoteRecord {
         var copy = self
         try copy.write(note, limits: limits)
         return copy
@@ -49,7 +77,7 @@ extension NoteRecord {
 
     /// A new record named `recordName` holding `note` (see ``write(_:limits:)``; a fresh record
     /// has no version or payload to refuse, but any error `write` reports is thrown, not hidden).
-    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteRecordLimits = .standard) throws(NoteRecordError) {
+    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteLimits = .standard) throws(NoteRecordError) {
         self.init(recordName: recordName, zoneID: zoneID)
         try write(note, limits: limits)
     }
@@ -75,6 +103,6 @@ extension NoteRecord {
     private func otherFieldsSize() -> Int {
         var copy = record
         for name in NoteSchema.Field.all { copy.fields[name] = nil }
-        return copy.size + NoteRecordLimits.reservedBytes
+        return copy.size + NoteLimits.reservedBytes
     }
 }

@@ -29,8 +29,10 @@ public struct NoteRecordError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let noRecords = Code(rawValue: "noRecords")
         /// Two payloads contradict each other (e.g. one replica id used for different text).
         public static let inconsistentStates = Code(rawValue: "inconsistentStates")
-        /// The note (e.g. a legacy text turned into edits) would exceed the format's limits.
-        public static let tooLarge = Code(rawValue: "tooLarge")
+        /// The note or a field is beyond ``NoteLimits``: a record read would be refused, and a
+        /// write or merge whose result would be refused changes nothing (the message says which
+        /// limit and by how much).
+        public static let limitExceeded = Code(rawValue: "limitExceeded")
     }
 
     /// The versions involved when a record or payload is newer than this library.

@@ -10,7 +10,7 @@ enum PlainTextFolding {
     }
 
     /// A legacy text as a CRDT note: one insertion by the legacy replica of (record, text).
-    /// Throws `.tooLarge` when the text exceeds the note's limits.
+    /// Throws `.limitExceeded` when the text exceeds the note's limits.
     static func legacyNote(text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
         do {
             return try NoteText(text, replica: NoteReplicaDerivation.legacy(recordName: recordName, text: text), clock: clock(modified: modified))
@@ -21,12 +21,12 @@ enum PlainTextFolding {
 
     /// A local-edit refusal (only `.tooLarge` can happen here) as a record error.
     private static func tooLarge(_ error: NoteTextError, recordName: String) -> NoteRecordError {
-        NoteRecordError(.tooLarge, recordName: recordName, field: NoteSchema.Field.text, "the text cannot be folded into the note: \(error.message)")
+        NoteRecordError(.limitExceeded, recordName: recordName, field: NoteSchema.Field.text, "the text cannot be folded into the note: \(error.message)")
     }
 
     /// `base` with `text` applied as a diff (insertions and deletions) by a replica derived
     /// from (record, base, text). Used when `base` is the state the plain text was edited from.
-    /// Throws `.tooLarge` when the result would exceed the note's limits.
+    /// Throws `.limitExceeded` when the result would exceed the note's limits.
     static func fold(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
         if base.string == text { return base }
         let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: "diff")
@@ -45,7 +45,7 @@ enum PlainTextFolding {
     /// Where the diff replaces a stretch D of `base` with I, I goes before D when it sorts
     /// first (by Unicode scalar values) and after it otherwise; this makes the result the same
     /// whichever text is the base, so merging in either direction gives the same text.
-    /// Throws `.tooLarge` when the result would exceed the note's limits.
+    /// Throws `.limitExceeded` when the result would exceed the note's limits.
     static func foldInsertions(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
         let old = base.utf8
         let new = Array(text.utf8)

@@ -6,7 +6,9 @@ extension RecordMerger {
         guard let merged else { throw NoteRecordError(.noRecords, recordName: base.recordName, "nothing to merge") }
         var out = base
         if !Self.holdsExactly(merged, record: base, source: baseSource) {
-            try out.write(merged, limits: limits)
+            // Written by this device now: `modified` follows the drift rule against the system clock
+            // (the decoded states' clocks are not this device's).
+            try out.write(merged.forked(as: merged.replica, clock: HybridLogicalClock()), limits: limits)
         }
         Self.mergeAppFields(into: &out.record, from: others, base: base.record, ancestor: ancestor?.record)
         return RecordMergeResult(record: out, note: merged, serverUnchanged: out.record == base.record, notes: log)

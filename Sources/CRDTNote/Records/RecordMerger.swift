@@ -25,10 +25,10 @@
 /// ```
 public struct RecordMerger: Sendable {
     /// Inline limits used when writing the merged record.
-    public var limits: NoteRecordLimits
+    public var limits: NoteLimits
 
     /// A merger writing records with `limits`.
-    public init(limits: NoteRecordLimits = .standard) {
+    public init(limits: NoteLimits = .standard) {
         self.limits = limits
     }
 

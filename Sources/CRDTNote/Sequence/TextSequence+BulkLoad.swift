@@ -5,7 +5,7 @@ extension TextSequence {
     /// Builds a document directly from runs in document order (already validated:
     /// every id `0..<nextSeq[r]` of every replica appears exactly once).
     init(replicas: [ReplicaID], nextSeq: [UInt32], latest: [HLCTimestamp], logs: [[ClockLogEntry]],
-         content: [UInt8], runs: [Run], leafOf: [[Int32]]) {
+         content: [UInt8], runs: [Run], leafOf: [SlotRanges]) {
         self.init()
         self.replicas = replicas
         for (i, id) in replicas.enumerated() { replicaIndex[id] = UInt32(i) }

@@ -62,7 +62,7 @@ extension TextSequence {
         }
         leaves[slot].insert(placed, at: index)
         runCount += 1
-        leafOf[Int(new.replica)].append(contentsOf: repeatElement(Int32(slot), count: Int(new.length)))
+        leafOf[Int(new.replica)].append(Int(new.length), slot: Int32(slot))
         nextSeq[Int(new.replica)] = new.seqEnd
         adjust(slot: slot, scalars: placed.visibleScalars, utf16: placed.visibleUTF16)
         mergeWithNext(slot: slot, index: index - 1)

@@ -23,7 +23,7 @@ extension TextSequence {
                 for s in Int(run.seq)..<Int(run.seqEnd) {
                     if seen[r][s] { problems.append("id \(r):\(s) appears twice") }
                     seen[r][s] = true
-                    if leafOf[r][s] != slot { problems.append("leafOf[\(r)][\(s)] is \(leafOf[r][s]), not \(slot)") }
+                    if leafOf[r][UInt32(s)] != slot { problems.append("leafOf[\(r)][\(s)] is \(leafOf[r][UInt32(s)]), not \(slot)") }
                 }
                 if !run.isDeleted {
                     let counts = UTF8Counting.counts(content[Int(run.byteStart)..<Int(run.byteStart + run.byteCount)])

@@ -47,7 +47,7 @@ extension TextSequence {
         content.append(contentsOf: utf8)
         leaves[slot].insert(newRun, at: index)
         runCount += 1
-        leafOf[Int(r)].append(contentsOf: repeatElement(Int32(slot), count: scalars))
+        leafOf[Int(r)].append(scalars, slot: Int32(slot))
         nextSeq[Int(r)] = seq &+ UInt32(scalars)
         adjust(slot: slot, scalars: scalars, utf16: utf16)
         if leaves[slot].count > Self.leafCapacity {
@@ -66,7 +66,7 @@ extension TextSequence {
             runs[index].byteCount &+= UInt32(utf8.count)
         }
         content.append(contentsOf: utf8)
-        leafOf[Int(r)].append(contentsOf: repeatElement(Int32(slot), count: scalars))
+        leafOf[Int(r)].append(scalars, slot: Int32(slot))
         nextSeq[Int(r)] = seq &+ UInt32(scalars)
         adjust(slot: slot, scalars: scalars, utf16: utf16)
     }

@@ -10,7 +10,7 @@ extension TextSequence {
 
     /// Where the element `ref` is. The id must exist in this document.
     func locate(_ ref: ItemRef) -> TreePosition {
-        let slot = Int(leafOf[Int(ref.replica)][Int(ref.seq)])
+        let slot = Int(leafOf[Int(ref.replica)][ref.seq])
         let runs = leaves[slot]
         var i = 0
         while !runs[i].contains(replica: ref.replica, seq: ref.seq) { i += 1 }
@@ -177,10 +177,7 @@ extension TextSequence {
         for r in moved {
             movedScalars += r.visibleScalars
             movedUTF16 += r.visibleUTF16
-            let rep = Int(r.replica)
-            leafOf[rep].withUnsafeMutableBufferPointer { ids in
-                for s in Int(r.seq)..<Int(r.seqEnd) { ids[s] = Int32(newSlot) }
-            }
+            leafOf[Int(r.replica)].assign(r.seq..<r.seqEnd, slot: Int32(newSlot))
         }
         slotScalars[slot] -= movedScalars
         slotUTF16[slot] -= movedUTF16
@@ -220,9 +217,7 @@ extension TextSequence {
                 for r in part {
                     scalars += r.visibleScalars
                     units += r.visibleUTF16
-                    leafOf[Int(r.replica)].withUnsafeMutableBufferPointer { ids in
-                        for s in Int(r.seq)..<Int(r.seqEnd) { ids[s] = Int32(newSlot) }
-                    }
+                    leafOf[Int(r.replica)].assign(r.seq..<r.seqEnd, slot: Int32(newSlot))
                 }
                 slotScalars[slot] -= scalars
                 slotUTF16[slot] -= units

@@ -4,8 +4,9 @@
 /// Storage is a two-level tree: leaves hold up to `leafCapacity` runs, and a
 /// Fenwick tree over the leaves (in document order) counts visible Unicode scalars and
 /// UTF-16 units, so positional lookup in either unit is O(log n) plus a short scan of
-/// one leaf. Ids map to leaves through `leafOf` (one entry per id), so finding an
-/// element by id is O(1) plus a scan of one leaf. Everything is stored in arrays, so
+/// one leaf. Ids map to leaves through `leafOf` (ranges of ids per leaf, ``SlotRanges``), so
+/// finding an element by id is a binary search plus a scan of one leaf, and memory follows the
+/// runs, not the ids (a tombstone of millions of ids is one entry). Everything is stored in arrays, so
 /// the whole structure has value semantics with copy-on-write for free.
 ///
 /// `@usableFromInline` here and on the counts below is not for `@inlinable` code: it lets
@@ -21,8 +22,8 @@ struct TextSequence: Sendable {
     var replicaIndex: [ReplicaID: UInt32] = [:]
     /// Per replica: how many of its ids this document holds (ids `0..<nextSeq`).
     var nextSeq: [UInt32] = []
-    /// Per replica, per id: the leaf slot holding that id.
-    var leafOf: [[Int32]] = []
+    /// Per replica: the leaf slot holding each id, as ranges.
+    var leafOf: [SlotRanges] = []
     /// Per replica: HLC stamps of its insertions (coalesced per millisecond).
     var clockLog: [[ClockLogEntry]] = []
     /// Per replica: the latest HLC stamp of any of its operations, deletions included.
@@ -64,7 +65,7 @@ struct TextSequence: Sendable {
         replicas.append(replica)
         replicaIndex[replica] = i
         nextSeq.append(0)
-        leafOf.append([])
+        leafOf.append(SlotRanges())
         clockLog.append([])
         latestStamp.append(.zero)
         return i

@@ -80,6 +80,10 @@ extension NoteText {
         if let local = localIndexIfAny, Int(sequence.nextSeq[Int(local)]) + scalars >= Int(UInt32.max) {
             return NoteTextError(.tooLarge, "replica \(replica) would exceed 2^32 inserted characters")
         }
+        let limit = NoteLimits.default.maximumElements
+        if scalars > 0, elementCount + scalars > limit {
+            return NoteTextError(.tooLarge, "the note would have more than the \(limit) elements a reader accepts (NoteLimits)")
+        }
         return nil
     }
 

@@ -46,6 +46,7 @@ extension CLIError {
             case .invalidText: what = "invalid text"
             case .assetUnavailable: what = "asset unavailable"
             case .inconsistentStates: what = "inconsistent note states"
+            case .limitExceeded: what = "limit exceeded"
             default: what = error.code.rawValue
             }
             return CLIError(code: .dataError, message: "\(what): \(error.message)", file: file, location: location)

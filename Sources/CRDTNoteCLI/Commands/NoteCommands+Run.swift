@@ -25,7 +25,7 @@ func runEdit(_ options: EditOptions) throws(CLIError) {
     let file = try RecordFile.load(options.recordPath, assets: options.assets)
     let text = try TextInput.read(options.textPath)
     var note = try file.read(as: options.replica).note
-    try setText(text, of: &note, file: options.textPath)
+    try setText(text, of: &note, file: options.recordPath)
     let updated: NoteRecord
     do {
         updated = try file.record.writing(note)
@@ -44,12 +44,12 @@ func runText(_ options: TextOptions) throws(CLIError) {
 }
 
 /// Sets the note's text, failing (instead of silently keeping the old text) when the library
-/// refuses it as too large.
+/// refuses it as too large (`file` names the note at fault).
 private func setText(_ text: String, of note: inout NoteText, file: String) throws(CLIError) {
     do {
         try note.setText(text)
     } catch {
-        throw CLIError(code: .dataError, message: "text is too large for a note (\(text.utf8.count) bytes)",
+        throw CLIError(code: .dataError, message: "limit exceeded: the note with this text (\(text.utf8.count) bytes) would be beyond the limits a reader accepts; nothing written",
                        file: RecordFile.displayName(file))
     }
 }

@@ -18,11 +18,12 @@ public struct AssetLocator: AssetStorage {
     public var jsonDirectory: String
     /// Optional directory of files named by checksum (the CLI's `--assets`).
     public var assetsDirectory: String?
-    /// Largest asset read, in bytes (default 256 MiB), so a bad record cannot exhaust memory.
+    /// Largest asset read, in bytes (default ``NoteLimits/maximumAssetBytes``, 32 MiB), checked
+    /// against the file's size before any byte is read, so a bad record cannot exhaust memory.
     public var maxAssetSize: Int64
 
     /// A locator for a JSON file in `jsonDirectory`.
-    public init(jsonDirectory: String, assetsDirectory: String? = nil, maxAssetSize: Int64 = 256 << 20) {
+    public init(jsonDirectory: String, assetsDirectory: String? = nil, maxAssetSize: Int64 = Int64(NoteLimits.default.maximumAssetBytes)) {
         self.jsonDirectory = jsonDirectory
         self.assetsDirectory = assetsDirectory
         self.maxAssetSize = maxAssetSize

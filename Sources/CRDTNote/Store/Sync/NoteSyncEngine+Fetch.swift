@@ -94,6 +94,7 @@ extension NoteSyncEngine {
         } catch {
             throw NoteSyncError(.recordUnreadable, noteName: name, "the server's record contradicts the local note: \(error)")
         }
+        try NoteSyncEngine.checkLimits(note.text, name: name, limits: configuration.recordLimits)
         if !remote.version.includes(note.text.version) || remote.string != note.text.string {
             // This device holds edits the server record lacks (e.g. a lost save response).
             note.hasUnsavedChanges = true

@@ -150,6 +150,7 @@ extension NoteSyncEngine {
         } catch {
             throw NoteSyncError(.recordUnreadable, noteName: name, "the merged record contradicts the local note: \(error)")
         }
+        try NoteSyncEngine.checkLimits(note.text, name: name, limits: configuration.recordLimits)
         note.base = merged.record
         notes[name] = note
         statistics.conflictsMerged += 1

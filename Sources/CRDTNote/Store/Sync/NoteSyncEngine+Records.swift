@@ -36,6 +36,17 @@ extension NoteSyncEngine {
     }
 
     static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {
-        NoteSyncError(error.code == .newerVersion ? .newerVersionAvailable : .recordUnreadable, noteName: name, "\(error)")
+        let code: NoteSyncError.Code = error.code == .newerVersion ? .newerVersionAvailable
+            : error.code == .limitExceeded ? .limitExceeded : .recordUnreadable
+        return NoteSyncError(code, noteName: name, "\(error)")
+    }
+
+    /// Refuses (before anything is stored) a merged note beyond the limits.
+    static func checkLimits(_ text: NoteText, name: String, limits: NoteRecordLimits) throws(NoteSyncError) {
+        do {
+            try text.checkLimits(limits)
+        } catch {
+            throw NoteSyncError(.limitExceeded, noteName: name, "merge refused, both versions kept: \(error.message)")
+        }
     }
 }

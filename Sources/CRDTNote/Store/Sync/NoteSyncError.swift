@@ -24,6 +24,9 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let newerVersionAvailable = Code(rawValue: "newerVersionAvailable")
         /// The store failed in a way retrying does not fix (quota, invalid arguments, I/O).
         public static let storeFailure = Code(rawValue: "storeFailure")
+        /// Merging the note would take it beyond ``NoteLimits`` (a record no reader accepts): the
+        /// local note and the server record are both left as they were.
+        public static let limitExceeded = Code(rawValue: "limitExceeded")
         /// A local edit was refused: out of bounds, or the note would exceed its size limits.
         public static let invalidEdit = Code(rawValue: "invalidEdit")
         /// The note does not exist locally.

@@ -1,0 +1,125 @@
+/// Which leaf slot holds each id `0..<count` of one replica, stored as ranges: a run of a
+/// million ids in one leaf is one entry, not a million. Memory is proportional to the runs,
+/// never to the ids they declare (a 2^26-id tombstone decoded from a few bytes stays a range).
+///
+/// Segments `(start, slot)` are sorted by `start`; each covers ids up to the next start (the
+/// last one up to `count`). They are kept in chunks of at most `chunkCapacity`, so that moving
+/// runs between leaves costs a search plus a shift within one chunk.
+@usableFromInline
+struct SlotRanges: Sendable {
+    @usableFromInline struct Segment: Sendable {
+        @usableFromInline var start: UInt32
+        @usableFromInline var slot: Int32
+        @inlinable init(start: UInt32, slot: Int32) { self.start = start; self.slot = slot }
+    }
+
+    @usableFromInline static let chunkCapacity = 128
+
+    /// First start of each chunk (`chunks[c][0].start`).
+    @usableFromInline var chunkStarts: [UInt32] = []
+    @usableFromInline var chunks: [[Segment]] = []
+    /// Ids covered: `0..<count`.
+    @usableFromInline private(set) var count: UInt32 = 0
+
+    @usableFromInline init() {}
+
+    /// Segments stored (for memory accounting in tests).
+    var segmentCount: Int { chunks.reduce(0) { $0 + $1.count } }
+
+    /// The slot of id `seq` (`seq < count`).
+    @inlinable subscript(seq: UInt32) -> Int32 {
+        let (c, i) = find(seq)
+        return chunks[c][i].slot
+    }
+
+    /// Chunk and index of the segment containing `seq`.
+    @inlinable func find(_ seq: UInt32) -> (Int, Int) {
+        var lo = 0
+        var hi = chunkStarts.count
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if chunkStarts[mid] <= seq { lo = mid } else { hi = mid }
+        }
+        let c = lo
+        return chunks[c].withUnsafeBufferPointer { segs in
+            var l = 0
+            var h = segs.count
+            while h - l > 1 {
+                let mid = (l + h) / 2
+                if segs[mid].start <= seq { l = mid } else { h = mid }
+            }
+            return (c, l)
+        }
+    }
+
+    /// Adds ids `count..<count + length`, all in `slot`.
+    @inlinable mutating func append(_ length: Int, slot: Int32) {
+        guard length > 0 else { return }
+        if chunks.isEmpty {
+            chunks = [[Segment(start: 0, slot: slot)]]
+            chunkStarts = [0]
+        } else if chunks[chunks.count - 1].last!.slot != slot {
+            let c = chunks.count - 1
+            if chunks[c].count >= Self.chunkCapacity {
+                chunks.append([Segment(start: count, slot: slot)])
+                chunkStarts.append(count)
+            } else {
+                chunks[c].append(Segment(start: count, slot: slot))
+            }
+        }
+        count &+= UInt32(length)
+    }
+
+    /// Puts ids `range` (within `0..<count`) in `slot`.
+    mutating func assign(_ range: Range<UInt32>, slot: Int32) {
+        guard !range.isEmpty else { return }
+        if range.upperBound < count { splitSegment(at: range.upperBound) }
+        splitSegment(at: range.lowerBound)
+        var (c, i) = find(range.lowerBound)
+        chunks[c][i].slot = slot
+        // Drop the segments now covered by the one at `range.lowerBound`.
+        while let (nc, ni) = next(c, i), chunks[nc][ni].start < range.upperBound { remove(nc, ni) }
+        // Join equal neighbours so the count stays at most the number of runs.
+        if let (nc, ni) = next(c, i), chunks[nc][ni].slot == slot { remove(nc, ni) }
+        if let (pc, pi) = previous(c, i), chunks[pc][pi].slot == slot {
+            remove(c, i)
+            (c, i) = (pc, pi)
+        }
+    }
+
+    /// Makes a segment start at `seq` (`0 < seq < count`), keeping every id's slot.
+    private mutating func splitSegment(at seq: UInt32) {
+        let (c, i) = find(seq)
+        let segment = chunks[c][i]
+        guard segment.start != seq else { return }
+        chunks[c].insert(Segment(start: seq, slot: segment.slot), at: i + 1)
+        if chunks[c].count > 2 * Self.chunkCapacity {
+            let half = chunks[c].count / 2
+            let moved = Array(chunks[c][half...])
+            chunks[c].removeLast(chunks[c].count - half)
+            chunks.insert(moved, at: c + 1)
+            chunkStarts.insert(moved[0].start, at: c + 1)
+        }
+    }
+
+    private func next(_ c: Int, _ i: Int) -> (Int, Int)? {
+        if i + 1 < chunks[c].count { return (c, i + 1) }
+        return c + 1 < chunks.count ? (c + 1, 0) : nil
+    }
+
+    private func previous(_ c: Int, _ i: Int) -> (Int, Int)? {
+        if i > 0 { return (c, i - 1) }
+        return c > 0 ? (c - 1, chunks[c - 1].count - 1) : nil
+    }
+
+    /// Removes a segment that is not the very first (its ids join the segment before it).
+    private mutating func remove(_ c: Int, _ i: Int) {
+        chunks[c].remove(at: i)
+        if chunks[c].isEmpty {
+            chunks.remove(at: c)
+            chunkStarts.remove(at: c)
+        } else if i == 0 {
+            chunkStarts[c] = chunks[c][0].start
+        }
+    }
+}

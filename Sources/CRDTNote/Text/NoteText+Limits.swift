@@ -1,0 +1,33 @@
+extension NoteText {
+    /// Elements (ids ever inserted, tombstones included) this note holds, over all replicas.
+    public var elementCount: Int { sequence.nextSeq.reduce(0) { $0 + Int($1) } }
+
+    /// Throws ``NoteTextError/Code/tooLarge`` when this note is beyond `limits`: its snapshot
+    /// would be refused by a reader with those limits (elements, replicas, runs, text bytes).
+    /// A note within them encodes to a snapshot that reads back; see ``NoteLimits``.
+    public func checkLimits(_ limits: NoteLimits = .default) throws(NoteTextError) {
+        let elements = elementCount
+        if elements > limits.maximumElements {
+            throw NoteTextError(.tooLarge, "the note has \(elements) elements, more than the \(limits.maximumElements) a reader accepts")
+        }
+        if sequence.replicas.count > limits.maximumReplicas {
+            throw NoteTextError(.tooLarge, "the note has \(sequence.replicas.count) replicas, more than the \(limits.maximumReplicas) a reader accepts")
+        }
+        if sequence.runCount > limits.maximumRuns {
+            throw NoteTextError(.tooLarge, "the note has \(sequence.runCount) runs, more than the \(limits.maximumRuns) a reader accepts")
+        }
+        let bytes = visibleUTF8Count
+        if bytes > limits.maximumTextBytes {
+            throw NoteTextError(.tooLarge, "the note's text has \(bytes) UTF-8 bytes, more than the \(limits.maximumTextBytes) a reader accepts")
+        }
+    }
+
+    /// UTF-8 bytes of the visible text, counted from the runs (no copy).
+    var visibleUTF8Count: Int {
+        var total = 0
+        for slot in sequence.order {
+            for run in sequence.leaves[Int(slot)] { total += Int(run.byteCount) }
+        }
+        return total
+    }
+}
