@@ -18,6 +18,8 @@ extension CLIError {
         case .assetIO: (code, what) = (.noInput, "unreadable asset file")
         case .assetMismatch: (code, what) = (.dataError, "asset file does not match the record")
         case .assetTooLarge: (code, what) = (.dataError, "asset file too large")
+        case .assetOutsideFolder: (code, what) = (.dataError, "asset outside the record's folder")
+        case .assetNotRegularFile: (code, what) = (.dataError, "asset is not a regular file")
         case .invalidJSON: (code, what) = (.dataError, "invalid JSON")
         case .invalidBase64: (code, what) = (.dataError, "invalid base64")
         case .serverError: (code, what) = (.dataError, "not a record")

@@ -44,6 +44,9 @@ enum OutputWriter {
     /// never a mix. On any failure the temporary file is removed and `path` is untouched.
     /// An existing file keeps its permission bits.
     static func writeAtomically(_ bytes: some ContiguousBytes, to path: String) throws(CLIError) {
+        // Checked again right before the rename: something put there since the early check
+        // (a link, a FIFO) is refused, not replaced.
+        try checkReplaceable(path)
         do {
             try AtomicFile.write(bytes.withUnsafeBytes { Array($0) }, to: path)
         } catch {
@@ -52,12 +55,11 @@ enum OutputWriter {
     }
 
     /// Fails early, before any work, when `destination` is a file that cannot be created:
-    /// its directory is missing or not writable, or the path itself is a directory.
+    /// its directory is missing or not writable, or something other than a regular file is
+    /// at the path (see ``checkReplaceable(_:)``).
     static func checkWritable(_ destination: OutputDestination) throws(CLIError) {
         guard case .file(let path) = destination else { return }
-        if case .directory = POSIX.entry(at: path) {
-            throw CLIError(code: .cannotWrite, message: "is a directory, expected a file path", file: path)
-        }
+        try checkReplaceable(path)
         let folder = directory(of: path)
         switch POSIX.entry(at: folder) {
         case .failed(let code):
@@ -69,6 +71,30 @@ enum OutputWriter {
                 throw CLIError(code: .cannotWrite, message: "cannot write into '\(folder)': \(POSIX.describe(errno))", file: path)
             }
         }
+    }
+
+    /// Fails (73) unless `path` is missing or a regular file, looked at with `lstat`, so a
+    /// symbolic link is refused rather than followed or replaced: an output is a regular file,
+    /// replaced atomically, or `-`. A device (`/dev/null`), FIFO, socket, directory or link
+    /// (`/dev/stdout`) would otherwise be swapped for a regular file by the rename.
+    static func checkReplaceable(_ path: String) throws(CLIError) {
+        var info = stat()
+        // Missing, or its folder is: the folder check (or the write) reports that.
+        guard lstat(path, &info) == 0 else { return }
+        let kind: String
+        switch info.st_mode & S_IFMT {
+        case S_IFREG: return
+        case S_IFDIR: kind = "a directory"
+        case S_IFLNK: kind = "a symbolic link"
+        case S_IFIFO: kind = "a FIFO"
+        case S_IFCHR: kind = "a character device"
+        case S_IFBLK: kind = "a block device"
+        case S_IFSOCK: kind = "a socket"
+        default: kind = "a special file"
+        }
+        throw CLIError(code: .cannotWrite,
+                       message: "is \(kind), not a regular file; the output must be a regular file (replaced atomically) or '-' for standard output",
+                       file: path)
     }
 
     /// The directory holding `path` ("." for a bare file name).

@@ -41,7 +41,10 @@ struct RecordFile: Sendable {
         do {
             return RecordFile(path: path, record: try NoteRecord(cloudRecord, loadingAssetsFrom: files))
         } catch {
-            throw .recordJSON(error, file: name)
+            // Asset errors name the record too: one file may be an export of many notes.
+            var named = error
+            named.message = "record '\(cloudRecord.recordName)': " + error.message
+            throw .recordJSON(named, file: name)
         }
     }
 
@@ -84,7 +87,10 @@ struct CLIAssetFiles: AssetStorage {
               !sum.contains("/"), !field.contains("/")
         else { return nil }
         let name = "\(field)-\(sum).bin"
-        guard case .file = POSIX.entry(at: folder + "/" + name) else { return nil }
+        // lstat, not stat: a symbolic link of that name is handed to the locator, which refuses
+        // it if it leads out, whether or not its target exists.
+        var info = stat()
+        guard lstat(folder + "/" + name, &info) == 0 else { return nil }
         var named = ref
         named.downloadURL = name
         return (named, AssetLocator(jsonDirectory: folder, maxAssetSize: locator.maxAssetSize))

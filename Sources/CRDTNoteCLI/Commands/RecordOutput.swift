@@ -21,6 +21,8 @@ enum RecordOutput {
     /// Assets are first written into a hidden staging folder, then renamed into place, then the
     /// JSON is written; if any step fails, the asset files this call created are removed again.
     static func write(_ record: NoteRecord, to destination: OutputDestination, assetDirectory: String) throws(CLIError) {
+        // Before any asset file is placed: an output that is not a regular file is refused.
+        if case .file(let path) = destination { try OutputWriter.checkReplaceable(path) }
         guard NoteSchema.Field.all.contains(where: { record.record.assetBytes($0) != nil }) else {
             try OutputWriter.write(record.record.jsonBytes(), to: destination)
             return

@@ -7,12 +7,21 @@ import Foundation
 /// Reading finds the local file behind an `AssetReference`; writing stores bytes as
 /// `<field>-<checksum>.bin` in `jsonDirectory` and points `downloadURL` at it.
 ///
-/// Resolution order: `downloadURL` as a `file://` URL or as a path relative to the JSON
-/// file's directory (absolute paths are used as given; `http(s)` URLs are skipped), then a
-/// file named by `fileChecksum` in the assets directory, trying the checksum as is and with
-/// base64's `/` (and `+`) replaced by `_` (and `-`), since `/` cannot be in a file name.
+/// Resolution order: `downloadURL` as a path relative to the JSON file's directory, an absolute
+/// path or a `file://` URL (`http(s)` and other URLs are skipped), then a file named by
+/// `fileChecksum` in the assets directory, trying the checksum as is and with base64's `/`
+/// (and `+`) replaced by `_` (and `-`), since `/` cannot be in a file name.
 ///
-/// The JSON is the user's own local input here: `downloadURL` may name any readable file.
+/// Record files come from other people and from servers, so a reference is confined: it must
+/// lead to a regular file inside `jsonDirectory` or `assetsDirectory` (subfolders included).
+/// Both folders are canonicalised (symbolic links and `..` resolved, as `realpath` does); the
+/// reference is normalised and compared with them component by component, then walked one
+/// component at a time beneath the folder, following a symbolic link only while it stays
+/// inside. A reference that leads elsewhere — an absolute path, `..` components, a `file://`
+/// URL pointing outside, a symbolic link out — fails with `.assetOutsideFolder` before
+/// anything outside the folders is looked at, so the error is the same whether the target
+/// exists or not. A FIFO, device, socket or directory fails with `.assetNotRegularFile`
+/// before it is opened.
 public struct AssetLocator: AssetStorage {
     /// Directory of the JSON file; relative `downloadURL`s resolve against it.
     public var jsonDirectory: String
@@ -29,61 +38,48 @@ public struct AssetLocator: AssetStorage {
         self.maxAssetSize = maxAssetSize
     }
 
-    /// The paths tried for `ref`, in order.
+    /// The paths tried for `ref`, in order, as written (before the confinement check).
     public func candidatePaths(for ref: AssetReference) -> [String] {
-        var paths: [String] = []
-        if let url = ref.downloadURL, !url.isEmpty {
-            if url.hasPrefix("file://") {
-                if let path = URL(string: url)?.path, !path.isEmpty { paths.append(path) }
-            } else if !url.contains("://") {
-                paths.append(url.hasPrefix("/") ? url : Self.join(jsonDirectory, url))
-            }
-        }
-        if let dir = assetsDirectory, let sum = ref.fileChecksum, !sum.isEmpty {
-            var names: [String] = []
-            if !sum.contains("/") { names.append(sum) }
-            names.append(sum.replacingOccurrences(of: "/", with: "_"))
-            names.append(sum.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-"))
-            for name in names where name != "." && name != ".." && !paths.contains(Self.join(dir, name)) {
-                paths.append(Self.join(dir, name))
-            }
-        }
-        return paths
+        candidates(for: ref).map(\.display)
     }
 
     /// Why an asset could not be read or written.
     public typealias Failure = RecordJSONError
 
-    /// Reads the bytes of the asset in field `field`, checking the size limit, `size` and (for
-    /// checksums written by `writeAsset`) `fileChecksum`.
+    /// Reads the bytes of the asset in field `field`, checking confinement, the size limit,
+    /// `size` and (for checksums written by `writeAsset`) `fileChecksum`.
     public func readAsset(_ ref: AssetReference, field: String) throws(RecordJSONError) -> [UInt8] {
         let path = "fields.\(field).value"
-        let candidates = candidatePaths(for: ref)
+        let candidates = candidates(for: ref)
         guard !candidates.isEmpty else {
             throw RecordJSONError(.assetNotFound, path: path,
                 "asset of field '\(field)' has no local downloadURL" + (assetsDirectory == nil ? " and no assets directory was given" : " and no fileChecksum"))
         }
-        let fm = FileManager.default
-        var isDirectory: ObjCBool = false
-        guard let found = candidates.first(where: { fm.fileExists(atPath: $0, isDirectory: &isDirectory) && !isDirectory.boolValue }) else {
+        let roots = confinementRoots()
+        var found: String?
+        for candidate in candidates {
+            switch Confinement.resolve(candidate.target, roots: roots) {
+            case .missing: continue
+            case .file(let resolved): found = resolved
+            case .outside:
+                throw RecordJSONError(.assetOutsideFolder, path: path + "." + candidate.source,
+                    "\(candidate.source) \(Confinement.quoted(candidate.reference)) of field '\(field)' leads outside "
+                        + (assetsDirectory == nil ? "the record's folder" : "the record's folder and the assets folder")
+                        + "; asset files must be inside")
+            case .notRegular(let resolved, let kind):
+                throw RecordJSONError(.assetNotRegularFile, path: path,
+                    "asset file \(resolved) of field '\(field)' is \(kind), not a regular file")
+            case .failed(let resolved, let code):
+                throw RecordJSONError(.assetIO, path: path,
+                    "cannot read asset file \(resolved) of field '\(field)': \(String(cString: strerror(code)))")
+            }
+            break
+        }
+        guard let found else {
             throw RecordJSONError(.assetNotFound, path: path,
-                "no file for the asset of field '\(field)'; tried: \(candidates.joined(separator: ", "))")
+                "no file for the asset of field '\(field)'; tried: \(candidates.map(\.display).joined(separator: ", "))")
         }
-        let fileSize = (try? fm.attributesOfItem(atPath: found)[.size] as? NSNumber)?.int64Value
-        if let fileSize, fileSize > maxAssetSize {
-            throw RecordJSONError(.assetTooLarge, path: path,
-                "asset file \(found) of field '\(field)' has \(fileSize) bytes, over the limit of \(maxAssetSize)")
-        }
-        let bytes: [UInt8]
-        do {
-            bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: found)))
-        } catch {
-            throw RecordJSONError(.assetIO, path: path, "cannot read asset file \(found) of field '\(field)': \(error)")
-        }
-        if Int64(bytes.count) > maxAssetSize {
-            throw RecordJSONError(.assetTooLarge, path: path,
-                "asset file \(found) of field '\(field)' is over the limit of \(maxAssetSize) bytes")
-        }
+        let bytes = try readRegularFile(found, field: field, path: path)
         if let size = ref.size, size != Int64(bytes.count) {
             throw RecordJSONError(.assetMismatch, path: path,
                 "asset file \(found) of field '\(field)' has \(bytes.count) bytes but the record says \(size)")
@@ -92,6 +88,106 @@ public struct AssetLocator: AssetStorage {
             throw RecordJSONError(.assetMismatch, path: path,
                 "asset file \(found) of field '\(field)' does not match its checksum \(sum)")
         }
+        return bytes
+    }
+
+    /// One place an asset may be: `display` as written in messages, `target` where it leads,
+    /// `reference` the record's own text and `source` the key it came from.
+    struct Candidate {
+        var display: String
+        var target: Confinement.Target
+        var reference: String
+        var source: String
+    }
+
+    /// The candidates for `ref`, in order.
+    func candidates(for ref: AssetReference) -> [Candidate] {
+        var result: [Candidate] = []
+        if let url = ref.downloadURL, !url.isEmpty {
+            if url.hasPrefix("file://") {
+                let path = Confinement.fileURLPath(url)
+                result.append(Candidate(display: path ?? url, target: path.map { .path(Confinement.components($0)) } ?? .invalid,
+                                        reference: url, source: "downloadURL"))
+            } else if !url.contains("://") {
+                let display = url.hasPrefix("/") ? url : Self.join(jsonDirectory, url)
+                let target: Confinement.Target
+                if url.contains("\0") {
+                    target = .invalid
+                } else if url.hasPrefix("/") {
+                    target = .path(Confinement.components(url))
+                } else {
+                    // Relative to the folder's canonical form, as the kernel would resolve it.
+                    target = Confinement.canonical(jsonDirectory).map { .path(Confinement.components($0 + "/" + url)) } ?? .folderMissing
+                }
+                result.append(Candidate(display: display, target: target, reference: url, source: "downloadURL"))
+            }
+        }
+        if let dir = assetsDirectory, let sum = ref.fileChecksum, !sum.isEmpty, !sum.contains("\0") {
+            var names: [String] = []
+            if !sum.contains("/") { names.append(sum) }
+            names.append(sum.replacingOccurrences(of: "/", with: "_"))
+            names.append(sum.replacingOccurrences(of: "/", with: "_").replacingOccurrences(of: "+", with: "-"))
+            let canonicalDir = Confinement.canonical(dir)
+            for name in names where name != "." && name != ".." && !result.contains(where: { $0.display == Self.join(dir, name) }) {
+                result.append(Candidate(display: Self.join(dir, name),
+                                        target: canonicalDir.map { .path(Confinement.components($0 + "/" + name)) } ?? .folderMissing,
+                                        reference: sum, source: "fileChecksum"))
+            }
+        }
+        return result
+    }
+
+    /// The folders references may lead into, canonical and as given.
+    func confinementRoots() -> [Confinement.Root] {
+        [jsonDirectory, assetsDirectory].compactMap { folder -> Confinement.Root? in
+            guard let folder, let canonical = Confinement.canonical(folder) else { return nil }
+            let given = folder.hasPrefix("/") ? folder : (Confinement.currentDirectory() ?? "/") + "/" + folder
+            return Confinement.Root(canonical: Confinement.components(canonical), alias: Confinement.components(given))
+        }
+    }
+
+    /// Reads a file already resolved inside the folders: opened without following a final
+    /// symbolic link and without blocking, checked to be a regular file within the size limit
+    /// before a byte is read.
+    private func readRegularFile(_ file: String, field: String, path: String) throws(RecordJSONError) -> [UInt8] {
+        func ioError(_ code: Int32) -> RecordJSONError {
+            RecordJSONError(.assetIO, path: path, "cannot read asset file \(file) of field '\(field)': \(String(cString: strerror(code)))")
+        }
+        let fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError(errno) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw ioError(errno) }
+        guard (info.st_mode & S_IFMT) == S_IFREG else {
+            throw RecordJSONError(.assetNotRegularFile, path: path, "asset file \(file) of field '\(field)' is not a regular file")
+        }
+        if Int64(info.st_size) > maxAssetSize {
+            throw RecordJSONError(.assetTooLarge, path: path,
+                "asset file \(file) of field '\(field)' has \(info.st_size) bytes, over the limit of \(maxAssetSize)")
+        }
+        var bytes = [UInt8](repeating: 0, count: Int(info.st_size) + 1)
+        var count = 0
+        while true {
+            if count == bytes.count {
+                // The file grew since fstat: keep reading, within the limit.
+                guard Int64(count) <= maxAssetSize else { break }
+                bytes.append(contentsOf: repeatElement(0, count: min(count, 1 << 20)))
+            }
+            let n = bytes.withUnsafeMutableBytes { raw in
+                read(fd, raw.baseAddress! + count, raw.count - count)
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw ioError(errno)
+            }
+            if n == 0 { break }
+            count += n
+        }
+        if Int64(count) > maxAssetSize {
+            throw RecordJSONError(.assetTooLarge, path: path,
+                "asset file \(file) of field '\(field)' is over the limit of \(maxAssetSize) bytes")
+        }
+        bytes.removeLast(bytes.count - count)
         return bytes
     }
 

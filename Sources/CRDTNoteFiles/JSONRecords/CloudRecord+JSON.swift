@@ -74,7 +74,8 @@ extension CloudRecord {
             }
             let fieldsPath = r.keyPath("fields")
             for member in fieldsObject.members {
-                // Duplicate names: the last one wins, at its first position.
+                // Parsed JSON has no duplicate names (the parser refuses them); for an object
+                // built in code, the last one wins, at its first position.
                 let field = try RecordField(json: member.value, path: JSONPath.member(fieldsPath, member.key))
                 if fields.updateValue(field, forKey: member.key) == nil { fieldOrder.append(member.key) }
             }

@@ -36,6 +36,12 @@ public struct RecordJSONError: Error, Hashable, Sendable, CustomStringConvertibl
         public static let assetMismatch = Code(rawValue: "assetMismatch")
         /// An asset file exists but could not be read or written.
         public static let assetIO = Code(rawValue: "assetIO")
+        /// An asset reference leads outside the record's folder and the assets folder (an
+        /// absolute path, `..`, a `file://` URL or a symbolic link pointing elsewhere). Refused
+        /// before the target is looked at: the error is the same whether it exists or not.
+        public static let assetOutsideFolder = Code(rawValue: "assetOutsideFolder")
+        /// An asset reference names a directory, FIFO, device or socket, not a regular file.
+        public static let assetNotRegularFile = Code(rawValue: "assetNotRegularFile")
     }
 
     /// The category.

@@ -1,7 +1,8 @@
 /// A JSON object: ordered `(key, value)` pairs.
 ///
-/// Order and duplicate keys are kept so that a document can be written back as it was read.
-/// Lookup returns the *last* value for a key, as most JSON readers do.
+/// Order is kept so that a document can be written back as it was read. The parser refuses
+/// duplicate keys (`JSONScanner.readObject`); an object built in code may still append one,
+/// and lookup then returns the *last* value for a key.
 package struct JSONObject: Hashable, Sendable, Sequence {
     /// One member of an object.
     package struct Member: Hashable, Sendable {

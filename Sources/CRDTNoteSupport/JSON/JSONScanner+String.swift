@@ -24,17 +24,20 @@ extension JSONScanner {
             i += 1
         }
         guard i < bytes.count else { throw error("unterminated string", at: open) }
-        return try readEscapedString(open: open, firstEscape: i)
+        // The bytes before the escape were scanned here: their non-ASCII flag carries over, so
+        // the slow path validates the whole string, not only what follows the first escape.
+        return try readEscapedString(open: open, firstEscape: i, sawNonASCII: sawNonASCII)
     }
 
-    /// The slow path: copies segments and decodes escapes into a byte buffer.
-    private mutating func readEscapedString(open: Int, firstEscape: Int) throws(JSONParseError) -> String {
+    /// The slow path: copies segments and decodes escapes into a byte buffer. `sawNonASCII`
+    /// says whether the bytes before `firstEscape` hold any non-ASCII byte.
+    private mutating func readEscapedString(open: Int, firstEscape: Int, sawNonASCII prefixNonASCII: Bool) throws(JSONParseError) -> String {
         let start = open + 1
         var out: [UInt8] = []
         out.reserveCapacity(firstEscape - start + 16)
         out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<firstEscape]))
         var i = firstEscape
-        var sawNonASCII = false
+        var sawNonASCII = prefixNonASCII
         while i < bytes.count {
             let b = bytes[i]
             if b == UInt8(ascii: "\"") {

@@ -80,6 +80,10 @@ package struct JSONScanner {
     }
 
     /// Reads `{ ... }`, calling `member` with each key and the scanner positioned at its value.
+    ///
+    /// A key that appears twice in one object is an error at the second occurrence (RFC 8259
+    /// leaves duplicates to the reader; two readers picking different values is how one file
+    /// becomes two records, so every object read here refuses them).
     @inlinable package mutating func readObject(
         depth: Int, _ member: (inout JSONScanner, String) throws(JSONParseError) -> Void
     ) throws(JSONParseError) {
@@ -89,11 +93,16 @@ package struct JSONScanner {
             index += 1
             return
         }
+        var keys = ObjectKeys()
         while true {
             guard try peekByte() == UInt8(ascii: "\"") else {
                 throw error("expected a string key in object but found \(describeCurrent())")
             }
+            let keyOffset = index
             let key = try readString()
+            guard keys.insert(key) else {
+                throw error("duplicate key \(Self.quoted(key)) in object", at: keyOffset)
+            }
             try expect(UInt8(ascii: ":"), "expected ':' after object key")
             skipWhitespace()
             try member(&self, key)
@@ -104,6 +113,38 @@ package struct JSONScanner {
             index -= 1
             throw error("expected ',' or '}' in object but found \(describeCurrent())")
         }
+    }
+
+    /// The keys seen so far in one object: a short array scanned linearly (objects are small),
+    /// switching to a set for large objects so a hostile one cannot make reading quadratic.
+    struct ObjectKeys {
+        private var few: [String] = []
+        private var many: Set<String>? = nil
+
+        /// Adds `key`; false when it was already there.
+        mutating func insert(_ key: String) -> Bool {
+            if many != nil { return many!.insert(key).inserted }
+            if few.contains(key) { return false }
+            few.append(key)
+            if few.count > 16 {
+                many = Set(few)
+                few = []
+            }
+            return true
+        }
+    }
+
+    /// `key` in double quotes for messages, shortened and with control characters escaped.
+    static func quoted(_ key: String) -> String {
+        var shown = ""
+        for (n, scalar) in key.unicodeScalars.enumerated() {
+            if n == 64 {
+                shown += "..."
+                break
+            }
+            shown += scalar.value < 0x20 || scalar == "\"" || scalar == "\\" ? scalar.escaped(asASCII: true) : String(scalar)
+        }
+        return "\"" + shown + "\""
     }
 
     // MARK: Values

@@ -1,7 +1,8 @@
 /// A JSON document as a value: what `JSONValue(parsing:)` reads and `serialized(pretty:)` writes.
 ///
-/// Unlike `JSONSerialization`, it keeps object key order (and duplicate keys), the exact
-/// source text of numbers, and reports errors with byte offset, line and column.
+/// Unlike `JSONSerialization`, it keeps object key order and the exact source text of
+/// numbers, refuses duplicate keys and invalid UTF-8, and reports errors with byte offset,
+/// line and column.
 ///
 /// ```swift
 /// let value = try JSONValue(parsing: Array(#"{"a": [1, 2.5, "x"]}"#.utf8))

@@ -20,7 +20,9 @@ public enum Gzip {
     /// Fails with `.outputTooLarge` rather than producing more than `maxOutputBytes` bytes; with
     /// `.checksumMismatch` when a member's CRC-32 or ISIZE disagrees with the data; with
     /// `.trailingBytes` when bytes after a member are not another member.
-    public static func decompress(_ bytes: [UInt8], maxOutputBytes: Int = 1 << 30) throws(BinaryDecodingError) -> [UInt8] {
+    /// The output never grows past `maxOutputBytes` (plus one 258-byte match of slack), however
+    /// small and repetitive the input: a gzip bomb fails at the limit, it is not inflated first.
+    public static func decompress(_ bytes: [UInt8], maxOutputBytes: Int = 64 << 20) throws(BinaryDecodingError) -> [UInt8] {
         guard bytes.count >= 2 else {
             throw BinaryDecodingError(.truncated, at: bytes.count, "gzip data needs at least a 10-byte header, got \(bytes.count) bytes")
         }

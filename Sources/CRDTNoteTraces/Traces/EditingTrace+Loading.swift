@@ -3,8 +3,11 @@ import CRDTNote
 import Foundation
 
 extension EditingTrace {
-    /// The largest decompressed trace accepted (the biggest public traces are a few MB).
-    public static let maximumTraceBytes = 1 << 30
+    /// The largest trace accepted, in bytes of JSON: 64 MiB, the same as the `crdtnote` input
+    /// limit, and for a gzipped trace the limit of its *decompressed* size too (inflating
+    /// stops there), so a small gzip bomb cannot hold more memory than a plain file could.
+    /// The biggest public traces are under 16 MB of JSON.
+    public static let maximumTraceBytes = 64 << 20
 
     /// Reads a trace file, plain JSON or gzipped JSON (detected by the gzip magic number).
     ///
@@ -21,17 +24,30 @@ extension EditingTrace {
     }
 
     /// Parses the contents of a trace file: plain JSON, or gzipped JSON (detected by the gzip
-    /// magic number, inflated up to ``maximumTraceBytes``).
-    public init(fileBytes: [UInt8]) throws(TraceError) {
+    /// magic number, inflated up to `maxBytes`, default ``maximumTraceBytes``). Either form
+    /// larger than `maxBytes` fails (`gzipError?.code == .outputTooLarge` for gzip) before more
+    /// than `maxBytes` of output is held.
+    public init(fileBytes: [UInt8], maxBytes: Int = EditingTrace.maximumTraceBytes) throws(TraceError) {
         var bytes = fileBytes
         if Gzip.isGzip(bytes) {
             do {
-                bytes = try Gzip.decompress(bytes, maxOutputBytes: Self.maximumTraceBytes)
+                bytes = try Gzip.decompress(bytes, maxOutputBytes: maxBytes)
             } catch {
-                throw TraceError("invalid gzip data: \(error)")
+                if error.code == .outputTooLarge {
+                    throw TraceError("gzip data decompresses to more than the \(Self.describe(maxBytes)) limit for a trace",
+                                     gzipError: error)
+                }
+                throw TraceError("invalid gzip data: \(error)", gzipError: error)
             }
+        } else if bytes.count > maxBytes {
+            throw TraceError("trace is larger than the \(Self.describe(maxBytes)) limit")
         }
         try self.init(jsonBytes: bytes)
+    }
+
+    /// `bytes` as "64 MiB" when a whole number of MiB, else "N bytes".
+    static func describe(_ bytes: Int) -> String {
+        bytes > 0 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB" : "\(bytes) bytes"
     }
 
     /// The final text every correct replay must produce.

@@ -123,9 +123,15 @@ public enum EditingTrace: Sendable {
 public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong and where, e.g. "txns[12].parents[0]: parent 12 is not an earlier transaction".
     public var message: String
+    /// For a gzipped trace that could not be inflated, the decoder's typed error
+    /// (`.outputTooLarge` when the decompressed size is over the limit).
+    public var gzipError: BinaryDecodingError?
 
     /// An error with a message.
-    public init(_ message: String) { self.message = message }
+    public init(_ message: String, gzipError: BinaryDecodingError? = nil) {
+        self.message = message
+        self.gzipError = gzipError
+    }
 
     /// The message.
     public var description: String { "trace error: \(message)" }

@@ -36,12 +36,34 @@ struct JSONParserTests {
         #expect(try parse("7") == .number(JSONNumber(7)))
     }
 
-    @Test func keyOrderAndDuplicateKeys() throws {
-        let v = try parse(#"{"z": 1, "a": 2, "z": 3}"#)
+    @Test func keyOrderKept() throws {
+        let v = try parse(#"{"z": 1, "a": 2, "m": 3}"#)
         let object = try #require(v.objectValue)
-        #expect(object.keys == ["z", "a", "z"])
-        #expect(object["z"] == .number(JSONNumber(3)))
-        #expect(v.serializedString() == #"{"z":1,"a":2,"z":3}"#)
+        #expect(object.keys == ["z", "a", "m"])
+        #expect(v.serializedString() == #"{"z":1,"a":2,"m":3}"#)
+        // An object built in code may still hold a duplicate; lookup gives the last one.
+        var built = JSONObject()
+        built.append(key: "z", value: .number(JSONNumber(1)))
+        built.append(key: "z", value: .number(JSONNumber(3)))
+        #expect(built["z"] == .number(JSONNumber(3)))
+    }
+
+    @Test func duplicateKeysRefusedWithKeyAndPosition() throws {
+        let error = try #require(parseError("{\"z\": 1, \"a\": 2,\n  \"z\": 3}"))
+        #expect(error.message == #"duplicate key "z" in object"#)
+        #expect(error.offset == 19)
+        #expect(error.line == 2 && error.column == 3)
+        // In every object, at any depth, however written (escapes spell the same key).
+        #expect(parseError(#"[{"a": {"b": 1, "b": 2}}]"#)?.message == #"duplicate key "b" in object"#)
+        #expect(parseError(#"{"a\u0062": 1, "ab": 2}"#)?.message == #"duplicate key "ab" in object"#)
+        #expect(parseError(#"{"": 1, "": 2}"#)?.message == #"duplicate key "" in object"#)
+        // Large objects (past the linear-scan size) too, and equal keys in sibling objects are fine.
+        let many = (0..<40).map { "\"k\($0)\": \($0)" }.joined(separator: ", ")
+        #expect(parseError("{\(many), \"k7\": 0}")?.message == #"duplicate key "k7" in object"#)
+        #expect(parseError("{\(many)}") == nil)
+        #expect(parseError(#"[{"a": 1}, {"a": 2}, {"b": {"a": 3}}]"#) == nil)
+        // Control characters in the key are escaped in the message.
+        #expect(parseError(#"{"\n": 1, "\n": 2}"#)?.message == #"duplicate key "\n" in object"#)
     }
 
     @Test func escapesAndUnicode() throws {
@@ -60,7 +82,7 @@ struct JSONParserTests {
         #expect(parseError(#""\x""#)?.message.contains("invalid escape") == true)
     }
 
-    @Test func invalidUTF8Rejected() {
+    @Test func invalidUTF8Rejected() throws {
         let cases: [[UInt8]] = [
             [0x22, 0xFF, 0x22],                  // never valid
             [0x22, 0xC0, 0xAF, 0x22],            // overlong '/'
@@ -68,11 +90,20 @@ struct JSONParserTests {
             [0x22, 0xF4, 0x90, 0x80, 0x80, 0x22], // above U+10FFFF
             [0x22, 0xE2, 0x82, 0x22],            // truncated sequence
             [0x22, 0x5C, 0x6E, 0x80, 0x22],      // after an escape (slow path)
+            [0x22, 0xFF, 0x5C, 0x6E, 0x22],      // before the first escape
+            [0x22, 0x41, 0xC3, 0x5C, 0x6E, 0x22], // truncated sequence cut by an escape
+            [0x22, 0xC3, 0xA9, 0x80, 0x5C, 0x75, 0x30, 0x30, 0x34, 0x31, 0x22], // stray byte, then \u0041
         ]
         for bytes in cases {
             let error = parseError(bytes)
             #expect(error?.message == "invalid UTF-8 in string", "\(bytes)")
         }
+        // The position is the bad byte's, before or after the escape; keys are checked too.
+        #expect(parseError([0x22, 0x61, 0xFF, 0x5C, 0x6E, 0x22])?.offset == 2)
+        #expect(parseError([0x7B, 0x22, 0xFE, 0x5C, 0x74, 0x22, 0x3A, 0x31, 0x7D])?.column == 3)
+        #expect(parseError([0x22, 0x5C, 0x6E, 0x61, 0xFF, 0x22])?.offset == 4)
+        // Valid non-ASCII text on both sides of an escape is kept exactly.
+        #expect(try JSONValue(parsing: Array("\"é\\n€\"".utf8)) == .string("é\n€"))
         #expect(parseError([0x22, 0xE2, 0x82, 0xAC, 0x22]) == nil)
     }
 

@@ -13,6 +13,26 @@ private func makeTempDirectory() throws -> String {
     return path
 }
 
+/// The `.assetOutsideFolder` error `locator` gives for `ref`, or nil when it gives another result.
+private func outsideError(_ locator: AssetLocator, _ ref: AssetReference, field: String = "text") -> RecordJSONError? {
+    do {
+        _ = try locator.readAsset(ref, field: field)
+        return nil
+    } catch {
+        return error.code == .assetOutsideFolder ? error : nil
+    }
+}
+
+/// The error `locator` gives for `ref`, or nil when it reads it.
+private func readError(_ locator: AssetLocator, _ ref: AssetReference) -> RecordJSONError? {
+    do {
+        _ = try locator.readAsset(ref, field: "text")
+        return nil
+    } catch {
+        return error
+    }
+}
+
 @Suite("AssetLocator")
 struct AssetLocatorTests {
     @Test func writeThenReadByRelativePath() throws {
@@ -46,7 +66,10 @@ struct AssetLocatorTests {
         _ = try AssetLocator.writeAsset(bytes, named: "elsewhere.bin", in: dir + "/assets")
         let viaURL = AssetReference(downloadURL: URL(fileURLWithPath: dir + "/assets/elsewhere.bin").absoluteString)
         #expect(viaURL.downloadURL?.hasPrefix("file://") == true)
-        #expect(try AssetLocator(jsonDirectory: "/nonexistent").readAsset(viaURL, field: "f") == bytes)
+        #expect(try AssetLocator(jsonDirectory: dir).readAsset(viaURL, field: "f") == bytes)
+        #expect(try AssetLocator(jsonDirectory: "/nonexistent", assetsDirectory: dir + "/assets").readAsset(viaURL, field: "f") == bytes)
+        // Pointing outside the given folders, it is refused.
+        #expect(outsideError(AssetLocator(jsonDirectory: "/nonexistent"), viaURL) != nil)
 
         // A base64 checksum with '/' is looked up with '/' replaced by '_'.
         _ = try AssetLocator.writeAsset(bytes, named: "AbC_dE+f==", in: dir + "/assets")
@@ -90,5 +113,72 @@ struct AssetLocatorTests {
             #expect(error.code == .assetNotFound)
             #expect(error.message.contains("no assets directory"))
         }
+    }
+
+    @Test func referencesStayInsideTheFolders() throws {
+        let dir = try makeTempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir + "/records/sub", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: dir + "/outside", withIntermediateDirectories: true)
+        let secret: [UInt8] = Array("secret".utf8)
+        try Data(secret).write(to: URL(fileURLWithPath: dir + "/outside/secret.txt"))
+        try Data(secret).write(to: URL(fileURLWithPath: dir + "/records/sub/inside.txt"))
+        let locator = AssetLocator(jsonDirectory: dir + "/records", assetsDirectory: dir + "/assets")
+
+        // Inside: subfolders, `..` that stays inside, a file:// URL or absolute path inside,
+        // and a symbolic link that stays inside (relative or absolute).
+        for url in ["sub/inside.txt", "sub/../sub/./inside.txt", "../records/sub/inside.txt",
+                    "file://" + dir + "/records/sub/inside.txt", dir + "/records/sub/inside.txt"] {
+            #expect(try locator.readAsset(AssetReference(downloadURL: url), field: "text") == secret, "\(url)")
+        }
+        try fm.createSymbolicLink(atPath: dir + "/records/in-rel", withDestinationPath: "sub/../sub/inside.txt")
+        try fm.createSymbolicLink(atPath: dir + "/records/in-abs", withDestinationPath: dir + "/records/sub/inside.txt")
+        try fm.createSymbolicLink(atPath: dir + "/records/subdir", withDestinationPath: "sub")
+        for url in ["in-rel", "in-abs", "subdir/inside.txt"] {
+            #expect(try locator.readAsset(AssetReference(downloadURL: url), field: "text") == secret, "\(url)")
+        }
+
+        // Outside: the same message for an existing and a missing target, no size, no path tried.
+        try fm.createSymbolicLink(atPath: dir + "/records/out-rel", withDestinationPath: "../outside/secret.txt")
+        try fm.createSymbolicLink(atPath: dir + "/records/out-abs", withDestinationPath: dir + "/outside/secret.txt")
+        try fm.createSymbolicLink(atPath: dir + "/records/out-missing", withDestinationPath: dir + "/outside/missing.txt")
+        try fm.createSymbolicLink(atPath: dir + "/records/out-dir", withDestinationPath: "..")
+        try fm.createSymbolicLink(atPath: dir + "/records/loop", withDestinationPath: "loop")
+        let pairs: [(String, String)] = [
+            ("../outside/secret.txt", "../outside/missing.txt"),
+            (dir + "/outside/secret.txt", dir + "/outside/missing.txt"),
+            ("file://" + dir + "/outside/secret.txt", "file://" + dir + "/outside/missing.txt"),
+            ("../../../../../../../../etc/hostname", "../../../../../../../../etc/no-such-file"),
+            ("file:///etc/hostname", "file:///etc/no-such-file"),
+            ("/proc/self/environ", "/proc/self/no-such-file"),
+            ("file://otherhost" + dir + "/records/sub/inside.txt", "file://otherhost/missing"),
+            ("file://" + dir + "/records/%2e%2e/outside/secret.txt", "file://" + dir + "/records/%2e%2e/outside/missing.txt"),
+        ]
+        for (existing, missing) in pairs {
+            let a = try #require(outsideError(locator, AssetReference(downloadURL: existing)), "\(existing)")
+            let b = try #require(outsideError(locator, AssetReference(downloadURL: missing)), "\(missing)")
+            #expect(a.path == "fields.text.value.downloadURL")
+            #expect(a.message.replacingOccurrences(of: existing, with: "X") == b.message.replacingOccurrences(of: missing, with: "X"))
+            #expect(!a.message.contains("bytes") && !a.message.contains("tried"))
+        }
+        for link in ["out-rel", "out-abs", "out-missing", "out-dir/outside/secret.txt"] {
+            let error = try #require(outsideError(locator, AssetReference(downloadURL: link)), "\(link)")
+            #expect(error.message == "downloadURL '\(link)' of field 'text' leads outside the record's folder and the assets folder; asset files must be inside")
+        }
+        #expect(readError(locator, AssetReference(downloadURL: "loop"))?.code == .assetIO)
+        // A checksum name in the assets folder that is a link out is refused the same way.
+        try fm.createSymbolicLink(atPath: dir + "/assets/0123456789abcdef", withDestinationPath: dir + "/outside/secret.txt")
+        #expect(outsideError(locator, AssetReference(fileChecksum: "0123456789abcdef", downloadURL: "https://example.com/x"))?.path
+                == "fields.text.value.fileChecksum")
+
+        // Special files are refused before they are opened (a FIFO would block a read).
+        #expect(mkfifo(dir + "/records/fifo", 0o600) == 0)
+        #expect(readError(locator, AssetReference(downloadURL: "fifo"))?.code == .assetNotRegularFile)
+        #expect(readError(locator, AssetReference(downloadURL: "sub"))?.code == .assetNotRegularFile)
+        #expect(readError(locator, AssetReference(downloadURL: "sub/.."))?.code == .assetNotRegularFile)
+        // Missing inside the folder: not found, with the paths tried.
+        #expect(readError(locator, AssetReference(downloadURL: "sub/missing.txt"))?.code == .assetNotFound)
+        #expect(readError(locator, AssetReference(downloadURL: "sub/inside.txt/x"))?.code == .assetNotFound)
     }
 }

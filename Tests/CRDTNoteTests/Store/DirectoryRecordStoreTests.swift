@@ -29,13 +29,15 @@ import CRDTNoteTestSupport
         let bytes = try #require(FileManager.default.contents(atPath: path))
         let onDisk = try CloudRecord.record(fromJSON: [UInt8](bytes))
         #expect(onDisk == StoreFixtures.withoutAssetBytes(saved))
-        // The existing locator finds the asset from the JSON file's folder.
+        // The existing locator finds the asset from the JSON file's folder ("../assets/<sum>"),
+        // when the assets folder is given: references may not lead out of the given folders.
         guard case .asset(let ref)? = onDisk[field: "payloadAsset"] else {
             Issue.record("payloadAsset is not an asset")
             return
         }
-        let locator = AssetLocator(jsonDirectory: store.recordsDirectory(zone))
+        let locator = AssetLocator(jsonDirectory: store.recordsDirectory(zone), assetsDirectory: store.assetsDirectory(zone))
         #expect(try locator.readAsset(ref, field: "payloadAsset") == payload)
+        #expect(throws: RecordJSONError.self) { try AssetLocator(jsonDirectory: store.recordsDirectory(zone)).readAsset(ref, field: "payloadAsset") }
         let fetched = try #require(try await store.fetchRecord(named: "note/1", in: zone))
         #expect(fetched == saved)
         #expect(StoreFixtures.assetBytes(fetched, "payloadAsset") == payload)

@@ -70,6 +70,52 @@ struct EditingTraceTests {
         #expect(traceError(#"{"endContent": "", "txns": []"#)?.message.contains("invalid trace JSON") == true)
     }
 
+    @Test func decompressedSizeIsLimited() throws {
+        #expect(EditingTrace.maximumTraceBytes == 64 << 20)
+        // The bomb is real DEFLATE: within a large limit it inflates fully (258,001 spaces)
+        // and only the trailer's CRC (left 0 by the builder) is wrong.
+        let small = GzipBomb.spaces(matches: 1000)
+        #expect(throws: BinaryDecodingError.self) { try Gzip.decompress(small, maxOutputBytes: 1 << 20) }
+        do {
+            _ = try Gzip.decompress(small, maxOutputBytes: 1 << 20)
+        } catch {
+            #expect(error.code == .checksumMismatch)
+        }
+        // Past the limit, inflating stops with a typed error, for traces too.
+        let bomb = GzipBomb.spaces(matches: 10_000)
+        do {
+            _ = try EditingTrace(fileBytes: bomb, maxBytes: 1 << 20)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.gzipError?.code == .outputTooLarge)
+            #expect(error.message == "gzip data decompresses to more than the 1 MiB limit for a trace")
+        }
+        // A plain trace over the limit is refused as well; at the limit it is read.
+        let plain = Array(#"{"endContent": "", "txns": []}"#.utf8)
+        #expect(throws: TraceError.self) { try EditingTrace(fileBytes: plain + [0x20], maxBytes: plain.count) }
+        _ = try EditingTrace(fileBytes: plain, maxBytes: plain.count)
+    }
+
+    @Test func duplicateKeysAndBadUTF8Refused() throws {
+        // The streaming reader goes through the same object reader as records: duplicates
+        // (at the top, in a transaction, in an unknown key's value) are errors with a position.
+        let top = traceError(#"{"endContent": "a", "txns": [], "endContent": "b"}"#)
+        #expect(top?.message == #"invalid trace JSON: JSON error at 1:33 (byte 32): duplicate key "endContent" in object"#)
+        let inTxn = traceError(#"{"kind": "concurrent", "endContent": "", "numAgents": 2, "txns": [{"agent": 0, "agent": 1, "patches": []}]}"#)
+        #expect(inTxn?.message.contains(#"duplicate key "agent" in object"#) == true)
+        #expect(traceError(#"{"endContent": "", "txns": [], "x": {"y": 1, "y": 2}}"#)?.message.contains(#"duplicate key "y""#) == true)
+        // Invalid UTF-8 before an escape in trace text is refused, not turned into U+FFFD.
+        var bytes = Array(#"{"endContent": "a"#.utf8) + [0xFF] + Array(#"\n", "txns": []}"#.utf8)
+        do {
+            _ = try EditingTrace(jsonBytes: bytes)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.message == "invalid trace JSON: JSON error at 1:18 (byte 17): invalid UTF-8 in string")
+        }
+        bytes = Array(#"{"endContent": "a\n", "txns": []}"#.utf8)
+        _ = try EditingTrace(jsonBytes: bytes)
+    }
+
     @Test(.enabled(if: SharedTraces.isInstalled("automerge-paper.json.gz"), "needs ../shared/traces/automerge-paper.json.gz"))
     func automergePaper() throws {
         let bytes = try loadTrace("automerge-paper")
