@@ -23,6 +23,11 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let newerVersionAvailable = Code(rawValue: "newerVersionAvailable")
         /// The store failed in a way retrying does not fix (quota, invalid arguments, I/O).
         public static let storeFailure = Code(rawValue: "storeFailure")
+        /// A record's asset file was not downloaded, and fetching the record again did not
+        /// bring it; the note is left as it was and tried again on a later change.
+        public static let assetUnavailable = Code(rawValue: "assetUnavailable")
+        /// The task running the sync was cancelled; everything unsaved stays pending.
+        public static let cancelled = Code(rawValue: "cancelled")
         /// A local edit was out of bounds.
         public static let invalidEdit = Code(rawValue: "invalidEdit")
         /// The note does not exist locally.

@@ -1,7 +1,7 @@
-/// How the sync engine turns notes into records and back, and merges conflicting records:
+/// How note sync turns notes into records and back, and merges conflicting records:
 /// through `NoteRecord` (schema, version gate, inline/asset payloads) and `RecordMerger`, with
 /// their errors as sync errors. Records carry their asset bytes, so nothing is converted.
-extension NoteSyncEngine {
+extension NoteSyncCore {
     /// The record for `text`, built on `base` (its change tag and every other field kept).
     static func makeRecord(for text: NoteText, name: String, basedOn base: CloudRecord?, recordType: String,
                        limits: NoteRecordLimits) throws(NoteSyncError) -> CloudRecord {
@@ -36,6 +36,12 @@ extension NoteSyncEngine {
     }
 
     static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {
-        NoteSyncError(error.code == .newerVersion ? .newerVersionAvailable : .recordUnreadable, noteName: name, "\(error)")
+        let code: NoteSyncError.Code
+        switch error.code {
+        case .newerVersion: code = .newerVersionAvailable
+        case .assetUnavailable: code = .assetUnavailable
+        default: code = .recordUnreadable
+        }
+        return NoteSyncError(code, noteName: name, "\(error)")
     }
 }
