@@ -21,7 +21,7 @@ final class NotesSync {
             store: store,
             replica: replica,
             configuration: NoteSyncConfiguration(zone: RecordZoneID(zoneName: "Notes")),
-            state: Self.loadState(from: stateURL))   // your persistence of NoteSyncState
+            state: try Self.loadState(from: stateURL))
     }
 
     /// Call from the text view delegate: the engine records edits, never whole-note overwrites.
@@ -37,10 +37,17 @@ final class NotesSync {
     func sync() async {
         do {
             let report = try await engine.sync()
-            if !report.failedNotes.isEmpty { /* e.g. a note newer than this app version */ }
+            for (name, change) in report.changes {
+                refreshEditor(showing: name, change)   // .added, .textChanged or .removed
+            }
+            for (name, failure) in report.failures {
+                // Left as it was, e.g. a note written by a newer app version (failure.code
+                // .newerVersionAvailable); the rest of the notes synced.
+                print("note \(name) not synced: \(failure)")
+            }
         } catch {
             // Nothing is lost: unsaved edits stay pending and go out on the next sync.
-            // error.code tells why (attemptsExhausted, zoneDeletedByUser, storeFailure, ...).
+            // error.code tells why (attemptsExhausted, cancelled, zoneDeletedByUser, storeFailure, ...).
         }
         try? await persist()
     }
@@ -49,11 +56,20 @@ final class NotesSync {
         let state = await engine.savedState()     // token, note snapshots, base records, pending deletes
         try Self.save(state, to: stateURL)
     }
+
+    func refreshEditor(showing name: String, _ change: NoteSyncChange) { /* your UI */ }
 }
 
-// The app's own persistence of `NoteSyncState` (see Docs/CloudKit.md); not shown in the guide.
 extension NotesSync {
-    static func loadState(from url: URL) -> NoteSyncState? { nil }
-    static func save(_ state: NoteSyncState, to url: URL) throws {}
+    /// The persisted state; nil on first launch. A state this app cannot read (damaged, or
+    /// written by a newer version) throws: starting empty instead would drop unsaved edits.
+    static func loadState(from url: URL) throws -> NoteSyncState? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        return try JSONDecoder().decode(NoteSyncState.self, from: Data(contentsOf: url))
+    }
+
+    static func save(_ state: NoteSyncState, to url: URL) throws {
+        try JSONEncoder().encode(state).write(to: url, options: .atomic)
+    }
 }
 #endif

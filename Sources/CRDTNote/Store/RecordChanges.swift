@@ -32,12 +32,18 @@ public struct RecordChanges: Hashable, Sendable {
     public var token: ChangeToken
     /// Whether more changes are waiting: call again with `token`.
     public var moreComing: Bool
+    /// Records changed since the token that the store could not return, by name (CloudKit: a
+    /// failed result in `modificationResultsByID`). Transient ones mean "read the page again";
+    /// the others are permanent and must not stop the feed: a sync reports and passes them.
+    public var recordErrors: [String: RecordStoreError]
 
     /// A page of changes.
-    public init(changed: [CloudRecord], deletedRecordNames: [String], token: ChangeToken, moreComing: Bool) {
+    public init(changed: [CloudRecord], deletedRecordNames: [String], token: ChangeToken, moreComing: Bool,
+                recordErrors: [String: RecordStoreError] = [:]) {
         self.changed = changed
         self.deletedRecordNames = deletedRecordNames
         self.token = token
         self.moreComing = moreComing
+        self.recordErrors = recordErrors
     }
 }

@@ -62,6 +62,7 @@ extension RecordStore {
         var changed: [String: CloudRecord] = [:]
         var order: [String] = []
         var deleted: [String] = []
+        var recordErrors: [String: RecordStoreError] = [:]
         var current = token
         while true {
             let page = try await fetchChanges(in: zone, since: current, limit: pageLimit)
@@ -69,13 +70,15 @@ extension RecordStore {
                 if changed.updateValue(stored, forKey: stored.recordName) == nil { order.append(stored.recordName) }
                 deleted.removeAll { $0 == stored.recordName }
             }
+            recordErrors.merge(page.recordErrors) { _, new in new }
             for name in page.deletedRecordNames {
                 if changed.removeValue(forKey: name) != nil { order.removeAll { $0 == name } }
                 if !deleted.contains(name) { deleted.append(name) }
             }
             current = page.token
             if !page.moreComing {
-                return RecordChanges(changed: order.compactMap { changed[$0] }, deletedRecordNames: deleted, token: page.token, moreComing: false)
+                return RecordChanges(changed: order.compactMap { changed[$0] }, deletedRecordNames: deleted, token: page.token, moreComing: false,
+                                     recordErrors: recordErrors)
             }
         }
     }

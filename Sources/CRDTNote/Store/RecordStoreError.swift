@@ -16,6 +16,12 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
         /// The request did not reach the server, or its response was lost (the change may or may
         /// not have been applied). Retry.
         public static let networkFailure = Code(rawValue: "networkFailure")
+        /// The server may have applied the request but its response was lost (CloudKit's
+        /// `serverResponseLost`). Retry: a save meets its own version and merges as a no-op.
+        public static let serverResponseLost = Code(rawValue: "serverResponseLost")
+        /// The request was cancelled before it finished (CloudKit's `operationCancelled`, e.g.
+        /// the system cancelled it). Retry, unless the task asking for it is itself cancelled.
+        public static let operationCancelled = Code(rawValue: "operationCancelled")
         /// The client is sending too many requests; retry after `retryAfterSeconds`.
         public static let requestRateLimited = Code(rawValue: "requestRateLimited")
         /// The service is unavailable for now; retry after `retryAfterSeconds`.
@@ -57,6 +63,10 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
     public var itemErrors: [String: RecordStoreError]
     /// For `.partialFailure` of a save: the records that were saved.
     public var saved: [CloudRecord]
+    /// For `.partialFailure`: errors about whole zones, by zone name (CloudKit keys them by
+    /// `CKRecordZone.ID` in `partialErrorsByItemID`, e.g. `zoneNotFound` or `changeTokenExpired`
+    /// of a zone-changes fetch).
+    public var zoneErrors: [String: RecordStoreError]
 
     /// An error of `code`.
     public init(_ code: Code, recordName: String? = nil, retryAfterSeconds: Double? = nil, _ message: String) {
@@ -67,6 +77,7 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
         self.conflict = nil
         self.itemErrors = [:]
         self.saved = []
+        self.zoneErrors = [:]
     }
 
     /// A conflict: `client` could not be saved over `server`.
@@ -86,6 +97,27 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
         return error
     }
 
+    /// A batch that failed because of its zones: `zoneErrors` by zone name.
+    public static func partialFailure(zoneErrors: [String: RecordStoreError]) -> RecordStoreError {
+        var error = RecordStoreError(.partialFailure,
+            "\(zoneErrors.count) zone(s) failed: " + zoneErrors.keys.sorted().prefix(5).joined(separator: ", "))
+        error.zoneErrors = zoneErrors
+        return error
+    }
+
+    /// The zone-level code this error carries, whether directly or wrapped in a partial failure
+    /// (in `zoneErrors`, or as the error of any item): `userDeletedZone`, `zoneNotFound` or
+    /// `changeTokenExpired`, in that order of precedence; nil for other errors.
+    public var zoneErrorCode: Code? {
+        if Self.zoneCodes.contains(code) { return code }
+        guard code == .partialFailure else { return nil }
+        let codes = Set(zoneErrors.values.map(\.code)).union(itemErrors.values.map(\.code))
+        return Self.zoneCodes.first { codes.contains($0) }
+    }
+
+    /// Zone-level codes by precedence.
+    static let zoneCodes: [Code] = [.userDeletedZone, .zoneNotFound, .changeTokenExpired]
+
     /// The error of item `recordName`: its entry in a partial failure, or this error when it is
     /// about that record.
     public func itemError(for recordName: String) -> RecordStoreError? {
@@ -96,6 +128,7 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
     /// Whether retrying the same request later may succeed as is.
     public var isTransient: Bool {
         code == .networkFailure || code == .requestRateLimited || code == .serviceUnavailable
+            || code == .serverResponseLost || code == .operationCancelled
     }
 
     /// "code (record 'name'): message".

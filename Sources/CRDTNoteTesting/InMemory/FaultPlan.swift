@@ -32,10 +32,39 @@ public struct FaultPlan: Hashable, Sendable {
         /// until the zone is created again.
         public static let userDeletedZone = Kinds(rawValue: 1 << 6)
 
+        /// `.serverResponseLost`: a write is applied and its response lost (CloudKit's code 34).
+        public static let serverResponseLost = Kinds(rawValue: 1 << 7)
+        /// `.operationCancelled`: the request is cancelled before it is applied.
+        public static let operationCancelled = Kinds(rawValue: 1 << 8)
+        /// `.changeTokenExpired`: a change-feed request with a token finds every token of the
+        /// zone expired (the records stay; the feed must be read from the start).
+        public static let changeTokenExpired = Kinds(rawValue: 1 << 9)
+        /// The change feed delivers one changed record damaged (its payload garbled): a record
+        /// that cannot be read. The server's copy is intact.
+        public static let unreadableRecord = Kinds(rawValue: 1 << 10)
+        /// The change feed delivers one changed record claiming a newer schema version.
+        public static let newerRecord = Kinds(rawValue: 1 << 11)
+        /// A save where one record is refused as over the per-record limit (`.limitExceeded`
+        /// as its item error); the rest are saved.
+        public static let recordTooLarge = Kinds(rawValue: 1 << 12)
+        /// A save applied in full whose saved records come back with only some keys (the first
+        /// field of each), as CloudKit may return them.
+        public static let partialSavedRecords = Kinds(rawValue: 1 << 13)
+        /// Records handed out without their asset bytes (as a `CKAsset` not downloaded): the
+        /// server and ancestor records of a save's conflicts, and the changed records of a feed page.
+        public static let assetNotDownloaded = Kinds(rawValue: 1 << 14)
+
         /// Faults a client survives by retrying (network, throttling, partial, limits).
         public static let transient: Kinds = [.networkFailure, .requestRateLimited, .serviceUnavailable, .partialFailure, .limitExceeded]
-        /// Every kind, including the destructive zone faults.
+        /// The original kinds, including the destructive zone faults (what `NoteSyncSimulation`
+        /// injects by default). The kinds after `userDeletedZone` are not in it: add them by name.
         public static let all: Kinds = [.transient, .zoneNotFound, .userDeletedZone]
+        /// Every kind a client must survive without losing or diverging: `all` plus lost
+        /// responses, cancelled operations, expired tokens, partial saved records and assets not
+        /// downloaded. (The record faults, `unreadableRecord`, `newerRecord`, `recordTooLarge`,
+        /// leave a note behind on purpose.)
+        public static let recoverable: Kinds = [.all, .serverResponseLost, .operationCancelled, .changeTokenExpired,
+                                                .partialSavedRecords, .assetNotDownloaded]
     }
 
     /// Probability (0...1) that a request fails.
@@ -46,13 +75,19 @@ public struct FaultPlan: Hashable, Sendable {
     public var seed: UInt64
     /// Range of `retryAfterSeconds` for throttling faults.
     public var retryAfterSeconds: ClosedRange<Double>
+    /// Whether zone errors (`zoneNotFound`, `userDeletedZone`, `changeTokenExpired`), injected
+    /// or real, arrive wrapped in `.partialFailure` as CloudKit's operations report them: keyed
+    /// by zone (`zoneErrors`) for fetches, as every item's error for saves and deletes.
+    public var wrapsZoneErrors: Bool
 
     /// A fault plan.
-    public init(rate: Double, kinds: Kinds = .transient, seed: UInt64, retryAfterSeconds: ClosedRange<Double> = 1...30) {
+    public init(rate: Double, kinds: Kinds = .transient, seed: UInt64, retryAfterSeconds: ClosedRange<Double> = 1...30,
+                wrapsZoneErrors: Bool = false) {
         self.rate = rate
         self.kinds = kinds
         self.seed = seed
         self.retryAfterSeconds = retryAfterSeconds
+        self.wrapsZoneErrors = wrapsZoneErrors
     }
 
     /// No faults.
@@ -75,6 +110,22 @@ public struct FaultCounts: Hashable, Sendable, CustomStringConvertible {
     public var zoneNotFound = 0
     /// Simulated user zone deletions.
     public var userDeletedZone = 0
+    /// Lost responses (`serverResponseLost`).
+    public var serverResponseLost = 0
+    /// Cancelled operations.
+    public var operationCancelled = 0
+    /// Expired change tokens.
+    public var changeTokenExpired = 0
+    /// Records delivered damaged.
+    public var unreadableRecord = 0
+    /// Records delivered as newer.
+    public var newerRecord = 0
+    /// Records refused as too large.
+    public var recordTooLarge = 0
+    /// Saves answered with partial records.
+    public var partialSavedRecords = 0
+    /// Responses with assets not downloaded.
+    public var assetNotDownloaded = 0
 
     /// No faults yet.
     public init() {}
@@ -82,6 +133,8 @@ public struct FaultCounts: Hashable, Sendable, CustomStringConvertible {
     /// All faults.
     public var total: Int {
         networkFailure + requestRateLimited + serviceUnavailable + partialFailure + limitExceeded + zoneNotFound + userDeletedZone
+            + serverResponseLost + operationCancelled + changeTokenExpired + unreadableRecord + newerRecord + recordTooLarge
+            + partialSavedRecords + assetNotDownloaded
     }
 
     /// "total (kind=n, ...)".
@@ -99,6 +152,14 @@ public struct FaultCounts: Hashable, Sendable, CustomStringConvertible {
         case .limitExceeded: limitExceeded += 1
         case .zoneNotFound: zoneNotFound += 1
         case .userDeletedZone: userDeletedZone += 1
+        case .serverResponseLost: serverResponseLost += 1
+        case .operationCancelled: operationCancelled += 1
+        case .changeTokenExpired: changeTokenExpired += 1
+        case .unreadableRecord: unreadableRecord += 1
+        case .newerRecord: newerRecord += 1
+        case .recordTooLarge: recordTooLarge += 1
+        case .partialSavedRecords: partialSavedRecords += 1
+        case .assetNotDownloaded: assetNotDownloaded += 1
         default: break
         }
     }

@@ -10,9 +10,9 @@ extension InMemoryCloudDatabase {
         requestCount += 1
         guard plan.rate > 0, random.unit() < plan.rate else { return nil }
         var candidates: [FaultPlan.Kinds] = []
-        for kind in [FaultPlan.Kinds.networkFailure, .requestRateLimited, .serviceUnavailable, .partialFailure,
-                     .limitExceeded, .zoneNotFound, .userDeletedZone] where plan.kinds.contains(kind) && allowed.contains(kind) {
+        for kind in Self.kindOrder where plan.kinds.contains(kind) && allowed.contains(kind) {
             if (kind == .partialFailure && batchSize < 1) || (kind == .limitExceeded && batchSize < 2) { continue }
+            if kind == .recordTooLarge && batchSize < 1 { continue }
             if (kind == .zoneNotFound || kind == .userDeletedZone) && (zone.map { zones[$0.zoneName] == nil } ?? true) { continue }
             candidates.append(kind)
         }
@@ -38,9 +38,68 @@ extension InMemoryCloudDatabase {
                 userDeletedZones.insert(zone.zoneName)
             }
             throw RecordStoreError(.userDeletedZone, "injected: the user deleted zone '\(zone?.zoneName ?? "")'")
+        case .operationCancelled:
+            throw RecordStoreError(.operationCancelled, "injected: the operation was cancelled")
         default:
             return kind
         }
+    }
+
+    /// Kinds in drawing order (the original seven first, so their plans draw as before).
+    static let kindOrder: [FaultPlan.Kinds] = [
+        .networkFailure, .requestRateLimited, .serviceUnavailable, .partialFailure, .limitExceeded, .zoneNotFound, .userDeletedZone,
+        .serverResponseLost, .operationCancelled, .changeTokenExpired, .unreadableRecord, .newerRecord, .recordTooLarge,
+        .partialSavedRecords, .assetNotDownloaded,
+    ]
+
+    /// `error`, wrapped as CloudKit's operations report zone errors when the plan says so:
+    /// per item for `names` (saves, deletes), else keyed by zone.
+    func wrappingZoneErrors(_ error: RecordStoreError, zone: RecordZoneID, names: [String]? = nil) -> RecordStoreError {
+        guard plan.wrapsZoneErrors, error.code != .partialFailure, error.zoneErrorCode != nil else { return error }
+        if let names, !names.isEmpty {
+            var items: [String: RecordStoreError] = [:]
+            for name in names {
+                var item = error
+                item.recordName = name
+                items[name] = item
+            }
+            return .partialFailure(items)
+        }
+        return .partialFailure(zoneErrors: [zone.zoneName: error])
+    }
+
+    /// `record` with its payload garbled, so it cannot be read.
+    static func damaged(_ record: CloudRecord) -> CloudRecord {
+        var copy = record
+        copy[field: NoteSchema.Field.payload] = .bytes([0x43, 0x52, 0x44, 0x54, 0xFF, 0xFF, 0xFF, 0xFF, 0x00])
+        copy[field: NoteSchema.Field.payloadAsset] = nil
+        return copy
+    }
+
+    /// `record` claiming a schema version newer than any this library reads.
+    static func newer(_ record: CloudRecord) -> CloudRecord {
+        var copy = record
+        copy[field: NoteSchema.Field.version] = .int64(NoteSchema.currentVersion + 97)
+        return copy
+    }
+
+    /// `record` with only its first field, as CloudKit may return a saved record.
+    static func partial(_ record: CloudRecord) -> CloudRecord {
+        var copy = record
+        for name in record.orderedFieldNames.dropFirst() { copy[field: name] = nil }
+        return copy
+    }
+
+    /// `record` with its asset fields' bytes dropped (assets not downloaded).
+    static func withoutAssetBytes(_ record: CloudRecord) -> CloudRecord {
+        var copy = record
+        for (name, field) in record.fields {
+            if case .asset(var ref) = field.value {
+                ref.bytes = nil
+                copy.fields[name]?.value = .asset(ref)
+            }
+        }
+        return copy
     }
 
     func lostResponse() -> RecordStoreError {

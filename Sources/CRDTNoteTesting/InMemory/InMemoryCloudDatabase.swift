@@ -19,6 +19,8 @@ public actor InMemoryCloudDatabase: RecordStore {
     public let limits: RecordStoreLimits
     /// Versions kept per record for conflict ancestors; older base tags get a nil ancestor.
     public let historyLimit: Int
+    /// Distinguishes this database's change tokens from any other's.
+    public let identifier: UInt64
     var zones: [String: InMemoryZone] = [:]
     var userDeletedZones: Set<String> = []
     private var nextTag: UInt64 = 0
@@ -31,7 +33,9 @@ public actor InMemoryCloudDatabase: RecordStore {
     public internal(set) var requestCount = 0
 
     /// A database with no zones.
-    public init(limits: RecordStoreLimits = .cloudKit, historyLimit: Int = 64, faults: FaultPlan = .none) {
+    public init(limits: RecordStoreLimits = .cloudKit, historyLimit: Int = 64, faults: FaultPlan = .none,
+                identifier: UInt64 = UInt64.random(in: 1...UInt64.max)) {
+        self.identifier = identifier
         self.limits = limits
         self.historyLimit = max(historyLimit, 1)
         self.plan = faults
@@ -53,34 +57,48 @@ public actor InMemoryCloudDatabase: RecordStore {
 
     /// Creates the zone (clears a user deletion).
     public func createZone(_ zone: RecordZoneID) throws(RecordStoreError) {
-        try begin([.networkFailure, .requestRateLimited, .serviceUnavailable], zone: nil)
+        try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .operationCancelled], zone: nil)
         userDeletedZones.remove(zone.zoneName)
         if zones[zone.zoneName] == nil { zones[zone.zoneName] = newZone() }
     }
 
     /// Deletes the zone and its records.
     public func deleteZone(_ zone: RecordZoneID) throws(RecordStoreError) {
-        try begin([.networkFailure, .requestRateLimited, .serviceUnavailable], zone: nil)
+        try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .operationCancelled], zone: nil)
         zones[zone.zoneName] = nil
     }
 
     /// Current versions of the named records that exist.
     public func fetchRecords(named names: [String], in zone: RecordZoneID) throws(RecordStoreError) -> [String: CloudRecord] {
-        try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .zoneNotFound, .userDeletedZone], zone: zone)
-        let state = try existingZone(zone)
-        var out: [String: CloudRecord] = [:]
-        for name in names { out[name] = state.records[name] }
-        return out
+        do throws(RecordStoreError) {
+            try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .zoneNotFound, .userDeletedZone, .operationCancelled], zone: zone)
+            let state = try existingZone(zone)
+            var out: [String: CloudRecord] = [:]
+            for name in names { out[name] = state.records[name] }
+            return out
+        } catch {
+            throw wrappingZoneErrors(error, zone: zone)
+        }
     }
 
     /// Saves with change-tag checks (see `RecordStore`).
     public func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) throws(RecordStoreError) -> [CloudRecord] {
-        let fault = try begin(FaultPlan.Kinds.all, zone: zone, batchSize: records.count, isWrite: true)
+        do {
+            return try save(records, in: zone)
+        } catch {
+            throw wrappingZoneErrors(error, zone: zone, names: records.map(\.recordName))
+        }
+    }
+
+    private func save(_ records: [CloudRecord], in zone: RecordZoneID) throws(RecordStoreError) -> [CloudRecord] {
+        let fault = try begin([.all, .serverResponseLost, .operationCancelled, .recordTooLarge, .partialSavedRecords, .assetNotDownloaded],
+                              zone: zone, batchSize: records.count, isWrite: true)
         _ = try existingZone(zone)
         if let error = limits.requestError(records: records) { throw error }
         try OptimisticConcurrency.checkUnique(records.map(\.recordName))
         var failing: Set<Int> = []
         if fault == .partialFailure { failing = pickFailingItems(count: records.count) }
+        let tooLarge = fault == .recordTooLarge ? random.below(records.count) : -1
         var state = zones[zone.zoneName] ?? newZone()
         var saved: [CloudRecord] = []
         var itemErrors: [String: RecordStoreError] = [:]
@@ -91,7 +109,16 @@ public actor InMemoryCloudDatabase: RecordStore {
                                                     "injected: item '\(name)' of a batch failed")
                 continue
             }
-            if let error = limits.recordError(client) ?? state.conflictError(for: client) {
+            if index == tooLarge {
+                itemErrors[name] = RecordStoreError(.limitExceeded, recordName: name, "injected: record '\(name)' is over the server's per-record limit")
+                continue
+            }
+            if var error = limits.recordError(client) ?? state.conflictError(for: client) {
+                if fault == .assetNotDownloaded, var conflict = error.conflict {
+                    conflict.server = Self.withoutAssetBytes(conflict.server)
+                    conflict.ancestor = conflict.ancestor.map(Self.withoutAssetBytes)
+                    error.conflict = conflict
+                }
                 itemErrors[name] = error
                 continue
             }
@@ -103,42 +130,79 @@ public actor InMemoryCloudDatabase: RecordStore {
                 version.recordChangeTag = "t\(nextTag)"
                 version.zoneID = zone
                 state.commit(version, historyLimit: historyLimit)
-                saved.append(version)
+                saved.append(fault == .partialSavedRecords ? Self.partial(version) : version)
             }
         }
         zones[zone.zoneName] = state
         if fault == .networkFailure { throw lostResponse() }
+        if fault == .serverResponseLost {
+            throw RecordStoreError(.serverResponseLost, "injected: the request was applied but the server's response was lost")
+        }
         if !itemErrors.isEmpty { throw RecordStoreError.partialFailure(itemErrors, saved: saved) }
         return saved
     }
 
     /// Deletes the named records (missing ones are ignored).
     public func deleteRecords(named names: [String], in zone: RecordZoneID) throws(RecordStoreError) {
-        let fault = try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .zoneNotFound, .userDeletedZone], zone: zone, isWrite: true)
-        var state = try existingZone(zone)
-        if let error = limits.deleteError(count: names.count) { throw error }
-        for name in names { state.delete(name) }
-        zones[zone.zoneName] = state
-        if fault == .networkFailure { throw lostResponse() }
+        do throws(RecordStoreError) {
+            let fault = try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .zoneNotFound, .userDeletedZone,
+                                   .serverResponseLost, .operationCancelled], zone: zone, isWrite: true)
+            var state = try existingZone(zone)
+            if let error = limits.deleteError(count: names.count) { throw error }
+            for name in names { state.delete(name) }
+            zones[zone.zoneName] = state
+            if fault == .networkFailure { throw lostResponse() }
+            if fault == .serverResponseLost {
+                throw RecordStoreError(.serverResponseLost, "injected: the delete was applied but the server's response was lost")
+            }
+        } catch {
+            throw wrappingZoneErrors(error, zone: zone, names: names)
+        }
     }
 
-    /// A page of the change feed after `token`.
+    /// A page of the change feed after `token`. A token this database did not issue for this
+    /// zone (another store's, damaged) is `changeTokenExpired`, as is one issued before the zone
+    /// was recreated or its tokens expired.
     public func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) throws(RecordStoreError) -> RecordChanges {
-        try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .zoneNotFound, .userDeletedZone], zone: zone)
-        let state = try existingZone(zone)
+        do {
+            return try changes(in: zone, since: token, limit: limit)
+        } catch {
+            throw wrappingZoneErrors(error, zone: zone)
+        }
+    }
+
+    private func changes(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) throws(RecordStoreError) -> RecordChanges {
+        var allowed: FaultPlan.Kinds = [.networkFailure, .requestRateLimited, .serviceUnavailable, .zoneNotFound, .userDeletedZone,
+                                        .operationCancelled, .unreadableRecord, .newerRecord, .assetNotDownloaded]
+        if token != nil { allowed.insert(.changeTokenExpired) }
+        let fault = try begin(allowed, zone: zone)
+        var state = try existingZone(zone)
+        if fault == .changeTokenExpired {
+            state.tokenEpoch += 1
+            zones[zone.zoneName] = state
+        }
         var after: Int64 = 0
         if let token {
-            guard let (incarnation, sequence) = Self.parse(token) else {
-                throw RecordStoreError(.invalidArguments, "change token was not issued by an in-memory database")
+            guard let parsed = parse(token), parsed.zone == zone.zoneName else {
+                throw RecordStoreError(.changeTokenExpired, "change token was not issued by this database for zone '\(zone.zoneName)'")
             }
-            guard incarnation == state.incarnation, sequence <= state.sequence else {
-                throw RecordStoreError(.changeTokenExpired, "change token belongs to an earlier incarnation of zone '\(zone.zoneName)'")
+            guard parsed.incarnation == state.incarnation, parsed.epoch == state.tokenEpoch, parsed.sequence <= state.sequence else {
+                throw RecordStoreError(.changeTokenExpired, "change token of zone '\(zone.zoneName)' has expired")
             }
-            after = sequence
+            after = parsed.sequence
         }
         let page = state.changes(after: after, limit: limit)
-        return RecordChanges(changed: page.changed, deletedRecordNames: page.deleted,
-                             token: Self.token(state.incarnation, page.last), moreComing: page.moreComing)
+        var changed = page.changed
+        if !changed.isEmpty {
+            switch fault {
+            case .unreadableRecord?: changed[0] = Self.damaged(changed[0])
+            case .newerRecord?: changed[0] = Self.newer(changed[0])
+            case .assetNotDownloaded?: changed = changed.map(Self.withoutAssetBytes)
+            default: break
+            }
+        }
+        return RecordChanges(changed: changed, deletedRecordNames: page.deleted,
+                             token: makeToken(zone.zoneName, state, page.last), moreComing: page.moreComing)
     }
 
     // MARK: Internals
@@ -158,15 +222,16 @@ public actor InMemoryCloudDatabase: RecordStore {
         return state
     }
 
-    private static func token(_ incarnation: UInt64, _ sequence: Int64) -> ChangeToken {
-        ChangeToken(bytes: Array("mem1:\(incarnation):\(sequence)".utf8))
+    private func makeToken(_ zone: String, _ state: InMemoryZone, _ sequence: Int64) -> ChangeToken {
+        ChangeToken(bytes: Array("mem2:\(identifier):\(state.incarnation):\(state.tokenEpoch):\(sequence):".utf8) + Array(zone.utf8))
     }
 
-    private static func parse(_ token: ChangeToken) -> (UInt64, Int64)? {
-        let parts = String(decoding: token.bytes, as: UTF8.self).split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 3, parts[0] == "mem1", let incarnation = UInt64(parts[1]), let sequence = Int64(parts[2]), sequence >= 0 else {
+    private func parse(_ token: ChangeToken) -> (zone: String, incarnation: UInt64, epoch: UInt64, sequence: Int64)? {
+        let parts = String(decoding: token.bytes, as: UTF8.self).split(separator: ":", maxSplits: 5, omittingEmptySubsequences: false)
+        guard parts.count == 6, parts[0] == "mem2", UInt64(parts[1]) == identifier, let incarnation = UInt64(parts[2]),
+              let epoch = UInt64(parts[3]), let sequence = Int64(parts[4]), sequence >= 0 else {
             return nil
         }
-        return (incarnation, sequence)
+        return (String(parts[5]), incarnation, epoch, sequence)
     }
 }

@@ -10,6 +10,8 @@ struct InMemoryZone: Sendable {
     var history: [String: [CloudRecord]] = [:]
     /// Names deleted and not re-created: a tagged save to one is `.unknownItem`.
     var deletedNames: Set<String> = []
+    /// Bumped when every change token of the zone expires (`FaultPlan.Kinds.changeTokenExpired`).
+    var tokenEpoch: UInt64 = 0
     /// The last change sequence number handed out.
     var sequence: Int64 = 0
     /// Per record: the sequence number of its latest change and whether that was a delete.

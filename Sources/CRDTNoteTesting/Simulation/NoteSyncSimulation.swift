@@ -48,14 +48,14 @@ public struct NoteSyncSimulation: Hashable, Sendable {
         let zone = RecordZoneID(zoneName: "Notes")
         let database = InMemoryCloudDatabase(faults: FaultPlan(rate: faultRate, kinds: faultKinds, seed: seed ^ 0x5EED_FA17))
         let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
-        let waited = WaitCounter()
+        let waited = RecordingClock()
         let configuration = NoteSyncConfiguration(zone: zone, maxAttempts: 6, batchSize: 50, pageLimit: 50)
         var engines: [NoteSyncEngine] = []
         for index in 0..<devices {
             let clock = HybridLogicalClock(physicalClock: time.clock)
             // Replica ids are fixed per device so runs repeat exactly.
             if let engine = try? NoteSyncEngine(store: database, replica: ReplicaID(rawValue: UInt64(index + 1)),
-                                                configuration: configuration, clock: clock, sleep: waited.sleep) {
+                                                configuration: configuration, clock: clock, retryClock: waited) {
                 engines.append(engine)
             }
         }
@@ -121,7 +121,7 @@ public struct NoteSyncSimulation: Hashable, Sendable {
         await check(engines, database: database, zone: zone, into: &report)
         report.faultCounts = await database.faultCounts
         report.faultsInjected = report.faultCounts.total
-        report.secondsWaited = await waited.total
+        report.secondsWaited = waited.totalWaited.seconds
         for engine in engines {
             let stats = await engine.statistics
             report.conflictsMerged += stats.conflictsMerged
@@ -177,7 +177,7 @@ public struct NoteSyncSimulation: Hashable, Sendable {
             }
         }
         for record in await database.allRecords(in: zone) {
-            let text = try? NoteSyncEngine.text(from: record, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock())
+            let text = try? NoteSyncCore.text(from: record, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock())
             texts[record.recordName, default: []].insert(text?.string ?? "<unreadable>")
         }
         for (name, variants) in texts where variants.count != 1 {
@@ -202,13 +202,4 @@ public struct NoteSyncSimulation: Hashable, Sendable {
     }
 
     private static let words = ["milk ", "eggs ", "call Anna ", "TODO ", "→ ", "ünïcödé ", "🍎 ", "\n", "draft ", "ok "]
-}
-
-/// Counts the (virtual) seconds a simulation's devices waited before retries.
-actor WaitCounter {
-    private(set) var total = 0.0
-
-    func add(_ seconds: Double) { total += seconds }
-
-    nonisolated var sleep: @Sendable (Double) async -> Void { { seconds in await self.add(seconds) } }
 }

@@ -157,7 +157,7 @@ import CRDTNoteTestSupport
         let error = await StoreFixtures.storeError { try await db.fetchChanges(in: zone, since: token, limit: 10) }
         #expect(error?.code == .changeTokenExpired)
         let garbage = await StoreFixtures.storeError { try await db.fetchChanges(in: zone, since: ChangeToken(bytes: [1, 2]), limit: 10) }
-        #expect(garbage?.code == .invalidArguments)
+        #expect(garbage?.code == .changeTokenExpired)
     }
 
     @Test func requestLimits() async throws {

@@ -13,7 +13,7 @@ import CRDTNoteTestSupport
                 policy: NoteSyncConfiguration.DeleteConflictPolicy = .editResurrects) throws -> NoteSyncEngine {
         var config = NoteSyncConfiguration(deleteConflictPolicy: policy)
         config.maxAttempts = 6
-        return try NoteSyncEngine(store: store, replica: replica, configuration: config, sleep: sleeper.sleep)
+        return try NoteSyncEngine(store: store, replica: replica, configuration: config, retryClock: sleeper)
     }
 
     @Test func offlineEditsOnTwoDevicesMerge() async throws {
@@ -51,7 +51,7 @@ import CRDTNoteTestSupport
         let device = try engine(store, .test(1), sleeper: sleeper)
         try await device.createNote("n", text: "hi")
         try await device.sync()
-        #expect(await sleeper.waits == [7, 3])
+        #expect(sleeper.waits == [.seconds(7), .seconds(3)])
         #expect(await device.statistics.retries == 2)
         #expect(await device.unsavedNoteNames.isEmpty)
     }
@@ -65,7 +65,7 @@ import CRDTNoteTestSupport
         try await device.createNote("n", text: "keep me")
         await #expect(throws: NoteSyncError.self) { try await device.sync() }
         #expect(await store.failuresServed == 6)
-        #expect(await sleeper.waits == [0.5, 1, 2, 4, 8])
+        #expect(sleeper.waits == [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8)])
         #expect(await device.unsavedNoteNames == ["n"])
         await store.setScript([])
         try await device.sync()
@@ -218,7 +218,7 @@ import CRDTNoteTestSupport
         try await device.sync()
         try await device.setText("saved and unsaved", of: "n")
         let state = await device.savedState()
-        device = try NoteSyncEngine(store: db, replica: .test(1), state: state, sleep: SleepRecorder().sleep) // restart
+        device = try NoteSyncEngine(store: db, replica: .test(1), state: state, retryClock: SleepRecorder()) // restart
         #expect(await device.unsavedNoteNames == ["n"])
         try await other.sync()
         try await other.createNote("m", text: "from other")
@@ -257,7 +257,7 @@ import CRDTNoteTestSupport
         let db = InMemoryCloudDatabase()
         var config = NoteSyncConfiguration(userDeletedZonePolicy: .stopSyncing)
         config.maxAttempts = 3
-        let device = try NoteSyncEngine(store: db, replica: .test(1), configuration: config, sleep: SleepRecorder().sleep)
+        let device = try NoteSyncEngine(store: db, replica: .test(1), configuration: config, retryClock: SleepRecorder())
         try await device.createNote("n", text: "mine")
         try await device.sync()
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .userDeletedZone, seed: 1))
@@ -267,71 +267,94 @@ import CRDTNoteTestSupport
     }
 }
 
-/// The hooks an app uses when CKSyncEngine (here: a hand-written stand-in) is the transport.
+/// The transport-free core an app drives when CKSyncEngine (here: a hand-written stand-in) is
+/// the transport.
 @Suite struct NoteSyncExternalTransportTests {
     let zone = NoteSyncConfiguration().zone
 
-    /// What a CKSyncEngine delegate does for one send: build, save, report back.
-    func send(_ engine: NoteSyncEngine, _ name: String, to db: InMemoryCloudDatabase) async throws -> Bool {
-        guard let record = try await engine.recordToSend(for: name) else { return false }
+    /// What a CKSyncEngine delegate does for one send: build, save, report back. True: send again.
+    func send(_ core: inout NoteSyncCore, _ name: String, to db: InMemoryCloudDatabase) async throws -> Bool {
+        guard let record = try core.recordToSend(for: name) else { return false }
         do {
             let saved = try await db.save(record, in: zone)
-            await engine.recordWasSaved(saved)
+            core.recordWasSaved(saved)
             return false
         } catch {
-            return try await engine.recordSaveFailed(name, error: error)
+            switch core.recordSaveFailed(name, error: error) {
+            case .sendAgain, .retryLater: return true
+            default: return false
+            }
         }
     }
 
     @Test func conflictPathMergesAndResends() async throws {
         let db = InMemoryCloudDatabase()
         try await db.createZone(zone)
-        let a = try NoteSyncEngine(store: db, replica: .test(1))
-        let b = try NoteSyncEngine(store: db, replica: .test(2))
-        try await a.createNote("n", text: "base")
-        #expect(try await send(a, "n", to: db) == false)
+        var a = try NoteSyncCore(replica: .test(1))
+        var b = try NoteSyncCore(replica: .test(2))
+        try a.createNote("n", text: "base")
+        #expect(try await send(&a, "n", to: db) == false)
         let fetched = try #require(try await db.fetchRecord(named: "n", in: zone))
-        try await b.receive(fetched)
-        try await a.setText("base + a", of: "n")
-        try await b.setText("b + base", of: "n")
-        #expect(try await send(a, "n", to: db) == false)
-        #expect(try await send(b, "n", to: db) == true) // serverRecordChanged: merged, send again
-        #expect(try await send(b, "n", to: db) == false)
-        #expect(await b.text(of: "n") == "b + base + a")
-        #expect(await b.unsavedNoteNames.isEmpty)
-        try await a.receive(try #require(try await db.fetchRecord(named: "n", in: zone)))
-        #expect(await a.text(of: "n") == "b + base + a")
+        #expect(try b.receive(fetched) == .added)
+        try a.setText("base + a", of: "n")
+        try b.setText("b + base", of: "n")
+        #expect(try await send(&a, "n", to: db) == false)
+        #expect(try await send(&b, "n", to: db) == true) // serverRecordChanged: merged, send again
+        #expect(try await send(&b, "n", to: db) == false)
+        #expect(b.text(of: "n") == "b + base + a")
+        #expect(b.unsavedNoteNames.isEmpty)
+        #expect(b.takeReport().changes == ["n": .added]) // added, then changed by the merge: still "added"
+        #expect(try a.receive(try #require(try await db.fetchRecord(named: "n", in: zone))) == .textChanged)
+        #expect(a.text(of: "n") == "b + base + a")
+        #expect(a.takeReport().changedNotes == ["n"])
     }
 
     @Test func anEditDuringTheSendStaysUnsaved() async throws {
         let db = InMemoryCloudDatabase()
         try await db.createZone(zone)
-        let a = try NoteSyncEngine(store: db, replica: .test(1))
-        try await a.createNote("n", text: "one")
-        let record = try #require(try await a.recordToSend(for: "n"))
-        try await a.setText("one two", of: "n") // typed while the request is in flight
-        await a.recordWasSaved(try await db.save(record, in: zone))
-        #expect(await a.unsavedNoteNames == ["n"])
-        #expect(try await send(a, "n", to: db) == false)
-        #expect(await a.unsavedNoteNames.isEmpty)
+        var a = try NoteSyncCore(replica: .test(1))
+        try a.createNote("n", text: "one")
+        let record = try #require(try a.recordToSend(for: "n"))
+        try a.setText("one two", of: "n") // typed while the request is in flight
+        a.recordWasSaved(try await db.save(record, in: zone))
+        #expect(a.unsavedNoteNames == ["n"])
+        #expect(try await send(&a, "n", to: db) == false)
+        #expect(a.unsavedNoteNames.isEmpty)
     }
 
     @Test func deletionsAndDeletedRecordsFollowThePolicy() async throws {
         let db = InMemoryCloudDatabase()
         try await db.createZone(zone)
-        let a = try NoteSyncEngine(store: db, replica: .test(1))
-        try await a.createNote("n", text: "x")
-        _ = try await send(a, "n", to: db)
+        var a = try NoteSyncCore(replica: .test(1))
+        try a.createNote("n", text: "x")
+        _ = try await send(&a, "n", to: db)
         try await db.deleteRecords(named: ["n"], in: zone) // deleted elsewhere
-        try await a.setText("x edited", of: "n")
-        #expect(try await send(a, "n", to: db) == true) // unknownItem: resurrect
-        #expect(try await send(a, "n", to: db) == false)
+        try a.setText("x edited", of: "n")
+        #expect(try await send(&a, "n", to: db) == true) // unknownItem: resurrect
+        #expect(try await send(&a, "n", to: db) == false)
         #expect(StoreFixtures.text(try await db.fetchRecord(named: "n", in: zone)) == "x edited")
-        await a.deleteNote("n")
-        #expect(await a.pendingDeleteNames == ["n"])
-        await a.deleteWasSent("n")
-        #expect(await a.pendingDeleteNames.isEmpty)
-        await a.receiveDeletion(of: "n")
-        #expect(await a.noteNames.isEmpty)
+        a.deleteNote("n")
+        #expect(a.pendingDeleteNames == ["n"])
+        a.deleteWasSent("n")
+        #expect(a.pendingDeleteNames.isEmpty)
+        #expect(a.receiveDeletion(of: "n") == nil)
+        #expect(a.noteNames.isEmpty)
+    }
+
+    @Test func zoneLossInOneBatchIsOneRecovery() async throws {
+        var a = try NoteSyncCore(replica: ReplicaID(rawValue: 1))
+        let db = InMemoryCloudDatabase()
+        try await db.createZone(zone)
+        for name in ["a", "b", "c"] {
+            try a.createNote(name, text: name)
+            _ = try await send(&a, name, to: db)
+        }
+        let lost = RecordStoreError.partialFailure(["a": RecordStoreError(.zoneNotFound, recordName: "a", "gone"),
+                                                    "b": RecordStoreError(.zoneNotFound, recordName: "b", "gone")])
+        #expect(a.recordSaveFailed("a", error: lost.itemErrors["a"]!) == .recreateZone)
+        #expect(a.recordSaveFailed("b", error: lost.itemErrors["b"]!) == .recreateZone)
+        try a.zoneWasLost(lost) // once for the batch
+        #expect(a.statistics.zoneRecoveries == 1)
+        #expect(a.unsavedNoteNames == ["a", "b", "c"])
     }
 }

@@ -6,11 +6,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
 
 /// Records the waits a sync engine asks for instead of sleeping.
-actor SleepRecorder {
-    private(set) var waits: [Double] = []
-    func record(_ seconds: Double) { waits.append(seconds) }
-    nonisolated var sleep: @Sendable (Double) async -> Void { { seconds in await self.record(seconds) } }
-}
+typealias SleepRecorder = RecordingClock
 
 /// A store that fails its first requests with scripted errors, then forwards to a backing store.
 actor ScriptedStore: RecordStore {

@@ -35,6 +35,12 @@ public struct CloudKitFailure: Error, Hashable, Sendable {
         public static let unknownItem = Code(rawValue: "unknownItem")
         /// `CKError.Code.quotaExceeded`.
         public static let quotaExceeded = Code(rawValue: "quotaExceeded")
+        /// `CKError.Code.serverResponseLost`.
+        public static let serverResponseLost = Code(rawValue: "serverResponseLost")
+        /// `CKError.Code.operationCancelled` (also what a Swift `CancellationError` becomes).
+        public static let operationCancelled = Code(rawValue: "operationCancelled")
+        /// `CKError.Code.assetFileNotFound`.
+        public static let assetFileNotFound = Code(rawValue: "assetFileNotFound")
         /// `CKError.Code.changeTokenExpired`.
         public static let changeTokenExpired = Code(rawValue: "changeTokenExpired")
         /// `CKError.Code.invalidArguments`.
@@ -53,13 +59,15 @@ public struct CloudKitFailure: Error, Hashable, Sendable {
     public var client: CloudRecord?
     /// `CKError.serverRecord`, converted.
     public var server: CloudRecord?
-    /// `CKError.partialErrorsByItemID`, keyed by record name.
+    /// `CKError.partialErrorsByItemID` entries keyed by `CKRecord.ID`, by record name.
     public var partialErrors: [String: CloudKitFailure]
+    /// `CKError.partialErrorsByItemID` entries keyed by `CKRecordZone.ID`, by zone name.
+    public var zoneErrors: [String: CloudKitFailure]
 
     /// A failure.
     public init(_ code: Code, _ message: String = "", retryAfterSeconds: Double? = nil,
                 ancestor: CloudRecord? = nil, client: CloudRecord? = nil, server: CloudRecord? = nil,
-                partialErrors: [String: CloudKitFailure] = [:]) {
+                partialErrors: [String: CloudKitFailure] = [:], zoneErrors: [String: CloudKitFailure] = [:]) {
         self.code = code
         self.message = message
         self.retryAfterSeconds = retryAfterSeconds
@@ -67,6 +75,7 @@ public struct CloudKitFailure: Error, Hashable, Sendable {
         self.client = client
         self.server = server
         self.partialErrors = partialErrors
+        self.zoneErrors = zoneErrors
     }
 }
 
@@ -94,6 +103,8 @@ extension RecordStoreError {
             var items: [String: RecordStoreError] = [:]
             for (name, item) in failure.partialErrors { items[name] = RecordStoreError(cloudKit: item, recordName: name) }
             self = .partialFailure(items)
+            for (zone, item) in failure.zoneErrors { zoneErrors[zone] = RecordStoreError(cloudKit: item) }
+            if !zoneErrors.isEmpty { message += "; zone(s) failed: " + zoneErrors.keys.sorted().joined(separator: ", ") }
         default:
             self.init(Self.code(for: failure.code), recordName: recordName, retryAfterSeconds: failure.retryAfterSeconds, text)
         }
@@ -103,6 +114,8 @@ extension RecordStoreError {
     static func code(for code: CloudKitFailure.Code) -> Code {
         switch code {
         case .networkFailure, .networkUnavailable: return .networkFailure
+        case .serverResponseLost: return .serverResponseLost
+        case .operationCancelled: return .operationCancelled
         case .requestRateLimited: return .requestRateLimited
         case .serviceUnavailable, .zoneBusy, .batchRequestFailed: return .serviceUnavailable
         case .limitExceeded: return .limitExceeded

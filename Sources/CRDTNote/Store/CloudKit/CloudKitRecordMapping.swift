@@ -153,18 +153,22 @@ enum CloudKitRecordMapping {
 
     /// The portable form of any error CloudKit throws.
     static func failure(_ error: any Error) -> CloudKitFailure {
+        if error is CancellationError {
+            return CloudKitFailure(.operationCancelled, "the task was cancelled")
+        }
         guard let ck = error as? CKError else {
             return CloudKitFailure(CloudKitFailure.Code(rawValue: "notACKError"), String(describing: error))
         }
         var partial: [String: CloudKitFailure] = [:]
+        var zones: [String: CloudKitFailure] = [:]
         for (key, value) in ck.partialErrorsByItemID ?? [:] {
             if let id = key as? CKRecord.ID { partial[id.recordName] = failure(value) }
-            else if let zone = key as? CKRecordZone.ID { partial["zone:" + zone.zoneName] = failure(value) }
+            else if let zone = key as? CKRecordZone.ID { zones[zone.zoneName] = failure(value) }
         }
         return CloudKitFailure(
             code(ck.code), ck.localizedDescription, retryAfterSeconds: ck.retryAfterSeconds,
             ancestor: ck.ancestorRecord.map(cloudRecord), client: ck.clientRecord.map(cloudRecord),
-            server: ck.serverRecord.map(cloudRecord), partialErrors: partial)
+            server: ck.serverRecord.map(cloudRecord), partialErrors: partial, zoneErrors: zones)
     }
 
     static func code(_ code: CKError.Code) -> CloudKitFailure.Code {
@@ -184,6 +188,9 @@ enum CloudKitRecordMapping {
         case .quotaExceeded: return .quotaExceeded
         case .changeTokenExpired: return .changeTokenExpired
         case .invalidArguments: return .invalidArguments
+        case .serverResponseLost: return .serverResponseLost
+        case .operationCancelled: return .operationCancelled
+        case .assetFileNotFound: return .assetFileNotFound
         default: return CloudKitFailure.Code(rawValue: "CKError.Code(\(code.rawValue))")
         }
     }

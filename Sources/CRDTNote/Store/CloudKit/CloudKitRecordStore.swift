@@ -102,7 +102,8 @@ public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
         var serverToken: CKServerChangeToken?
         if let token {
             guard let decoded = try? NSKeyedUnarchiver.unarchivedObject(ofClass: CKServerChangeToken.self, from: Data(token.bytes)) else {
-                throw CloudKitFailure(.invalidArguments, "the change token is not an archived CKServerChangeToken")
+                // Damaged, or not ours: the same as expired (the engine reads the feed from the start).
+                throw CloudKitFailure(.changeTokenExpired, "the change token is not an archived CKServerChangeToken")
             }
             serverToken = decoded
         }

@@ -92,8 +92,9 @@ public struct CloudKitStyleRecordStore<Database: CloudKitStyleDatabase>: RecordS
         if !failures.isEmpty { throw RecordStoreError.partialFailure(failures) }
     }
 
-    /// A page of zone changes. If CloudKit could not return some changed records, the page fails
-    /// with `.partialFailure` so the caller keeps its old token and misses nothing.
+    /// A page of zone changes. Records CloudKit could not return are in `recordErrors` (the
+    /// engine reads the page again for transient ones and passes permanent ones over, so one
+    /// bad record cannot block the feed).
     public func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges {
         let page: (modifications: [String: Result<CloudRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool)
         do {
@@ -109,8 +110,8 @@ public struct CloudKitStyleRecordStore<Database: CloudKitStyleDatabase>: RecordS
             case .failure(let failure): failures[name] = RecordStoreError(cloudKit: failure, recordName: name)
             }
         }
-        if !failures.isEmpty { throw RecordStoreError.partialFailure(failures) }
         changed.sort { $0.recordName < $1.recordName }
-        return RecordChanges(changed: changed, deletedRecordNames: page.deletions, token: page.changeToken, moreComing: page.moreComing)
+        return RecordChanges(changed: changed, deletedRecordNames: page.deletions, token: page.changeToken, moreComing: page.moreComing,
+                             recordErrors: failures)
     }
 }

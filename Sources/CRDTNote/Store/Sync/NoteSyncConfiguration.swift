@@ -26,11 +26,11 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     public var batchSize: Int
     /// Records per change-feed page.
     public var pageLimit: Int
-    /// Seconds to wait before retry n (1-based) when the store gives no retry-after:
-    /// `baseBackoffSeconds * 2^(n-1)`, capped at `maxBackoffSeconds`.
-    public var baseBackoffSeconds: Double
+    /// The wait before retry n (1-based) when the store gives no retry-after:
+    /// `baseBackoff * 2^(n-1)`, capped at `maxBackoff`.
+    public var baseBackoff: Duration
     /// Longest wait between tries.
-    public var maxBackoffSeconds: Double
+    public var maxBackoff: Duration
     /// Delete-versus-edit policy.
     public var deleteConflictPolicy: DeleteConflictPolicy
     /// User-deleted-zone policy.
@@ -42,7 +42,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
 
     /// A configuration; the defaults suit CloudKit.
     public init(zone: RecordZoneID = RecordZoneID(zoneName: "Notes"), maxAttempts: Int = 8, batchSize: Int = 200,
-                pageLimit: Int = 200, baseBackoffSeconds: Double = 0.5, maxBackoffSeconds: Double = 60,
+                pageLimit: Int = 200, baseBackoff: Duration = .milliseconds(500), maxBackoff: Duration = .seconds(60),
                 deleteConflictPolicy: DeleteConflictPolicy = .editResurrects,
                 userDeletedZonePolicy: UserDeletedZonePolicy = .recreateAndUpload, recordType: String = NoteSchema.recordType,
                 recordLimits: NoteRecordLimits = .standard) {
@@ -50,8 +50,8 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
         self.maxAttempts = max(maxAttempts, 1)
         self.batchSize = max(batchSize, 1)
         self.pageLimit = max(pageLimit, 1)
-        self.baseBackoffSeconds = baseBackoffSeconds
-        self.maxBackoffSeconds = maxBackoffSeconds
+        self.baseBackoff = baseBackoff
+        self.maxBackoff = maxBackoff
         self.deleteConflictPolicy = deleteConflictPolicy
         self.userDeletedZonePolicy = userDeletedZonePolicy
         self.recordType = recordType
@@ -59,8 +59,8 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     }
 
     /// The wait before retry `attempt` (1-based) when the store suggests none.
-    func backoff(attempt: Int) -> Double {
-        min(maxBackoffSeconds, baseBackoffSeconds * Double(1 << min(max(attempt - 1, 0), 20)))
+    func backoff(attempt: Int) -> Duration {
+        min(maxBackoff, baseBackoff * (1 << min(max(attempt - 1, 0), 20)))
     }
 }
 
@@ -74,8 +74,8 @@ public struct NoteSyncStatistics: Hashable, Sendable {
     public var conflictsMerged = 0
     /// Requests retried after transient failures.
     public var retries = 0
-    /// Seconds spent waiting before retries (as passed to the sleep function).
-    public var secondsWaited = 0.0
+    /// Time spent waiting before retries (as asked of the retry clock).
+    public var timeWaited: Duration = .zero
     /// Save batches split after `limitExceeded`.
     public var batchSplits = 0
     /// Notes brought back because an edit met a delete.
@@ -84,8 +84,14 @@ public struct NoteSyncStatistics: Hashable, Sendable {
     public var editsDroppedByDelete = 0
     /// Times the zone was found missing and recreated.
     public var zoneRecoveries = 0
-    /// Times the change token expired and the feed was read again from the start.
+    /// Times the change token expired (or was not accepted) and the feed was read again from the start.
     public var fullRefetches = 0
+    /// Saved records that came back with only some keys and were completed from the record sent.
+    public var savedRecordsCompleted = 0
+    /// Records fetched again because the copy at hand lacked an asset file.
+    public var recordsRefetched = 0
+    /// Records of the change feed that could not be read and were passed over (reported).
+    public var recordsPassedOver = 0
 
     /// No activity yet.
     public init() {}

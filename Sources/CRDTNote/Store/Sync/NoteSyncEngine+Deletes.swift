@@ -2,7 +2,7 @@
 extension NoteSyncEngine {
     /// Sends pending deletes in batches.
     func pushDeletes() async throws(NoteSyncError) {
-        let names = pendingDeletes.keys.sorted()
+        let names = core.pendingDeleteNames
         var start = 0
         while start < names.count {
             var chunk = Array(names[start..<min(start + configuration.batchSize, names.count)])
@@ -18,7 +18,7 @@ extension NoteSyncEngine {
                 } catch {
                     if error.isTransient {
                         try await backOff(after: error, attempt: attempt)
-                    } else if error.code == .zoneNotFound || error.code == .userDeletedZone {
+                    } else if let zoneCode = error.zoneErrorCode, zoneCode != .changeTokenExpired {
                         try await recoverZone(after: error)
                         return
                     } else if error.code == .partialFailure && error.itemErrors.values.allSatisfy(\.isTransient) {
@@ -28,8 +28,7 @@ extension NoteSyncEngine {
                     }
                 }
             }
-            for name in chunk { pendingDeletes[name] = nil }
-            report.deleted += chunk.count
+            for name in chunk { core.deleteWasSent(name) }
         }
     }
 
@@ -52,13 +51,17 @@ extension NoteSyncEngine {
         var keep: [String] = []
         for name in names {
             guard let stored = current[name] else {
-                pendingDeletes[name] = nil // already gone
+                core.pendingDeletes[name] = nil // already gone
                 continue
             }
-            if (stored.recordChangeTag ?? "") == pendingDeletes[name] || configuration.deleteConflictPolicy == .deleteWins {
+            if stored.recordChangeTag == core.pendingDeletes[name]?.changeTag || configuration.deleteConflictPolicy == .deleteWins {
                 keep.append(name)
             } else {
-                try apply(stored)
+                do {
+                    try core.receive(stored)
+                } catch {
+                    core.noteFailed(error, name: name) // unreadable: neither deleted nor applied
+                }
             }
         }
         return keep

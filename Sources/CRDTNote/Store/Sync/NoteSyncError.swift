@@ -27,6 +27,11 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         /// Merging the note would take it beyond ``NoteLimits`` (a record no reader accepts): the
         /// local note and the server record are both left as they were.
         public static let limitExceeded = Code(rawValue: "limitExceeded")
+        /// A record's asset file was not downloaded, and fetching the record again did not
+        /// bring it; the note is left as it was and tried again on a later change.
+        public static let assetUnavailable = Code(rawValue: "assetUnavailable")
+        /// The task running the sync was cancelled; everything unsaved stays pending.
+        public static let cancelled = Code(rawValue: "cancelled")
         /// A local edit was refused: out of bounds, or the note would exceed its size limits.
         public static let invalidEdit = Code(rawValue: "invalidEdit")
         /// The note does not exist locally.

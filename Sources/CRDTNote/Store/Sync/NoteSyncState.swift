@@ -20,14 +20,19 @@ public struct LocalNote: Sendable {
     }
 }
 
-/// Everything a `NoteSyncEngine` must persist to resume after a restart: the change token,
-/// each note's snapshot and base record, unsaved flags and pending deletes.
+/// Everything a `NoteSyncCore` (and so a `NoteSyncEngine`) must persist to resume after a
+/// restart: the change token, each note's snapshot and base record, unsaved flags and pending
+/// deletes. `Codable` (snapshots, tokens and system fields as base64); `version` lets a newer
+/// crdtnote change the layout: decoding a state of a newer version fails instead of guessing.
 public struct NoteSyncState: Hashable, Sendable {
+    /// The layout version this crdtnote writes and the newest it reads.
+    public static let currentVersion = 1
+
     /// A note as persisted.
     public struct SavedNote: Hashable, Sendable {
         /// `NoteText.encodedSnapshot()` of the note.
         public var snapshot: [UInt8]
-        /// The base record.
+        /// The base record (with its asset bytes).
         public var base: CloudRecord?
         /// Whether it has unsaved edits.
         public var hasUnsavedChanges: Bool
@@ -40,23 +45,45 @@ public struct NoteSyncState: Hashable, Sendable {
         }
     }
 
+    /// A note deleted on this device whose delete the server has not confirmed.
+    public struct PendingDelete: Hashable, Sendable {
+        /// The change tag of the version deleted; nil when that version had none.
+        public var changeTag: String?
+
+        /// A pending delete of the version with `changeTag`.
+        public init(changeTag: String?) { self.changeTag = changeTag }
+    }
+
+    /// The layout version of this state (``currentVersion`` for states made by this crdtnote).
+    public var version: Int
     /// The change-feed position.
     public var token: ChangeToken?
     /// Notes by record name.
     public var notes: [String: SavedNote]
-    /// Notes deleted locally whose delete the server has not confirmed: record name -> change
-    /// tag of the version deleted ("" when it had none).
-    public var pendingDeletes: [String: String]
+    /// Notes deleted locally whose delete the server has not confirmed, by record name.
+    public var pendingDeletes: [String: PendingDelete]
 
     /// A state.
-    public init(token: ChangeToken? = nil, notes: [String: SavedNote] = [:], pendingDeletes: [String: String] = [:]) {
+    public init(token: ChangeToken? = nil, notes: [String: SavedNote] = [:], pendingDeletes: [String: PendingDelete] = [:]) {
+        self.version = Self.currentVersion
         self.token = token
         self.notes = notes
         self.pendingDeletes = pendingDeletes
     }
 }
 
-/// What one `sync()` call did.
+/// What changed, visibly, in one note because of other devices (or the server), relative to
+/// this device's copy before. Apps update open editors from it instead of reloading every note.
+public enum NoteSyncChange: Hashable, Sendable {
+    /// A note this device did not have (new, or brought back).
+    case added
+    /// The note's text is different now.
+    case textChanged
+    /// The note was removed (deleted elsewhere).
+    case removed
+}
+
+/// What one `sync()` call (or, for ``NoteSyncCore``, the events since `takeReport()`) did.
 public struct NoteSyncReport: Hashable, Sendable {
     /// Records received.
     public var fetched = 0
@@ -66,12 +93,32 @@ public struct NoteSyncReport: Hashable, Sendable {
     public var deleted = 0
     /// Conflicts merged.
     public var conflictsMerged = 0
-    /// Notes that could not be saved (e.g. too large), left unsaved.
-    public var failedNotes: [String] = []
+    /// The visible change of each note that changed, by note name.
+    public var changes: [String: NoteSyncChange] = [:]
+    /// Notes that could not be read, merged or saved, and why. Their local data and their
+    /// server record are left as they were; the rest of the sync went on.
+    public var failures: [String: NoteSyncError] = [:]
 
     /// Nothing done.
     public init() {}
 
+    /// Names of the notes that changed visibly, sorted.
+    public var changedNotes: [String] { changes.keys.sorted() }
+
+    /// Names of the notes in ``failures``, sorted.
+    public var failedNotes: [String] { failures.keys.sorted() }
+
     /// Whether the call exchanged nothing with the server.
     public var isQuiet: Bool { fetched == 0 && saved == 0 && deleted == 0 && conflictsMerged == 0 }
+
+    /// Records that `name` changed visibly: `added` then `textChanged` stays `added`, `added`
+    /// then `removed` cancels out.
+    mutating func noteChanged(_ name: String, _ change: NoteSyncChange) {
+        switch (changes[name], change) {
+        case (.added?, .textChanged): break
+        case (.added?, .removed): changes[name] = nil
+        case (.removed?, .added), (.removed?, .textChanged): changes[name] = .textChanged
+        default: changes[name] = change
+        }
+    }
 }

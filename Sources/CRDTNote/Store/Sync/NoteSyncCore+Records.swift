@@ -1,7 +1,7 @@
-/// How the sync engine turns notes into records and back, and merges conflicting records:
+/// How note sync turns notes into records and back, and merges conflicting records:
 /// through `NoteRecord` (schema, version gate, inline/asset payloads) and `RecordMerger`, with
 /// their errors as sync errors. Records carry their asset bytes, so nothing is converted.
-extension NoteSyncEngine {
+extension NoteSyncCore {
     /// The record for `text`, built on `base` (its change tag and every other field kept).
     static func makeRecord(for text: NoteText, name: String, basedOn base: CloudRecord?, recordType: String,
                        limits: NoteRecordLimits) throws(NoteSyncError) -> CloudRecord {
@@ -36,13 +36,18 @@ extension NoteSyncEngine {
     }
 
     static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {
-        let code: NoteSyncError.Code = error.code == .newerVersion ? .newerVersionAvailable
-            : error.code == .limitExceeded ? .limitExceeded : .recordUnreadable
+        let code: NoteSyncError.Code
+        switch error.code {
+        case .newerVersion: code = .newerVersionAvailable
+        case .assetUnavailable: code = .assetUnavailable
+        case .limitExceeded: code = .limitExceeded
+        default: code = .recordUnreadable
+        }
         return NoteSyncError(code, noteName: name, "\(error)")
     }
 
     /// Refuses (before anything is stored) a merged note beyond the limits.
-    static func checkLimits(_ text: NoteText, name: String, limits: NoteRecordLimits) throws(NoteSyncError) {
+    static func checkLimits(_ text: NoteText, name: String, limits: NoteLimits) throws(NoteSyncError) {
         do {
             try text.checkLimits(limits)
         } catch {
