@@ -75,9 +75,9 @@ struct RecordsResult {
 
 enum RecordsBench {
     /// Inline (the standard limits keep M1's payloads inline) and all-assets layouts.
-    static let layouts: [(String, NoteRecordLimits)] = [
+    static let layouts: [(String, NoteLimits)] = [
         ("inline", .standard),
-        ("assets", NoteRecordLimits(maxInlinePayload: 1024, maxInlineText: 1024)),
+        ("assets", NoteLimits(maxInlinePayload: 1024, maxInlineText: 1024)),
     ]
 
     static func run(tracePath: String?, runs: Int) throws -> RecordsResult {
@@ -92,7 +92,7 @@ enum RecordsBench {
         return RecordsResult(syntheticBase: synthetic, tracePath: path, runs: runs, cases: cases, peakRSS: Measure.peakRSSBytes())
     }
 
-    static func measure(layout: String, limits: NoteRecordLimits, base: NoteText, a: NoteText, b: NoteText, runs: Int) throws -> RecordsCase {
+    static func measure(layout: String, limits: NoteLimits, base: NoteText, a: NoteText, b: NoteText, runs: Int) throws -> RecordsCase {
         let dir = try BenchFiles.temporaryDirectory("records-\(layout)")
         defer { BenchFiles.remove(dir) }
         var ancestor = try NoteRecord(recordName: "M1", note: base, limits: limits)

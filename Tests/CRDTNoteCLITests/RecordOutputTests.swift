@@ -14,7 +14,7 @@ import Testing
     /// A record whose text and payload are both assets (zero inline limits).
     func recordWithAssets() throws -> NoteRecord {
         let note = try NoteText("a note kept in asset files", replica: .test(5))
-        return try NoteRecord(recordName: "n", note: note, limits: NoteRecordLimits(maxInlinePayload: 0, maxInlineText: 0))
+        return try NoteRecord(recordName: "n", note: note, limits: NoteLimits(maxInlinePayload: 0, maxInlineText: 0))
     }
 
     @Test func assetsAreWrittenBesideTheRecordAndNamedInIt() throws {

@@ -162,8 +162,3 @@ public struct NoteLimits: Sendable, Hashable {
     /// system fields a server adds.
     static let reservedBytes = 4096
 }
-
-/// The former name of ``NoteLimits`` (its decoding side).
-public typealias DecodingLimits = NoteLimits
-/// The former name of ``NoteLimits`` (its record layout side).
-public typealias NoteRecordLimits = NoteLimits

@@ -10,7 +10,7 @@ import CRDTNoteTestSupport
 enum NoteFixtures {
     static let name = "note-7F3A"
     /// Limits that push every payload and text into assets.
-    static let assetLimits = NoteRecordLimits(maxInlinePayload: 0, maxInlineText: 0)
+    static let assetLimits = NoteLimits(maxInlinePayload: 0, maxInlineText: 0)
 
     static func clock(_ ms: UInt64) -> HybridLogicalClock {
         HybridLogicalClock(physicalClock: .fixed(ms))

@@ -10,7 +10,7 @@ import CRDTNoteTestSupport
 @Suite struct CloudKitFaultTests {
     let zone = NoteSyncConfiguration().zone
 
-    func engine(_ store: any RecordStore, _ replica: UInt64, limits: NoteRecordLimits = .standard,
+    func engine(_ store: any RecordStore, _ replica: UInt64, limits: NoteLimits = .standard,
                 state: NoteSyncState? = nil) throws -> NoteSyncEngine {
         let config = NoteSyncConfiguration(maxAttempts: 6, recordLimits: limits)
         return try NoteSyncEngine(store: store, replica: ReplicaID(rawValue: replica), configuration: config, state: state,
@@ -179,7 +179,7 @@ import CRDTNoteTestSupport
     }
 
     @Test func aConflictWhoseServerAssetWasNotDownloadedFetchesIt() async throws {
-        let small = NoteRecordLimits(maxInlinePayload: 8, maxInlineText: 8) // payloads go to assets
+        let small = NoteLimits(maxInlinePayload: 8, maxInlineText: 8) // payloads go to assets
         let db = InMemoryCloudDatabase()
         let a = try engine(db, 1, limits: small)
         let b = try engine(db, 2, limits: small)
@@ -200,7 +200,7 @@ import CRDTNoteTestSupport
     }
 
     @Test func aFeedWithoutAssetBytesFetchesTheRecords() async throws {
-        let small = NoteRecordLimits(maxInlinePayload: 8, maxInlineText: 8)
+        let small = NoteLimits(maxInlinePayload: 8, maxInlineText: 8)
         let db = InMemoryCloudDatabase()
         let a = try engine(db, 1, limits: small)
         let b = try engine(db, 2, limits: small)
@@ -236,7 +236,7 @@ import CRDTNoteTestSupport
 @Suite struct NoteSyncStateCodingTests {
     @Test func aStateRoundTripsThroughJSON() async throws {
         let db = InMemoryCloudDatabase()
-        let config = NoteSyncConfiguration(recordLimits: NoteRecordLimits(maxInlinePayload: 8, maxInlineText: 8))
+        let config = NoteSyncConfiguration(recordLimits: NoteLimits(maxInlinePayload: 8, maxInlineText: 8))
         let device = try NoteSyncEngine(store: db, replica: ReplicaID(rawValue: 1), configuration: config, retryClock: RecordingClock())
         try await device.createNote("saved", text: "in an asset, with ünïcödé")
         try await device.createNote("gone", text: "deleted")

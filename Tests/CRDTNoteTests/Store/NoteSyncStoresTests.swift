@@ -13,7 +13,7 @@ import CRDTNoteTestSupport
         let root = StoreFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         // Small inline limits so the payload and the text mirror become asset files.
-        let limits = NoteRecordLimits(maxInlinePayload: 64, maxInlineText: 64)
+        let limits = NoteLimits(maxInlinePayload: 64, maxInlineText: 64)
         let config = NoteSyncConfiguration(recordLimits: limits)
         let a = try NoteSyncEngine(store: try DirectoryRecordStore(root: root), replica: .test(1), configuration: config)
         let b = try NoteSyncEngine(store: try DirectoryRecordStore(root: root), replica: .test(2), configuration: config)

@@ -38,14 +38,14 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     /// The record type of new note records.
     public var recordType: String
     /// Inline-versus-asset limits for writing note records.
-    public var recordLimits: NoteRecordLimits
+    public var recordLimits: NoteLimits
 
     /// A configuration; the defaults suit CloudKit.
     public init(zone: RecordZoneID = RecordZoneID(zoneName: "Notes"), maxAttempts: Int = 8, batchSize: Int = 200,
                 pageLimit: Int = 200, baseBackoff: Duration = .milliseconds(500), maxBackoff: Duration = .seconds(60),
                 deleteConflictPolicy: DeleteConflictPolicy = .editResurrects,
                 userDeletedZonePolicy: UserDeletedZonePolicy = .recreateAndUpload, recordType: String = NoteSchema.recordType,
-                recordLimits: NoteRecordLimits = .standard) {
+                recordLimits: NoteLimits = .standard) {
         self.zone = zone
         self.maxAttempts = max(maxAttempts, 1)
         self.batchSize = max(batchSize, 1)

@@ -4,7 +4,7 @@
 extension NoteSyncCore {
     /// The record for `text`, built on `base` (its change tag and every other field kept).
     static func makeRecord(for text: NoteText, name: String, basedOn base: CloudRecord?, recordType: String,
-                       limits: NoteRecordLimits) throws(NoteSyncError) -> CloudRecord {
+                       limits: NoteLimits) throws(NoteSyncError) -> CloudRecord {
         var note = base.map(NoteRecord.init) ?? NoteRecord(recordName: name)
         if base == nil { note.record.recordType = recordType }
         do {
@@ -25,7 +25,7 @@ extension NoteSyncCore {
     }
 
     /// The merge of a conflict (built on the server record) and the merged note.
-    static func merge(_ conflict: RecordConflict, limits: NoteRecordLimits) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
+    static func merge(_ conflict: RecordConflict, limits: NoteLimits) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
         do {
             let result = try RecordMerger(limits: limits).merge(
                 ancestor: conflict.ancestor.map(NoteRecord.init), client: NoteRecord(conflict.client), server: NoteRecord(conflict.server))
