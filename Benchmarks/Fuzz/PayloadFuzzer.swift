@@ -1,10 +1,11 @@
 // libFuzzer harness for crdtnote's untrusted-input decoders (see Docs/FUZZING.md).
 //
-// NOT a SwiftPM target: compile it by hand together with the library sources as one module,
-// so the harness can check internal invariants as well as public behaviour:
+// NOT a SwiftPM target (so it cannot break `swift build`): build it with Benchmarks/Fuzz/build.sh,
+// which compiles CRDTNoteSupport, CRDTNote (with -enable-testing, so the harness can check internal
+// invariants), CRDTNoteFiles and CRDTNoteTraces as libFuzzer/ASan-instrumented static libraries and
+// links this file against them:
 //
-//   swiftc -sanitize=fuzzer,address -parse-as-library -module-name CRDTNote \
-//       $(find Sources/CRDTNote -name '*.swift') Benchmarks/Fuzz/PayloadFuzzer.swift -o /tmp/payload-fuzzer
+//   Benchmarks/Fuzz/build.sh /tmp/payload-fuzzer
 //
 // Input layout: the first byte picks the target, the rest is that target's input.
 //   0  raw payload bytes (header included) -> NoteText(snapshot:) and NoteChanges(encoded:)
@@ -24,6 +25,10 @@
 // Set PAYLOAD_FUZZER_ALLOW_UNMERGEABLE=1 to skip (not report) decoded snapshots that other notes
 // refuse to merge, e.g. to hunt for other bugs while that one is open (Docs/FUZZING.md, "Findings").
 
+@testable import CRDTNote
+import CRDTNoteSupport
+import CRDTNoteFiles
+import CRDTNoteTraces
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
