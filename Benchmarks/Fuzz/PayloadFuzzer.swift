@@ -153,7 +153,7 @@ private func exerciseRecordReader(_ payload: [UInt8]) {
     var record = NoteRecord(recordName: "fuzz")
     record.record[field: NoteSchema.Field.version] = .int64(2)
     record.record[field: NoteSchema.Field.payload] = .bytes(payload)
-    guard let note = try? record.read(as: 77, clock: fixedClock).note else { return }
+    guard let note = try? record.read(as: ReplicaID(rawValue: 77), clock: fixedClock).note else { return }
     if (try? note.checkLimits()) == nil { violation("record reader accepted a note beyond NoteLimits") }
     let indexEntries = note.sequence.leafOf.reduce(0) { $0 + $1.segmentCount }
     if indexEntries > note.sequence.runCount + note.sequence.replicas.count {
@@ -161,7 +161,7 @@ private func exerciseRecordReader(_ payload: [UInt8]) {
     }
     guard let base = try? NoteRecord(recordName: "fuzz", note: baseNotes[1]),
           let merged = try? RecordMerger().merge(records: [base, record]) else { return }
-    guard let back = try? merged.record.read(as: 78, clock: fixedClock).note, back.string == merged.note.string else {
+    guard let back = try? merged.record.read(as: ReplicaID(rawValue: 78), clock: fixedClock).note, back.string == merged.note.string else {
         violation("a merged record does not read back")
     }
 }
