@@ -305,6 +305,23 @@ def main(folder):
     ids = [x["replica"] for x in json.loads(read("legacy-v1-upgraded.show.json"))["replicas"]]
     check(str(rid) in ids, "legacy replica of golden-legacy = %d" % rid)
 
+    # The server side of that merge is v1 too: its text is folded ("diff") into the legacy upgrade
+    # of the ancestor, whose state is one run of the legacy replica stamped `modified << 16`.
+    ancestor = json.loads(read("inputs/legacy-v1-ancestor.json", "r"))["fields"]
+    server = json.loads(read("inputs/legacy-v1-server.json", "r"))["fields"]
+    legacy = {"id": legacy_replica("golden-legacy", legacy_text), "nextSeq": len(legacy_text),
+              "latest": ancestor["modified"]["value"] << 16, "log": []}
+    h = Hasher()
+    h.part(b"crdtnote.fold.diff")
+    h.part(b"golden-legacy")
+    h.state([legacy], [{"r": 0, "seq": 0, "len": len(legacy_text), "deleted": False}], legacy_text)
+    h.part(server["text"]["value"].encode("utf-8"))
+    rid = h.replica()
+    stamps = {x["id"]: x["latest"] for x in decode_snapshot(read("legacy-v1-upgraded.bin"))[1]}
+    check(stamps.get(rid) == (server["modified"]["value"] << 16 | 1),
+          "fold replica of golden-legacy's v1 server = %d, stamped (modified, counter 1)" % rid)
+    check(stamps.get(legacy["id"]) == legacy["latest"], "legacy replica stamped (modified, counter 0)")
+
     client = json.loads(read("inputs/clobbered-client.json", "r"))["fields"]
     base = base64.b64decode(client["payload"]["value"], validate=True)
     rid = fold_replica("golden-clobbered", base, client["text"]["value"])
