@@ -106,7 +106,7 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
 /// 1,000,000 bytes (not 1 MiB, for margin) in the most expensive form a record takes, the Web
 /// Services JSON: BYTES grow by 4/3 in base64 and strings by their JSON escapes.
 /// - payload inline up to 512,000 bytes (682,668 base64 characters);
-/// - text mirror inline up to 196,608 bytes (192 KiB) of JSON-escaped UTF-8;
+/// - text mirror inline up to 196,608 bytes (192 KiB) of UTF-8;
 /// - which leaves over 120,000 bytes for the app's own fields and CloudKit's system fields.
 /// On top of the static limits, the writer measures the app's other fields and moves the
 /// mirror, then the payload, to assets when the whole record would pass `recordBudget`.
