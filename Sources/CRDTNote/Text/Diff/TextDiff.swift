@@ -1,5 +1,6 @@
 /// Turns "the whole new text" into the edits a person would have made, coarse to fine
-/// (Docs/TEXT-DIFF.md specifies it exactly; another implementation must derive the same edits):
+/// (Docs/RECORD-FORMAT.md, "Folding plain text: the diff, version 2", specifies it exactly;
+/// another implementation must derive the same edits):
 ///
 /// 1. the common prefix and suffix, cut back to whole lines, are left alone;
 /// 2. the lines left are diffed as tokens (patience anchoring on unique lines, then Myers'
