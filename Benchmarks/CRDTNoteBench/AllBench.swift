@@ -14,12 +14,14 @@ enum AllBench {
         var m1: M1Result
         var records: RecordsResult
         var scaling: ScalingResult
+        var setText: SetTextResult
 
         var json: JSONValue {
             .object([
                 "replay": .array(replays.map(\.json)),
                 "missing_traces": .array(missingTraces.map(JSONValue.string)),
                 "m1": m1.json, "records": records.json, "scaling": scaling.json,
+                "settext": setText.json,
                 "peak_rss_bytes": .int(Measure.peakRSSBytes()),
             ])
         }
@@ -49,6 +51,11 @@ enum AllBench {
             for s in scaling.skipped {
                 rows.append(["scaling n=\(Format.count(s.n)) k=\(Format.count(s.k))", "skipped", "predicted > 30 s"])
             }
+            for c in setText.cases {
+                rows.append(["settext \(c.name)", Format.ms(c.setText.median),
+                             "\(Format.count(c.inserted)) inserted, read \(Format.ms(c.readMs))"
+                                 + (!c.reached ? ", WRONG TEXT" : c.withinLimit ? "" : ", over \(Format.ms(c.limitMs))")])
+            }
             rows.append(["peak RSS (whole run)", "", Format.bytes(Measure.peakRSSBytes())])
             return Table.render(rows)
         }
@@ -70,6 +77,7 @@ enum AllBench {
         let m1 = try M1Bench.run(tracePath: tracePath, runs: runs)
         let records = try RecordsBench.run(tracePath: tracePath, runs: runs)
         let scaling = try ScalingBench.run(runs: min(runs, 3))
-        return Result(replays: replays, missingTraces: missing, m1: m1, records: records, scaling: scaling)
+        let setText = try SetTextBench.run(runs: runs)
+        return Result(replays: replays, missingTraces: missing, m1: m1, records: records, scaling: scaling, setText: setText)
     }
 }

@@ -16,6 +16,8 @@ let usage = """
                                          M1 as CloudKit records: three-way RecordMerger merge,
                                          JSON (+ asset files) in and out, inline and asset layouts
       scaling [--runs N] [--json]        merge cost for note sizes 10k..4M and 100..100k edits per side
+      settext [--runs N] [--json]        whole-text updates (NoteText.setText): one character in 1 MB and
+                                         10 MB notes, 1,000 word edits, a 100-line paste, a rewrite
       all [--trace PATH] [--runs N] [--json]
                                          everything above, as one table
 
@@ -64,9 +66,12 @@ func runBench() -> Int32 {
         case "scaling":
             let result = try ScalingBench.run(runs: args.runs ?? 3)
             return emit(result.json, result.lines, asJSON: args.json, passed: true)
+        case "settext":
+            let result = try SetTextBench.run(runs: runs)
+            return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "all":
             let result = try AllBench.run(tracePath: args.trace, runs: runs)
-            let passed = result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct)
+            let passed = result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct) && result.setText.passed
             return emit(result.json, result.lines, asJSON: args.json, passed: passed)
         default:
             throw UsageError("unknown subcommand \"\(args.command)\"")

@@ -22,11 +22,29 @@ enum NoteReplicaDerivation {
         return h.replica()
     }
 
-    /// The replica of plain `text` folded as edits into `base`; `mode` tells full diffs
-    /// (deletions too) from insert-only folds.
-    static func fold(recordName: String, base: NoteText, text: String, mode: String) -> ReplicaID {
+    /// How a fold's edits are found: the full diff (deletions too), or its insertions only.
+    enum FoldMode: String {
+        case diff
+        case insertions
+    }
+
+    /// The derivation tag of a fold: `crdtnote.fold.<mode>.v<diff version>`, e.g.
+    /// `crdtnote.fold.diff.v2`. The diff's version is part of it because the ids are only
+    /// safe to share between devices that derive the *same* edits: a release with another
+    /// diff folding the same text must get other ids (the change then appears twice after a
+    /// merge, which the user can tidy up) rather than the same ids on different characters
+    /// (which no merge could repair). Releases with diff version 1 used
+    /// `crdtnote.fold.<mode>` (no version suffix), which `diffVersion: 1` reproduces.
+    static func foldTag(_ mode: FoldMode, diffVersion: Int = TextDiff.version) -> String {
+        diffVersion == 1 ? "crdtnote.fold.\(mode.rawValue)" : "crdtnote.fold.\(mode.rawValue).v\(diffVersion)"
+    }
+
+    /// The replica of plain `text` folded as edits into `base` by `mode`, with the edits of
+    /// diff version `diffVersion` (the current one unless a test asks otherwise).
+    static func fold(recordName: String, base: NoteText, text: String, mode: FoldMode,
+                     diffVersion: Int = TextDiff.version) -> ReplicaID {
         var h = Hasher64()
-        h.add(tag: "crdtnote.fold." + mode)
+        h.add(tag: foldTag(mode, diffVersion: diffVersion))
         h.add(Array(recordName.utf8))
         h.add(stateDigest: base)
         h.add(Array(text.utf8))

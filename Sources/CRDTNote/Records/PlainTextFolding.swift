@@ -29,7 +29,7 @@ enum PlainTextFolding {
     /// Throws `.limitExceeded` when the result would exceed the note's limits.
     static func fold(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
         if base.string == text { return base }
-        let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: "diff")
+        let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: .diff)
         var folded = base.forked(as: replica, clock: clock(modified: modified))
         do {
             try folded.setText(text)
@@ -51,7 +51,7 @@ enum PlainTextFolding {
         let new = Array(text.utf8)
         let edits = TextDiff.edits(from: old, to: new)
         guard edits.contains(where: { !$0.insert.isEmpty }) else { return base }
-        let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: "insertions")
+        let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: .insertions)
         var folded = base.forked(as: replica, clock: clock(modified: modified))
         let scalars = Array(String(decoding: old, as: UTF8.self).unicodeScalars)
         // Edits run from the end of the text backwards, so earlier offsets stay valid.

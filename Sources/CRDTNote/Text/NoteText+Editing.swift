@@ -87,8 +87,18 @@ extension NoteText {
         return nil
     }
 
-    /// Makes the text equal `newText`, recording a small set of edits found by diffing
-    /// (common prefix and suffix, then Myers' diff on what is left, at scalar granularity).
+    /// Makes the text equal `newText`, recording the edits a person would have made to get
+    /// there, found by a coarse-to-fine diff: unchanged lines first (patience anchoring on
+    /// unique lines, budgeted Myers' diff chunk by chunk), then words inside changed lines, then
+    /// characters only for a pure insertion or deletion inside a word; a replaced word is
+    /// replaced whole, never keeping a stray letter. Docs/RECORD-FORMAT.md ("Folding plain text:
+    /// the diff, version 2") specifies it. Fast on large notes (a one-character change in
+    /// 10 MB takes milliseconds; Docs/BENCHMARKS.md, `settext`).
+    ///
+    /// Prefer ``replaceUTF16(in:with:)`` with the keystroke-level edits when the app has them:
+    /// a diff can only guess where a change was made (an insertion between two equal words may
+    /// be recorded after the other one), and concurrent edits of other devices merge against
+    /// what was recorded. Docs/GETTING-STARTED.md, "Whole-text updates", explains the trade-off.
     ///
     /// Throws ``NoteTextError/Code/tooLarge``, leaving the text unchanged, when the result would
     /// exceed the note's limits (4 GiB of text storage, 2^32 characters inserted by this replica).

@@ -3,7 +3,7 @@ import Testing
 import CRDTNoteSupport
 import CRDTNoteTestSupport
 
-/// The whole-text diff (Docs/TEXT-DIFF.md): exact results, edit placement, bounded cost.
+/// The whole-text diff (Docs/RECORD-FORMAT.md, "Folding plain text: the diff, version 2"): exact results, edit placement, bounded cost.
 @Suite struct TextDiffTests {
     /// Applies edits to an array of scalars, independently of NoteText.
     static func apply(_ edits: [TextDiff.Edit], to old: String) -> String {

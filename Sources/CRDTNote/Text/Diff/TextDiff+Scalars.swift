@@ -1,5 +1,6 @@
 /// How the diff classifies scalars: token classes and grapheme-like attachment.
-/// Docs/TEXT-DIFF.md lists the same ranges; change both together.
+/// Docs/RECORD-FORMAT.md ("Folding plain text: the diff, version 2") lists the same ranges;
+/// change both together (and increase `TextDiff.version`).
 extension TextDiff {
     /// The class of a word-level token, taken from its first scalar.
     enum ScalarClass: UInt8 {

@@ -108,22 +108,38 @@ extension TextDiff {
             let width = 2 * limit + 3, offset = limit + 1
             var v = [Int](repeating: -1, count: width)
             v[offset + 1] = 0
-            trace.removeAll(keepingCapacity: true)
-            for d in 0...limit {
-                trace.append(contentsOf: v)
-                for k in stride(from: -d, through: d, by: 2) {
-                    let down = v[offset + k + 1], right = v[offset + k - 1]
-                    if down < 0 && right < 0 { v[offset + k] = -1; continue }
-                    var x = right < down ? down : right + 1
-                    var y = x - k
-                    if x > n || y > m || y < 0 { v[offset + k] = -1; continue }
-                    while x < n && y < m && a[x0 + x] == b[y0 + y] { x += 1; y += 1 }
-                    v[offset + k] = x
-                    if x == n && y == m {
-                        backtrack(from: k, depth: d, x0: x0, y0: y0, width: width, offset: offset)
-                        return (ahi, bhi)
+            // Level d of the trace is v as it was before step d. Only its entries for diagonals
+            // -d-1...d+1 are ever read back, so only those are copied.
+            if trace.count < (limit + 1) * width { trace = [Int](repeating: -1, count: (limit + 1) * width) }
+            let found: (k: Int, d: Int)? = a.withUnsafeBufferPointer { pa in
+                b.withUnsafeBufferPointer { pb in
+                    v.withUnsafeMutableBufferPointer { pv in
+                        trace.withUnsafeMutableBufferPointer { pt in
+                            let va = pa.baseAddress! + x0, vb = pb.baseAddress! + y0
+                            let vv = pv.baseAddress! + offset, tt = pt.baseAddress!
+                            for d in 0...limit {
+                                (tt + d * width + offset - d - 1).update(from: vv - d - 1, count: 2 * d + 3)
+                                var k = -d
+                                while k <= d {
+                                    let down = vv[k + 1], right = vv[k - 1]
+                                    if down < 0 && right < 0 { vv[k] = -1; k += 2; continue }
+                                    var x = right < down ? down : right + 1
+                                    var y = x - k
+                                    if x > n || y > m || y < 0 { vv[k] = -1; k += 2; continue }
+                                    while x < n && y < m && va[x] == vb[y] { x += 1; y += 1 }
+                                    vv[k] = x
+                                    if x == n && y == m { return (k, d) }
+                                    k += 2
+                                }
+                            }
+                            return nil
+                        }
                     }
                 }
+            }
+            if let found {
+                backtrack(from: found.k, depth: found.d, x0: x0, y0: y0, width: width, offset: offset)
+                return (ahi, bhi)
             }
             var bestK = 0, bestSum = -1
             for k in stride(from: -limit, through: limit, by: 2) where v[offset + k] >= 0 {

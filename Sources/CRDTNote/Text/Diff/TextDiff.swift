@@ -1,5 +1,6 @@
 /// Turns "the whole new text" into the edits a person would have made, coarse to fine
-/// (Docs/TEXT-DIFF.md specifies it exactly; another implementation must derive the same edits):
+/// (Docs/RECORD-FORMAT.md, "Folding plain text: the diff, version 2", specifies it exactly;
+/// another implementation must derive the same edits):
 ///
 /// 1. the common prefix and suffix, cut back to whole lines, are left alone;
 /// 2. the lines left are diffed as tokens (patience anchoring on unique lines, then Myers'
@@ -13,6 +14,13 @@
 /// Time and memory are linear in the text for ordinary notes, and bounded (budgeted Myers,
 /// content-defined chunks of long words) for degenerate ones.
 enum TextDiff {
+    /// The version of this algorithm. Any change to the edits it derives for some input must
+    /// increase it: folds of plain text derive their replica ids from it
+    /// (`NoteReplicaDerivation.foldTag`), so two releases with different diffs never give
+    /// different characters the same ids. Version 1 (before this one) was a character-level
+    /// Myers diff capped at 512 steps.
+    static let version = 2
+
     /// One replacement, in scalar offsets of the text at the moment it is applied.
     struct Edit: Equatable {
         var offset: Int
