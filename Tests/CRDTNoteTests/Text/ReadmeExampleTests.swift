@@ -25,41 +25,6 @@ import CRDTNoteTestSupport
     #expect(restored.string == phone.string)
 }
 
-/// The snippets of Docs/GETTING-STARTED.md, so the guide stays true.
-@Test func gettingStartedSnippets() throws {
-    let device = ReplicaID.random()
-    var note = NoteText(replica: device)
-    try note.insert("Hello", atScalarOffset: 0)
-    try note.insert(", world", atScalarOffset: 5)
-    try note.deleteScalars(in: 0..<1)
-    try note.insert("h", atScalarOffset: 0)
-    #expect(note.string == "hello, world")
-
-    let phoneID = ReplicaID.random(), laptopID = ReplicaID.random()
-    var phone = try NoteText("Shopping", replica: phoneID)
-    var laptop = phone.forked(as: laptopID)
-    try phone.insert(" list", atScalarOffset: 8)
-    try laptop.insert("My ", atScalarOffset: 0)
-    let changes = laptop.changes(since: phone.version)
-    let bytes = changes.encoded()
-    var viaChanges = phone
-    try viaChanges.apply(NoteChanges(encoded: bytes))
-    try phone.merge(laptop)
-    try laptop.merge(phone)
-    #expect(phone.string == "My Shopping list")
-    #expect(laptop.string == "My Shopping list")
-    #expect(viaChanges.string == "My Shopping list")
-
-    let payload: [UInt8] = note.encodedSnapshot()
-    let loaded = try NoteText(snapshot: payload, replica: device)
-    #expect(loaded.string == note.string)
-
-    let clock = HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000))
-    var timed = NoteText(replica: device, clock: clock)
-    try timed.insert("x", atScalarOffset: 0)
-    #expect(timed.lastModified?.milliseconds == 1_700_000_000_000)
-}
-
 /// The README's usage example is the code of `readmeUsageExample` above, line for line.
 @Test func readmeExampleMatchesItsTest() throws {
     let readme = try String(contentsOfFile: RepositoryPaths.root + "/README.md", encoding: .utf8)

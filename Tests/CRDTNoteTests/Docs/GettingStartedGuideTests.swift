@@ -1,0 +1,103 @@
+import CRDTNote
+import CRDTNoteTestSupport
+import Foundation
+import Testing
+
+/// Docs/GETTING-STARTED.md's code, compiled and run: every ```swift block of the guide (except
+/// those marked `<!-- not compiled: why -->`) must appear line for line in this file, where
+/// it runs with the few names it needs (a text view's range, a device id) defined around it.
+@Suite("GETTING-STARTED.md")
+struct GettingStartedGuideTests {
+    /// Section 3, editing by scalar offsets.
+    @Test func editing() throws {
+        let device = ReplicaID.random()                 // in an app: loadReplicaID(), above
+        var note = NoteText(replica: device)
+        try note.insert("Hello", atScalarOffset: 0)      // offsets count Unicode scalars
+        try note.insert(", world", atScalarOffset: 5)
+        try note.deleteScalars(in: 0..<1)
+        try note.insert("h", atScalarOffset: 0)
+        print(note.string)                               // "hello, world"
+        #expect(note.string == "hello, world")
+    }
+
+    /// A text view's state, as the UTF-16 and whole-text snippets see it.
+    struct TextView { var text: String }
+
+    /// Section 3, UTF-16 edits and whole-text updates from a text view.
+    @Test func textViewEdits() throws {
+        var note = try NoteText("Hello world", replica: ReplicaID.random())
+        let range = NSRange(location: 6, length: 5), text = "there"
+        // In UITextViewDelegate.textView(_:shouldChangeTextIn:replacementText:)
+        try note.replaceUTF16(in: range.location..<range.location + range.length, with: text)
+        #expect(note.string == "Hello there")
+        let textView = TextView(text: "Hello there, 👋")
+        try note.setText(textView.text)
+        #expect(note.string == "Hello there, 👋")
+    }
+
+    /// Section 4, merging two copies, and sending only the changes.
+    @Test func merging() throws {
+        let phoneID = ReplicaID.random(), laptopID = ReplicaID.random()
+        var phone = try NoteText("Shopping", replica: phoneID)
+        var laptop = phone.forked(as: laptopID)   // the same state, edited as another replica
+        try phone.insert(" list", atScalarOffset: 8)
+        try laptop.insert("My ", atScalarOffset: 0)
+        try phone.merge(laptop)
+        try laptop.merge(phone)
+        // both are now "My Shopping list"
+        #expect(phone.string == "My Shopping list")
+        #expect(laptop.string == "My Shopping list")
+        do {
+            // The same two edits again, this time sent as changes instead of merging states.
+            var phone = try NoteText("Shopping", replica: phoneID)
+            var laptop = phone.forked(as: laptopID)
+            try phone.insert(" list", atScalarOffset: 8)
+            try laptop.insert("My ", atScalarOffset: 0)
+            let changes = laptop.changes(since: phone.version)   // NoteChanges
+            let bytes = changes.encoded()                       // binary, checksummed
+            try phone.apply(NoteChanges(encoded: bytes))
+            #expect(phone.string == "My Shopping list")
+        }
+    }
+
+    /// Section 5, snapshots; section 6, an injected clock.
+    @Test func snapshotsAndClocks() throws {
+        let device = ReplicaID.random()
+        let note = try NoteText("saved", replica: device)
+        let payload: [UInt8] = note.encodedSnapshot()            // full state
+        let loaded = try NoteText(snapshot: payload, replica: device)
+        #expect(loaded.string == "saved")
+        do {
+            let clock = HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000))
+            var note = NoteText(replica: device, clock: clock)
+            try note.insert("x", atScalarOffset: 0)
+            #expect(note.lastModified?.milliseconds == 1_700_000_000_000)
+        }
+    }
+
+    /// Every compiled block of the guide stands in this file, line for line (indentation aside).
+    @Test func everyBlockOfTheGuideIsHere() throws {
+        let guide = try String(contentsOfFile: RepositoryPaths.docs + "/GETTING-STARTED.md", encoding: .utf8)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = guide.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var checked = 0
+        var i = 0
+        while i < lines.count {
+            guard lines[i] == "```swift" else { i += 1; continue }
+            let skipped = i > 0 && lines[i - 1].hasPrefix("<!-- not compiled:")
+            var block: [String] = []
+            i += 1
+            while i < lines.count && lines[i] != "```" { block.append(lines[i].trimmingCharacters(in: .whitespaces)); i += 1 }
+            // Imports stand at the top of this file; the code after them must stand here as written.
+            while let first = block.first, first.hasPrefix("import ") || first.isEmpty { block.removeFirst() }
+            if skipped { continue }
+            checked += 1
+            let found = sourceLines.indices.contains { start in
+                start + block.count <= sourceLines.count && Array(sourceLines[start..<start + block.count]) == block
+            }
+            #expect(found, "GETTING-STARTED.md block not compiled by this file:\n\(block.joined(separator: "\n"))")
+        }
+        #expect(checked >= 7)
+    }
+}
