@@ -21,6 +21,7 @@ struct BenchArguments {
         "m1": spec("m1", [traceOption, runsOption, jsonOption]),
         "records": spec("records", [traceOption, runsOption, jsonOption]),
         "scaling": spec("scaling", [jsonOption, runsOption]),
+        "standard": spec("standard", [traceOption, runsOption, jsonOption]),
         "all": spec("all", [traceOption, runsOption, jsonOption]),
     ]
 

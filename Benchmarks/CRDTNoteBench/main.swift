@@ -16,6 +16,9 @@ let usage = """
                                          M1 as CloudKit records: three-way RecordMerger merge,
                                          JSON (+ asset files) in and out, inline and asset layouts
       scaling [--runs N] [--json]        merge cost for note sizes 10k..4M and 100..100k edits per side
+      standard [--trace PATH] [--runs N] [--json]
+                                         crdt-benchmarks' text workloads B1.1-B1.6, B2.1-B2.4, B4,
+                                         B4x100 (N = 6,000; SplitMix64 positions); checks final texts
       all [--trace PATH] [--runs N] [--json]
                                          everything above, as one table
 
@@ -64,6 +67,9 @@ func runBench() -> Int32 {
         case "scaling":
             let result = try ScalingBench.run(runs: args.runs ?? 3)
             return emit(result.json, result.lines, asJSON: args.json, passed: true)
+        case "standard":
+            let result = try StandardBench.run(tracePath: args.trace, runs: runs)
+            return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "all":
             let result = try AllBench.run(tracePath: args.trace, runs: runs)
             let passed = result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct)
