@@ -19,6 +19,8 @@ struct StandardRow {
     var parse: Timing
     var finalLength: Int
     var correct: Bool
+    /// B4, B4x100: median CPU time (user + system) of the timed part.
+    var cpuMs: Double? = nil
 
     var json: JSONValue {
         func optionalInt(_ v: Int?) -> JSONValue { v.map(JSONValue.int) ?? .null }
@@ -29,6 +31,7 @@ struct StandardRow {
             "avg_update_bytes": optionalInt(avgUpdateBytes), "updates": optionalInt(updates),
             "doc_bytes": .int(docBytes), "encode_ms": .double(encode.median), "parse_ms": .double(parse.median),
             "final_len": .int(finalLength), "correct": .bool(correct),
+            "cpu_ms": cpuMs.map(JSONValue.double) ?? .null,
         ])
     }
 }
@@ -72,6 +75,7 @@ struct StandardResult {
                           r.correct ? "ok" : "WRONG"])
         }
         out += Table.render(table)
+        for r in rows { if let c = r.cpuMs { out.append("\(r.id) CPU time (user + system)  \(Format.ms(c))") } }
         if let b4x100PeakRSS { out.append("peak RSS after B4x100  \(Format.bytes(b4x100PeakRSS))") }
         out.append("peak RSS  \(Format.bytes(peakRSS))")
         return out
@@ -224,8 +228,10 @@ enum StandardBench {
         var samples: [Double] = []
         var note = NoteText(replica: ReplicaID(rawValue: 1))
         var checkedInTime = true
+        var cpu: [Double] = []
         for _ in 0..<runs {
             note = NoteText(replica: ReplicaID(rawValue: 1))  // free the previous run's note first
+            let cpuStart = Measure.cpuMilliseconds()
             let (ms, result) = try Measure.time { () throws -> (NoteText, Bool) in
                 var doc = NoteText(replica: ReplicaID(rawValue: 1))
                 for _ in 0..<times {
@@ -236,6 +242,7 @@ enum StandardBench {
                 // b4.js checks the text inside B4's timer, not inside B4x100's.
                 return (doc, times == 1 ? doc.string == expected : true)
             }
+            cpu.append(Measure.cpuMilliseconds() - cpuStart)
             samples.append(ms)
             note = result.0
             if !result.1 { checkedInTime = false }
@@ -245,6 +252,6 @@ enum StandardBench {
         return StandardRow(
             id: id, title: title, time: Timing(samples: samples), editMs: nil, avgUpdateBytes: nil, updates: nil,
             docBytes: snap.bytes.count, encode: snap.encode, parse: snap.parse,
-            finalLength: note.scalarCount, correct: textOK && snap.correct)
+            finalLength: note.scalarCount, correct: textOK && snap.correct, cpuMs: Timing(samples: cpu).median)
     }
 }

@@ -340,11 +340,11 @@ def run_pair(Lib, w, runs):
 
 
 def run_trace(Lib, patches, end, times_, wid, title, runs, limit_s=None):
-    samples = []
+    samples, cpu = [], []
     done = times_
     for _ in range(runs):
         doc = None; gc.collect()
-        t0 = time.perf_counter()
+        t0 = time.perf_counter(); c0 = time.process_time()
         doc = Lib()
         edit = doc.edit
         for k in range(times_):
@@ -355,7 +355,7 @@ def run_trace(Lib, patches, end, times_, wid, title, runs, limit_s=None):
                 break
         doc.commit()
         ok = times_ > 1 or doc.string() == end
-        samples.append((time.perf_counter() - t0) * 1000)
+        samples.append((time.perf_counter() - t0) * 1000); cpu.append((time.process_time() - c0) * 1000)
         if done < times_:
             break
     expected = end * done
@@ -364,7 +364,8 @@ def run_trace(Lib, patches, end, times_, wid, title, runs, limit_s=None):
     state, enc, par, sok = snapshot_figures(Lib, doc, min(runs, 3) if times_ > 1 else runs, expected)
     row = {"id": wid, "title": title, "time_ms": median(samples), "time_min_ms": min(samples),
            "python_loop_ms": python_loop_ms([patches]) * done, "doc_bytes": len(state), "encode_ms": enc,
-           "parse_ms": par, "final_len": len(text), "correct": ok and sok, "runs": len(samples)}
+           "parse_ms": par, "final_len": len(text), "correct": ok and sok, "runs": len(samples),
+           "cpu_ms": median(cpu)}
     if done < times_:
         row["completed_replays"] = done
         row["note"] = f"stopped after {done} of {times_} replays (limit {limit_s} s); time is for {done}"
