@@ -20,7 +20,7 @@ let usage = """
                                          crdt-benchmarks' text workloads B1.1-B1.6, B2.1-B2.4, B4,
                                          B4x100 (N = 6,000; SplitMix64 positions); checks final texts
       all [--trace PATH] [--runs N] [--json]
-                                         everything above, as one table
+                                         everything above except standard, as one table
 
     --runs N: timed repetitions (default 5; medians are reported). Build with -c release.
     """
