@@ -22,6 +22,7 @@ struct BenchArguments {
         "records": spec("records", [traceOption, runsOption, jsonOption]),
         "scaling": spec("scaling", [jsonOption, runsOption]),
         "settext": spec("settext", [runsOption, jsonOption]),
+        "standard": spec("standard", [traceOption, runsOption, jsonOption]),
         "all": spec("all", [traceOption, runsOption, jsonOption]),
     ]
 

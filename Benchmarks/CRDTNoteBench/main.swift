@@ -18,8 +18,11 @@ let usage = """
       scaling [--runs N] [--json]        merge cost for note sizes 10k..4M and 100..100k edits per side
       settext [--runs N] [--json]        whole-text updates (NoteText.setText): one character in 1 MB and
                                          10 MB notes, 1,000 word edits, a 100-line paste, a rewrite
+      standard [--trace PATH] [--runs N] [--json]
+                                         crdt-benchmarks' text workloads B1.1-B1.6, B2.1-B2.4, B4,
+                                         B4x100 (N = 6,000; SplitMix64 positions); checks final texts
       all [--trace PATH] [--runs N] [--json]
-                                         everything above, as one table
+                                         everything above except standard, as one table
 
     --runs N: timed repetitions (default 5; medians are reported). Build with -c release.
     """
@@ -68,6 +71,9 @@ func runBench() -> Int32 {
             return emit(result.json, result.lines, asJSON: args.json, passed: true)
         case "settext":
             let result = try SetTextBench.run(runs: runs)
+            return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
+        case "standard":
+            let result = try StandardBench.run(tracePath: args.trace, runs: runs)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "all":
             let result = try AllBench.run(tracePath: args.trace, runs: runs)
