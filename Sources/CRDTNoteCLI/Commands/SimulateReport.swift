@@ -17,6 +17,7 @@ extension NoteSyncSimulationReport {
             ("devices", .number(JSONNumber(devices))), ("notes", .number(JSONNumber(notes))), ("edits", .number(JSONNumber(edits))),
             ("conflictsMerged", .number(JSONNumber(conflictsMerged))), ("retries", .number(JSONNumber(retries))),
             ("faultsInjected", .number(JSONNumber(faultsInjected))), ("lostEdits", .number(JSONNumber(lostEdits))),
+            ("resurrectedEdits", .number(JSONNumber(resurrectedEdits))), ("crashes", .number(JSONNumber(crashes))),
             ("converged", .bool(converged)), ("faults", .object(faults)),
             ("divergentNotes", .array(divergentNotes.map(JSONValue.string))), ("failedSyncs", .number(JSONNumber(failedSyncs))),
             ("quiescenceRounds", .number(JSONNumber(quiescenceRounds))), ("secondsWaited", .number(JSONNumber(secondsWaited))),
