@@ -10,7 +10,8 @@ struct EditOracle {
     /// One edit as the user made it.
     enum Intent {
         case insert(note: String, marker: String)
-        case delete(note: String, markers: [String])
+        /// Deleted tokens, and the marker of the token put in their place (a replacement).
+        case delete(note: String, markers: [String], replacement: String?)
     }
 
     /// A token found in a text: its marker and scalar range.
@@ -37,7 +38,9 @@ struct EditOracle {
         for intent in intents {
             switch intent {
             case .insert(let note, let marker): inserted[marker] = note
-            case .delete(let note, let markers): for marker in markers { deleted[marker] = note }
+            case .delete(let note, let markers, let replacement):
+                for marker in markers { deleted[marker] = note }
+                if let replacement { inserted[replacement] = note }
             }
         }
         counted += intents.count

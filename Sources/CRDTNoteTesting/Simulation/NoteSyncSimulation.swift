@@ -64,11 +64,24 @@ public struct NoteSyncSimulation: Hashable, Sendable {
     static let words = ["milk ", "eggs ", "call Anna ", "TODO ", "→ ", "ünïcödé ", "🍎 ", "\n", "draft ", "ok "]
 }
 
+/// What a device persisted (its "disk": survives crashes). The app writes it after batches of
+/// edits and syncs; the engine writes it before sending unpersisted local changes.
+actor PersistedState {
+    private(set) var state = NoteSyncState()
+    /// Writes so far.
+    private(set) var generation = 0
+
+    func write(_ state: NoteSyncState) {
+        self.state = state
+        generation += 1
+    }
+}
+
 /// One device: the app process (engine, its store connection) and what it persisted.
 struct SimulatedDevice {
     var engine: NoteSyncEngine
     var store: CrashingStore
-    var persisted: NoteSyncState
+    let persisted: PersistedState
     /// Edits made since the last persist (they die with the process).
     var unpersisted: [EditOracle.Intent] = []
     /// Edits made so far (for unique markers; survives crashes, as markers must stay unique).
@@ -102,18 +115,20 @@ final class SimulationRun {
     func replica(_ index: Int) -> ReplicaID { ReplicaID(rawValue: UInt64(index + 1)) }
 
     /// A fresh process of device `index` resuming `state` (replica ids are fixed per device so runs repeat exactly).
-    func launch(_ index: Int, state: NoteSyncState?) -> (NoteSyncEngine, CrashingStore)? {
+    func launch(_ index: Int, state: NoteSyncState?, disk: PersistedState) -> (NoteSyncEngine, CrashingStore)? {
         let store = CrashingStore(base: database)
         let clock = HybridLogicalClock(physicalClock: time.clock)
         guard let engine = try? NoteSyncEngine(store: store, replica: replica(index), configuration: configuration, clock: clock,
-                                               state: state, retryClock: waited) else { return nil }
+                                               state: state, retryClock: waited,
+                                               persistState: { state in await disk.write(state) }) else { return nil }
         return (engine, store)
     }
 
     func run() async -> NoteSyncSimulationReport {
         for index in 0..<simulation.devices {
-            guard let (engine, store) = launch(index, state: nil) else { continue }
-            devices.append(SimulatedDevice(engine: engine, store: store, persisted: NoteSyncState()))
+            let disk = PersistedState()
+            guard let (engine, store) = launch(index, state: nil, disk: disk) else { continue }
+            devices.append(SimulatedDevice(engine: engine, store: store, persisted: disk))
         }
         let names = (0..<simulation.notes).map { "note-\($0)" }
         // Each note starts on one device.
@@ -196,11 +211,10 @@ final class SimulationRun {
                 oracle.deletionMade(markers)
                 if roll < 9 {
                     try await engine.edit(name) { try $0.deleteScalars(in: range) }
-                    devices[index].unpersisted.append(.delete(note: name, markers: markers))
+                    devices[index].unpersisted.append(.delete(note: name, markers: markers, replacement: nil))
                 } else {
                     try await engine.edit(name) { try $0.replaceScalars(in: range, with: token) }
-                    devices[index].unpersisted.append(.delete(note: name, markers: markers))
-                    devices[index].unpersisted.append(.insert(note: name, marker: marker))
+                    devices[index].unpersisted.append(.delete(note: name, markers: markers, replacement: marker))
                 }
             }
         } catch {
@@ -210,7 +224,7 @@ final class SimulationRun {
 
     /// The app of device `index` persists its state: its edits so far count.
     func persist(_ index: Int) async {
-        devices[index].persisted = await devices[index].engine.savedState()
+        await devices[index].persisted.write(await devices[index].engine.savedState())
         oracle.count(devices[index].unpersisted)
         devices[index].unpersisted = []
     }
@@ -227,6 +241,7 @@ final class SimulationRun {
             await devices[index].store.arm(after: random.below(8), applying: random.below(2) == 0)
         }
         let engine = devices[index].engine
+        let writes = await devices[index].persisted.generation
         var result: NoteSyncReport?
         do {
             if pushFirst {
@@ -238,6 +253,11 @@ final class SimulationRun {
             }
         } catch {
             if !crashing { report.failedSyncs += 1 }
+        }
+        if await devices[index].persisted.generation != writes {
+            // The engine persisted before sending: the edits made before this sync count.
+            oracle.count(devices[index].unpersisted)
+            devices[index].unpersisted = []
         }
         if crashing {
             await restart(index)
@@ -252,7 +272,8 @@ final class SimulationRun {
         report.crashes += 1
         await collectStatistics(devices[index].engine)
         devices[index].unpersisted = []
-        guard let (engine, store) = launch(index, state: devices[index].persisted) else { return }
+        let disk = devices[index].persisted
+        guard let (engine, store) = launch(index, state: await disk.state, disk: disk) else { return }
         devices[index].engine = engine
         devices[index].store = store
     }
