@@ -9,7 +9,8 @@ import CRDTNoteSupport
 func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
     let simulation = NoteSyncSimulation(
         devices: options.devices, notes: options.notes, edits: options.edits,
-        faultRate: options.faultRate, seed: options.seed, crashRate: options.crashRate)
+        faultRate: options.faultRate, seed: options.seed, crashRate: options.crashRate,
+        dropPushRate: options.dropPushRate)
     let report = await simulation.run()
     let output: [UInt8]
     if options.json {

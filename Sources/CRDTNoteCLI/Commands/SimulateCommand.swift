@@ -14,6 +14,8 @@ struct SimulateOptions: Equatable, Sendable {
     var seed: UInt64
     /// Probability in [0, 1] that a device's process dies during a sync step.
     var crashRate: Double = 0
+    /// Push-driven sync with this share of notifications dropped; nil: devices only poll.
+    var dropPushRate: Double? = nil
     /// Whether to print JSON instead of text.
     var json: Bool
 }
@@ -30,7 +32,7 @@ extension SimulateOptions {
     static let spec = CommandSpec(
         name: "simulate",
         summary: "Simulate devices syncing notes through a faulty server; check they converge.",
-        usage: ["simulate --devices N --notes M --edits E --fault-rate F --seed S [--crash-rate F] [--json]"],
+        usage: ["simulate --devices N --notes M --edits E --fault-rate F --seed S [--crash-rate F] [--drop-push-rate F] [--json]"],
         options: [
             .value("--devices", "N", "Number of devices, 1 to \(maximumDevices)."),
             .value("--notes", "M", "Number of shared notes, 1 to \(maximumNotes)."),
@@ -38,6 +40,7 @@ extension SimulateOptions {
             .value("--fault-rate", "F", "Chance of an injected server failure per sync step, 0 to 1."),
             .value("--seed", "S", "Random seed, decimal or 0x hex (64 bits); same seed, same run."),
             .value("--crash-rate", "F", "Chance that a device's process dies during a sync step, 0 to 1 (default 0)."),
+            .value("--drop-push-rate", "F", "Sync on change notifications (plus a slow poll), dropping this share of them, 0 to 1."),
             CommonOptions.json,
         ],
         discussion: ["--devices, --notes, --edits, --fault-rate and --seed are required. Exits 1 if the devices end with different texts, or an edit was lost or undone."],
@@ -61,6 +64,7 @@ extension SimulateOptions {
         faultRate = try required("--fault-rate", parsed.double("--fault-rate", in: 0...1))
         seed = try required("--seed", parsed.unsigned64("--seed"))
         crashRate = try parsed.double("--crash-rate", in: 0...1) ?? 0
+        dropPushRate = try parsed.double("--drop-push-rate", in: 0...1)
         json = parsed.flag("--json")
     }
 }

@@ -4,7 +4,7 @@ import CRDTNote
 /// before the request reaches the server or after the server applied it (the response never
 /// arrives). A dead process makes no more requests: every later call fails at once, so the
 /// engine's sync stops and the simulation restarts the device from its last persisted state.
-actor CrashingStore: RecordStore {
+actor CrashingStore: RecordZoneSubscribing {
     let base: InMemoryCloudDatabase
     private var countdown: Int?
     private var applyFatal = false
@@ -59,5 +59,9 @@ actor CrashingStore: RecordStore {
 
     func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges {
         try await perform { () async throws(RecordStoreError) in try await base.fetchChanges(in: zone, since: token, limit: limit) }
+    }
+
+    func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(RecordStoreError) {
+        try await perform { () async throws(RecordStoreError) in try await base.saveZoneSubscription(subscriptionID, for: zone) }
     }
 }

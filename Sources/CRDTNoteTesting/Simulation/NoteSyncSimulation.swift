@@ -39,11 +39,17 @@ public struct NoteSyncSimulation: Hashable, Sendable {
     public var maxQuiescenceRounds: Int
     /// Probability that a device's process dies during a sync step.
     public var crashRate: Double
+    /// Push-driven sync when set: the zone has a subscription, every change notifies the
+    /// devices (this share of notifications is dropped), a notified device fetches, and every
+    /// device also polls every ``pollInterval`` edits. Nil: devices only sync after their edits.
+    public var dropPushRate: Double?
+    /// Edits between periodic polls of every device in push-driven runs.
+    public var pollInterval: Int
 
     /// A simulation.
     public init(devices: Int, notes: Int, edits: Int, faultRate: Double, seed: UInt64,
                 faultKinds: FaultPlan.Kinds = .all, syncProbability: Double = 0.25, maxQuiescenceRounds: Int = 40,
-                crashRate: Double = 0) {
+                crashRate: Double = 0, dropPushRate: Double? = nil, pollInterval: Int = 200) {
         self.devices = max(devices, 1)
         self.notes = max(notes, 1)
         self.edits = max(edits, 0)
@@ -53,6 +59,8 @@ public struct NoteSyncSimulation: Hashable, Sendable {
         self.syncProbability = syncProbability
         self.maxQuiescenceRounds = max(maxQuiescenceRounds, 2)
         self.crashRate = min(max(crashRate, 0), 1)
+        self.dropPushRate = dropPushRate.map { min(max($0, 0), 1) }
+        self.pollInterval = max(pollInterval, 1)
     }
 
     /// Runs the simulation.
@@ -108,7 +116,9 @@ final class SimulationRun {
         random = SplitMix64(seed: simulation.seed)
         database = InMemoryCloudDatabase(faults: FaultPlan(rate: simulation.faultRate, kinds: simulation.faultKinds,
                                                            seed: simulation.seed ^ 0x5EED_FA17))
-        configuration = NoteSyncConfiguration(zone: zone, maxAttempts: 6, batchSize: 50, pageLimit: 50)
+        var configuration = NoteSyncConfiguration(zone: zone, maxAttempts: 6, batchSize: 50, pageLimit: 50)
+        if simulation.dropPushRate != nil { configuration.subscriptionID = "notes-changes" }
+        self.configuration = configuration
         report = NoteSyncSimulationReport(devices: simulation.devices, notes: simulation.notes, edits: 0)
     }
 
@@ -125,6 +135,10 @@ final class SimulationRun {
     }
 
     func run() async -> NoteSyncSimulationReport {
+        if let rate = simulation.dropPushRate {
+            await database.setNotificationDropRate(rate, seed: simulation.seed ^ 0xD20F_9054)
+            for index in 0..<simulation.devices { await database.registerForNotifications(device: "device-\(index)") }
+        }
         for index in 0..<simulation.devices {
             let disk = PersistedState()
             guard let (engine, store) = launch(index, state: nil, disk: disk) else { continue }
@@ -140,7 +154,7 @@ final class SimulationRun {
         crashesEnabled = simulation.crashRate > 0
 
         // Edits: a random device edits a note it has; sometimes it persists; sometimes it syncs.
-        for _ in 0..<simulation.edits {
+        for step in 0..<simulation.edits {
             time.advance(by: 1 + UInt64(random.below(2000)))
             let index = random.below(devices.count)
             await edit(index)
@@ -149,6 +163,12 @@ final class SimulationRun {
                 // A device coming online either catches up first or, like CKSyncEngine, sends its
                 // pending changes first; then its saves meet newer server records and conflict.
                 await syncStep(index, pushFirst: random.unit() >= 0.5)
+            }
+            if simulation.dropPushRate != nil {
+                await deliverNotifications()
+                if (step + 1) % simulation.pollInterval == 0 {
+                    for index in devices.indices { await syncStep(index, pushFirst: false) }
+                }
             }
         }
         for index in devices.indices { await persist(index) }
@@ -173,6 +193,8 @@ final class SimulationRun {
         report.faultCounts = await database.faultCounts
         report.faultsInjected = report.faultCounts.total
         report.secondsWaited = waited.totalWaited.seconds
+        report.notificationsDelivered = await database.notificationsDelivered
+        report.notificationsDropped = await database.notificationsDropped
         return report
     }
 
@@ -229,10 +251,21 @@ final class SimulationRun {
         devices[index].unpersisted = []
     }
 
-    /// One sync of device `index` (fetch then push, or push first), which may kill its process;
-    /// persists afterwards if it survived. Returns the report of a sync that completed.
+    /// Every device that was notified since it last looked fetches (as its app would on a push).
+    func deliverNotifications() async {
+        for index in devices.indices {
+            let ids = await database.takeNotifications(for: "device-\(index)")
+            guard let id = ids.first else { continue }
+            report.notificationSyncs += 1
+            await syncStep(index, pushFirst: false, notification: id)
+        }
+    }
+
+    /// One sync of device `index` (fetch then push, push first, or the fetch of a notification),
+    /// which may kill its process; persists afterwards if it survived. Returns the report of a
+    /// sync that completed.
     @discardableResult
-    func syncStep(_ index: Int, pushFirst: Bool) async -> NoteSyncReport? {
+    func syncStep(_ index: Int, pushFirst: Bool, notification: String? = nil) async -> NoteSyncReport? {
         var crashing = false
         if crashesEnabled && random.unit() < simulation.crashRate {
             crashing = true
@@ -244,7 +277,9 @@ final class SimulationRun {
         let writes = await devices[index].persisted.generation
         var result: NoteSyncReport?
         do {
-            if pushFirst {
+            if let notification {
+                result = try await engine.handleRemoteNotification(subscriptionID: notification)
+            } else if pushFirst {
                 try await engine.pushLocalChanges()
                 try await engine.fetchRemoteChanges()
                 result = NoteSyncReport()

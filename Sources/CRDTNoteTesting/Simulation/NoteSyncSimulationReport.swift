@@ -27,6 +27,12 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
     public var resurrectedMarkers: [String] = []
     /// Times a device's process died and restarted from its persisted state.
     public var crashes = 0
+    /// Change notifications delivered to devices (push-driven runs).
+    public var notificationsDelivered = 0
+    /// Change notifications dropped on purpose (push-driven runs).
+    public var notificationsDropped = 0
+    /// Fetches run because a notification arrived.
+    public var notificationSyncs = 0
     /// Whether every device and the server ended with the same notes and text, nothing lost.
     public var converged = false
     /// Notes whose text differed between devices or the server.

@@ -67,3 +67,38 @@ import CRDTNoteTestSupport
         #expect(a == b)
     }
 }
+
+/// Push-driven sync: notifications (some dropped) plus a slow poll, with faults and crashes.
+@Suite struct NoteSyncPushSimulationTests {
+    @Test(arguments: [UInt64(1), 2])
+    func pushDrivenDevicesWithDroppedPushesAndCrashesConverge(seed: UInt64) async {
+        let report = await NoteSyncSimulation(devices: 4, notes: 4, edits: 300, faultRate: 0.2, seed: seed, crashRate: 0.05,
+                                              dropPushRate: 0.2, pollInterval: 100).run()
+        #expect(report.succeeded, "lost \(report.lostMarkers) resurrected \(report.resurrectedMarkers) divergent \(report.divergentNotes)")
+        #expect(report.notificationsDelivered > 0 && report.notificationsDropped > 0 && report.notificationSyncs > 0)
+    }
+
+    @Test func theEngineSubscribesOnceAndHandlesOnlyItsOwnNotifications() async throws {
+        let db = InMemoryCloudDatabase()
+        var config = NoteSyncConfiguration()
+        config.subscriptionID = "notes-changes"
+        let phone = try NoteSyncEngine(store: db, replica: .test(1), configuration: config, retryClock: RecordingClock())
+        let laptop = try NoteSyncEngine(store: db, replica: .test(2), configuration: config, retryClock: RecordingClock())
+        await db.registerForNotifications(device: "laptop")
+        try await phone.createNote("n", text: "hello")
+        try await phone.sync()
+        #expect(await db.zoneSubscriptions == ["notes-changes": "Notes"])
+        #expect(await phone.savedState().subscriptionID == "notes-changes")
+        let ids = await db.takeNotifications(for: "laptop")
+        #expect(ids == ["notes-changes"])
+        #expect(try await laptop.handleRemoteNotification(subscriptionID: "other") == nil)
+        let report = try #require(try await laptop.handleRemoteNotification(subscriptionID: ids[0]))
+        #expect(report.receivedNewData)
+        #expect(await laptop.text(of: "n") == "hello")
+        // A zone reset takes the subscription with it; the engine saves it again.
+        try await db.deleteZone(RecordZoneID(zoneName: "Notes"))
+        #expect(await db.zoneSubscriptions.isEmpty)
+        try await phone.sync()
+        #expect(await db.zoneSubscriptions == ["notes-changes": "Notes"])
+    }
+}
