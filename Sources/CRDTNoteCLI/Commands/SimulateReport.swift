@@ -17,14 +17,14 @@ extension NoteSyncSimulationReport {
             ("devices", .number(JSONNumber(devices))), ("notes", .number(JSONNumber(notes))), ("edits", .number(JSONNumber(edits))),
             ("conflictsMerged", .number(JSONNumber(conflictsMerged))), ("retries", .number(JSONNumber(retries))),
             ("faultsInjected", .number(JSONNumber(faultsInjected))), ("lostEdits", .number(JSONNumber(lostEdits))),
-            ("resurrectedEdits", .number(JSONNumber(resurrectedEdits))), ("crashes", .number(JSONNumber(crashes))),
-            ("notificationsDelivered", .number(JSONNumber(notificationsDelivered))),
-            ("notificationsDropped", .number(JSONNumber(notificationsDropped))),
-            ("notificationSyncs", .number(JSONNumber(notificationSyncs))),
             ("converged", .bool(converged)), ("faults", .object(faults)),
             ("divergentNotes", .array(divergentNotes.map(JSONValue.string))), ("failedSyncs", .number(JSONNumber(failedSyncs))),
             ("quiescenceRounds", .number(JSONNumber(quiescenceRounds))), ("secondsWaited", .number(JSONNumber(secondsWaited))),
             ("notesResurrected", .number(JSONNumber(notesResurrected))), ("zoneRecoveries", .number(JSONNumber(zoneRecoveries))),
+            ("resurrectedEdits", .number(JSONNumber(resurrectedEdits))), ("crashes", .number(JSONNumber(crashes))),
+            ("notificationsDelivered", .number(JSONNumber(notificationsDelivered))),
+            ("notificationsDropped", .number(JSONNumber(notificationsDropped))),
+            ("notificationSyncs", .number(JSONNumber(notificationSyncs))),
         ]))
     }
 
