@@ -314,13 +314,52 @@ open class CKModifyRecordsOperation: CKDatabaseOperation, @unchecked Sendable {
 @available(macOS 10.13, iOS 11.0, tvOS 11.0, watchOS 4.0, *)
 open class CKOperationGroup: NSObject {}
 
-/// `CKSubscription`; only its ID type is used (CKSyncEngine.Configuration).
+/// `CKSubscription : NSObject <NSSecureCoding, NSCopying>` (abstract). NS_SWIFT_SENDABLE only
+/// from macOS 14 / iOS 17.
 @available(macOS 10.10, iOS 8.0, tvOS 9.0, watchOS 3.0, *)
 open class CKSubscription: NSObject {
+    /// `- init` is NS_UNAVAILABLE; only subclasses' initializers create subscriptions.
+    init(unavailable: Void) { fatalError() }
+    /// `CKSubscriptionID` (NSString *).
+    public typealias ID = String
+    /// `@property (readonly, copy) CKSubscriptionID subscriptionID`.
+    open var subscriptionID: CKSubscription.ID { fatalError() }
+    /// `@property (nullable, copy) CKNotificationInfo *notificationInfo`.
+    open var notificationInfo: CKSubscription.NotificationInfo? {
+        get { fatalError() }
+        set { fatalError() }
+    }
+
+    /// `CKNotificationInfo : NSObject` (NS_SWIFT_NAME(CKSubscription.NotificationInfo)).
+    @available(macOS 10.10, iOS 8.0, tvOS 9.0, watchOS 6.0, *)
+    open class NotificationInfo: NSObject {
+        public override init() { fatalError() }
+        /// `@property (assign) BOOL shouldSendContentAvailable`.
+        open var shouldSendContentAvailable: Bool {
+            get { fatalError() }
+            set { fatalError() }
+        }
+    }
+}
+
+/// `CKRecordZoneSubscription : CKSubscription`.
+@available(macOS 10.12, iOS 10.0, tvOS 10.0, watchOS 6.0, *)
+open class CKRecordZoneSubscription: CKSubscription {
+    /// `- initWithZoneID:subscriptionID:` (NS_DESIGNATED_INITIALIZER).
+    public init(zoneID: CKRecordZone.ID, subscriptionID: CKSubscription.ID) { fatalError() }
+    /// `@property (readonly, copy, nonatomic) CKRecordZoneID *zoneID`.
+    open var zoneID: CKRecordZone.ID { fatalError() }
+}
+
+/// `CKNotification : NSObject`.
+@available(macOS 10.10, iOS 8.0, tvOS 9.0, watchOS 3.0, *)
+open class CKNotification: NSObject {
     @available(*, unavailable)
     public override init() { fatalError() }
-    /// Overlay.
-    public typealias ID = String
+    /// `+ notificationFromRemoteNotificationDictionary:` (nullable instancetype).
+    public convenience init?(fromRemoteNotificationDictionary notificationDictionary: [AnyHashable: Any]) { fatalError() }
+    /// `@property (nullable, readonly, copy) CKSubscriptionID subscriptionID`.
+    open var subscriptionID: CKSubscription.ID? { fatalError() }
 }
 
 // MARK: - CKContainer, CKDatabase
@@ -356,6 +395,9 @@ open class CKDatabase: NSObject, @unchecked Sendable {
     /// `- saveRecordZone:completionHandler:`.
     @discardableResult
     open func save(_ zone: CKRecordZone) async throws -> CKRecordZone { fatalError() }
+    /// `- saveSubscription:completionHandler:`.
+    @discardableResult
+    open func save(_ subscription: CKSubscription) async throws -> CKSubscription { fatalError() }
     /// `- deleteRecordZoneWithID:completionHandler:`, NS_SWIFT_ASYNC_NAME(deleteRecordZone(withID:)).
     @discardableResult
     open func deleteRecordZone(withID zoneID: CKRecordZone.ID) async throws -> CKRecordZone.ID { fatalError() }

@@ -35,6 +35,15 @@ public protocol RecordStore: Sendable {
     func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges
 }
 
+/// A store that can notify devices of changes: CloudKit (a `CKRecordZoneSubscription` with
+/// silent pushes) and the in-memory database.
+public protocol RecordZoneSubscribing: RecordStore {
+    /// Saves (creates or replaces) the subscription `subscriptionID` for changes to any record
+    /// of `zone`, delivered as silent notifications. Fails with `.zoneNotFound` when the zone
+    /// does not exist; a zone's subscriptions are deleted with it.
+    func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(RecordStoreError)
+}
+
 extension RecordStore {
     /// Saves one record. A failure of the record itself is thrown as that item's error
     /// (e.g. `.serverRecordChanged`), not wrapped in `.partialFailure`.

@@ -9,7 +9,8 @@ import CRDTNoteSupport
 func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
     let simulation = NoteSyncSimulation(
         devices: options.devices, notes: options.notes, edits: options.edits,
-        faultRate: options.faultRate, seed: options.seed)
+        faultRate: options.faultRate, seed: options.seed, crashRate: options.crashRate,
+        dropPushRate: options.dropPushRate)
     let report = await simulation.run()
     let output: [UInt8]
     if options.json {
@@ -28,6 +29,9 @@ func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
             problems.append("devices did not converge (\(report.divergentNotes.count) divergent note\(report.divergentNotes.count == 1 ? "" : "s"))")
         }
         if report.lostEdits > 0 { problems.append("\(report.lostEdits) edit\(report.lostEdits == 1 ? "" : "s") lost") }
+        if report.resurrectedEdits > 0 {
+            problems.append("\(report.resurrectedEdits) deletion\(report.resurrectedEdits == 1 ? "" : "s") undone")
+        }
         throw CLIError(code: .operationFailed, message: "simulation failed: " + problems.joined(separator: "; "))
     }
 }

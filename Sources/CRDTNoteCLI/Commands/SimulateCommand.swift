@@ -12,6 +12,10 @@ struct SimulateOptions: Equatable, Sendable {
     var faultRate: Double
     /// Seed of the simulation's random choices; the same seed replays the same run.
     var seed: UInt64
+    /// Probability in [0, 1] that a device's process dies during a sync step.
+    var crashRate: Double = 0
+    /// Push-driven sync with this share of notifications dropped; nil: devices only poll.
+    var dropPushRate: Double? = nil
     /// Whether to print JSON instead of text.
     var json: Bool
 }
@@ -28,16 +32,18 @@ extension SimulateOptions {
     static let spec = CommandSpec(
         name: "simulate",
         summary: "Simulate devices syncing notes through a faulty server; check they converge.",
-        usage: ["simulate --devices N --notes M --edits E --fault-rate F --seed S [--json]"],
+        usage: ["simulate --devices N --notes M --edits E --fault-rate F --seed S [--crash-rate F] [--drop-push-rate F] [--json]"],
         options: [
             .value("--devices", "N", "Number of devices, 1 to \(maximumDevices)."),
             .value("--notes", "M", "Number of shared notes, 1 to \(maximumNotes)."),
             .value("--edits", "E", "Total number of edits, 1 to \(maximumEdits)."),
             .value("--fault-rate", "F", "Chance of an injected server failure per sync step, 0 to 1."),
             .value("--seed", "S", "Random seed, decimal or 0x hex (64 bits); same seed, same run."),
+            .value("--crash-rate", "F", "Chance that a device's process dies during a sync step, 0 to 1 (default 0)."),
+            .value("--drop-push-rate", "F", "Sync on change notifications (plus a slow poll), dropping this share of them, 0 to 1."),
             CommonOptions.json,
         ],
-        discussion: ["All options but --json are required. Exits 1 if the devices end with different texts."],
+        discussion: ["--devices, --notes, --edits, --fault-rate and --seed are required. Exits 1 if the devices end with different texts, or an edit was lost or undone."],
         examples: [
             ("crdtnote simulate --devices 3 --notes 10 --edits 1000 --fault-rate 0.1 --seed 42",
              "Three devices, ten notes, 10% faults"),
@@ -57,6 +63,8 @@ extension SimulateOptions {
         edits = try required("--edits", parsed.integer("--edits", in: 1...Self.maximumEdits))
         faultRate = try required("--fault-rate", parsed.double("--fault-rate", in: 0...1))
         seed = try required("--seed", parsed.unsigned64("--seed"))
+        crashRate = try parsed.double("--crash-rate", in: 0...1) ?? 0
+        dropPushRate = try parsed.double("--drop-push-rate", in: 0...1)
         json = parsed.flag("--json")
     }
 }

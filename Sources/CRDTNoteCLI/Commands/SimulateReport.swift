@@ -21,6 +21,10 @@ extension NoteSyncSimulationReport {
             ("divergentNotes", .array(divergentNotes.map(JSONValue.string))), ("failedSyncs", .number(JSONNumber(failedSyncs))),
             ("quiescenceRounds", .number(JSONNumber(quiescenceRounds))), ("secondsWaited", .number(JSONNumber(secondsWaited))),
             ("notesResurrected", .number(JSONNumber(notesResurrected))), ("zoneRecoveries", .number(JSONNumber(zoneRecoveries))),
+            ("resurrectedEdits", .number(JSONNumber(resurrectedEdits))), ("crashes", .number(JSONNumber(crashes))),
+            ("notificationsDelivered", .number(JSONNumber(notificationsDelivered))),
+            ("notificationsDropped", .number(JSONNumber(notificationsDropped))),
+            ("notificationSyncs", .number(JSONNumber(notificationSyncs))),
         ]))
     }
 

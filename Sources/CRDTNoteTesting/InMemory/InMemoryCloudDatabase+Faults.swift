@@ -30,11 +30,15 @@ extension InMemoryCloudDatabase {
         case .limitExceeded:
             throw RecordStoreError(.limitExceeded, "injected: a batch of \(batchSize) records is over the server's current limit")
         case .zoneNotFound:
-            if let zone { zones[zone.zoneName] = nil }
+            if let zone {
+                zones[zone.zoneName] = nil
+                dropSubscriptions(of: zone.zoneName)
+            }
             throw RecordStoreError(.zoneNotFound, "injected: zone '\(zone?.zoneName ?? "")' vanished (server reset)")
         case .userDeletedZone:
             if let zone {
                 zones[zone.zoneName] = nil
+                dropSubscriptions(of: zone.zoneName)
                 userDeletedZones.insert(zone.zoneName)
             }
             throw RecordStoreError(.userDeletedZone, "injected: the user deleted zone '\(zone?.zoneName ?? "")'")

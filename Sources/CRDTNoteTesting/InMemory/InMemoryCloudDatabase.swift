@@ -14,7 +14,7 @@ import CRDTNote
 /// try await db.createZone(zone)
 /// let saved = try await db.save(record, in: zone)
 /// ```
-public actor InMemoryCloudDatabase: RecordStore {
+public actor InMemoryCloudDatabase: RecordZoneSubscribing {
     /// The limits enforced.
     public let limits: RecordStoreLimits
     /// Versions kept per record for conflict ancestors; older base tags get a nil ancestor.
@@ -31,6 +31,16 @@ public actor InMemoryCloudDatabase: RecordStore {
     public internal(set) var faultCounts = FaultCounts()
     /// Requests served so far (including failed ones).
     public internal(set) var requestCount = 0
+    /// Zone subscriptions: id → zone name.
+    var subscriptions: [String: String] = [:]
+    /// Devices registered for notifications, and the subscription ids notifying each since it last looked.
+    var mailboxes: [String: Set<String>] = [:]
+    var pushDropRate = 0.0
+    var pushRandom = SplitMix64(seed: 0)
+    /// Notifications delivered to devices so far (one per device per change).
+    public internal(set) var notificationsDelivered = 0
+    /// Notifications dropped on purpose (``setNotificationDropRate(_:seed:)``).
+    public internal(set) var notificationsDropped = 0
 
     /// A database with no zones.
     public init(limits: RecordStoreLimits = .cloudKit, historyLimit: Int = 64, faults: FaultPlan = .none,
@@ -59,13 +69,17 @@ public actor InMemoryCloudDatabase: RecordStore {
     public func createZone(_ zone: RecordZoneID) throws(RecordStoreError) {
         try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .operationCancelled], zone: nil)
         userDeletedZones.remove(zone.zoneName)
-        if zones[zone.zoneName] == nil { zones[zone.zoneName] = newZone() }
+        if zones[zone.zoneName] == nil {
+            zones[zone.zoneName] = newZone()
+            dropSubscriptions(of: zone.zoneName)
+        }
     }
 
     /// Deletes the zone and its records.
     public func deleteZone(_ zone: RecordZoneID) throws(RecordStoreError) {
         try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .operationCancelled], zone: nil)
         zones[zone.zoneName] = nil
+        dropSubscriptions(of: zone.zoneName)
     }
 
     /// Current versions of the named records that exist.
@@ -134,6 +148,7 @@ public actor InMemoryCloudDatabase: RecordStore {
             }
         }
         zones[zone.zoneName] = state
+        if !saved.isEmpty { notify(zone.zoneName) }
         if fault == .networkFailure { throw lostResponse() }
         if fault == .serverResponseLost {
             throw RecordStoreError(.serverResponseLost, "injected: the request was applied but the server's response was lost")
@@ -149,8 +164,10 @@ public actor InMemoryCloudDatabase: RecordStore {
                                    .serverResponseLost, .operationCancelled], zone: zone, isWrite: true)
             var state = try existingZone(zone)
             if let error = limits.deleteError(count: names.count) { throw error }
-            for name in names { state.delete(name) }
+            var removed = false
+            for name in names where state.delete(name) { removed = true }
             zones[zone.zoneName] = state
+            if removed { notify(zone.zoneName) }
             if fault == .networkFailure { throw lostResponse() }
             if fault == .serverResponseLost {
                 throw RecordStoreError(.serverResponseLost, "injected: the delete was applied but the server's response was lost")

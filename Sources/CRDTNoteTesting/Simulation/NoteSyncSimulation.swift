@@ -1,16 +1,25 @@
 import CRDTNoteSupport
 import CRDTNote
 /// A seeded simulation of several devices editing notes offline and online against the
-/// in-memory CloudKit simulator with injected faults, then syncing to quiescence. It checks
-/// the two promises of the library: every device ends with the same text, and no edit is lost.
+/// in-memory CloudKit simulator with injected faults and process crashes, then syncing to
+/// quiescence. It checks the two promises of the library against an independent record of
+/// every edit (see `lostEdits`, `resurrectedEdits`): every device ends with the same text,
+/// and no edit is lost or undone.
 ///
 /// ```swift
-/// let report = await NoteSyncSimulation(devices: 3, notes: 5, edits: 300, faultRate: 0.2, seed: 7).run()
-/// assert(report.converged && report.lostEdits == 0)
+/// let report = await NoteSyncSimulation(devices: 3, notes: 5, edits: 300, faultRate: 0.2, seed: 7, crashRate: 0.05).run()
+/// assert(report.succeeded)
 /// ```
 ///
-/// Everything is deterministic for a seed: device edits, connectivity, faults and clocks
-/// (a manual physical clock; retry waits are recorded, not slept).
+/// Each device is an app: it edits (every inserted stretch carries a unique marker; deletions
+/// remove whole stretches), persists its `NoteSyncState` after every batch of edits and after
+/// every sync, and may die in the middle of a sync (`crashRate`): before or after any request
+/// reaches the server, or after the sync but before persisting. It then restarts from its last
+/// persisted state; edits made since then die with it. An edit counts once a persisted state
+/// contains it.
+///
+/// Everything is deterministic for a seed: device edits, connectivity, faults, crashes and
+/// clocks (a manual physical clock; retry waits are recorded, not slept).
 public struct NoteSyncSimulation: Hashable, Sendable {
     /// Number of devices.
     public var devices: Int
@@ -26,12 +35,21 @@ public struct NoteSyncSimulation: Hashable, Sendable {
     public var faultKinds: FaultPlan.Kinds
     /// Probability that a device syncs after an edit (else it stays offline for now).
     public var syncProbability: Double
-    /// Most sync rounds (every device once) after the edits; faults stop after half of them.
+    /// Most sync rounds (every device once) after the edits; faults and crashes stop after half of them.
     public var maxQuiescenceRounds: Int
+    /// Probability that a device's process dies during a sync step.
+    public var crashRate: Double
+    /// Push-driven sync when set: the zone has a subscription, every change notifies the
+    /// devices (this share of notifications is dropped), a notified device fetches, and every
+    /// device also polls every ``pollInterval`` edits. Nil: devices only sync after their edits.
+    public var dropPushRate: Double?
+    /// Edits between periodic polls of every device in push-driven runs.
+    public var pollInterval: Int
 
     /// A simulation.
     public init(devices: Int, notes: Int, edits: Int, faultRate: Double, seed: UInt64,
-                faultKinds: FaultPlan.Kinds = .all, syncProbability: Double = 0.25, maxQuiescenceRounds: Int = 40) {
+                faultKinds: FaultPlan.Kinds = .all, syncProbability: Double = 0.25, maxQuiescenceRounds: Int = 40,
+                crashRate: Double = 0, dropPushRate: Double? = nil, pollInterval: Int = 200) {
         self.devices = max(devices, 1)
         self.notes = max(notes, 1)
         self.edits = max(edits, 0)
@@ -40,141 +58,286 @@ public struct NoteSyncSimulation: Hashable, Sendable {
         self.faultKinds = faultKinds
         self.syncProbability = syncProbability
         self.maxQuiescenceRounds = max(maxQuiescenceRounds, 2)
+        self.crashRate = min(max(crashRate, 0), 1)
+        self.dropPushRate = dropPushRate.map { min(max($0, 0), 1) }
+        self.pollInterval = max(pollInterval, 1)
     }
 
     /// Runs the simulation.
     public func run() async -> NoteSyncSimulationReport {
-        var random = SplitMix64(seed: seed)
-        let zone = RecordZoneID(zoneName: "Notes")
-        let database = InMemoryCloudDatabase(faults: FaultPlan(rate: faultRate, kinds: faultKinds, seed: seed ^ 0x5EED_FA17))
-        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
-        let waited = RecordingClock()
-        let configuration = NoteSyncConfiguration(zone: zone, maxAttempts: 6, batchSize: 50, pageLimit: 50)
-        var engines: [NoteSyncEngine] = []
-        for index in 0..<devices {
-            let clock = HybridLogicalClock(physicalClock: time.clock)
-            // Replica ids are fixed per device so runs repeat exactly.
-            if let engine = try? NoteSyncEngine(store: database, replica: ReplicaID(rawValue: UInt64(index + 1)),
-                                                configuration: configuration, clock: clock, retryClock: waited) {
-                engines.append(engine)
-            }
+        let run = SimulationRun(self)
+        return await run.run()
+    }
+
+    static let words = ["milk ", "eggs ", "call Anna ", "TODO ", "→ ", "ünïcödé ", "🍎 ", "\n", "draft ", "ok "]
+}
+
+/// What a device persisted (its "disk": survives crashes). The app writes it after batches of
+/// edits and syncs; the engine writes it before sending unpersisted local changes.
+actor PersistedState {
+    private(set) var state = NoteSyncState()
+    /// Writes so far.
+    private(set) var generation = 0
+
+    func write(_ state: NoteSyncState) {
+        self.state = state
+        generation += 1
+    }
+}
+
+/// One device: the app process (engine, its store connection) and what it persisted.
+struct SimulatedDevice {
+    var engine: NoteSyncEngine
+    var store: CrashingStore
+    let persisted: PersistedState
+    /// Edits made since the last persist (they die with the process).
+    var unpersisted: [EditOracle.Intent] = []
+    /// Edits made so far (for unique markers; survives crashes, as markers must stay unique).
+    var madeEdits = 0
+}
+
+/// The state of one run of a `NoteSyncSimulation`.
+final class SimulationRun {
+    let simulation: NoteSyncSimulation
+    var random: SplitMix64
+    let zone = RecordZoneID(zoneName: "Notes")
+    let database: InMemoryCloudDatabase
+    let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+    let waited = RecordingClock()
+    let configuration: NoteSyncConfiguration
+    var devices: [SimulatedDevice] = []
+    var oracle = EditOracle()
+    var report: NoteSyncSimulationReport
+    /// Whether crashes may happen now (not during setup or the fault-free end of quiescence).
+    var crashesEnabled = false
+
+    init(_ simulation: NoteSyncSimulation) {
+        self.simulation = simulation
+        random = SplitMix64(seed: simulation.seed)
+        database = InMemoryCloudDatabase(faults: FaultPlan(rate: simulation.faultRate, kinds: simulation.faultKinds,
+                                                           seed: simulation.seed ^ 0x5EED_FA17))
+        var configuration = NoteSyncConfiguration(zone: zone, maxAttempts: 6, batchSize: 50, pageLimit: 50)
+        if simulation.dropPushRate != nil { configuration.subscriptionID = "notes-changes" }
+        self.configuration = configuration
+        report = NoteSyncSimulationReport(devices: simulation.devices, notes: simulation.notes, edits: 0)
+    }
+
+    func replica(_ index: Int) -> ReplicaID { ReplicaID(rawValue: UInt64(index + 1)) }
+
+    /// A fresh process of device `index` resuming `state` (replica ids are fixed per device so runs repeat exactly).
+    func launch(_ index: Int, state: NoteSyncState?, disk: PersistedState) -> (NoteSyncEngine, CrashingStore)? {
+        let store = CrashingStore(base: database)
+        let clock = HybridLogicalClock(physicalClock: time.clock)
+        guard let engine = try? NoteSyncEngine(store: store, replica: replica(index), configuration: configuration, clock: clock,
+                                               state: state, retryClock: waited,
+                                               persistState: { state in await disk.write(state) }) else { return nil }
+        return (engine, store)
+    }
+
+    func run() async -> NoteSyncSimulationReport {
+        if let rate = simulation.dropPushRate {
+            await database.setNotificationDropRate(rate, seed: simulation.seed ^ 0xD20F_9054)
+            for index in 0..<simulation.devices { await database.registerForNotifications(device: "device-\(index)") }
         }
-        var report = NoteSyncSimulationReport(devices: devices, notes: notes, edits: 0)
-        let names = (0..<notes).map { "note-\($0)" }
+        for index in 0..<simulation.devices {
+            let disk = PersistedState()
+            guard let (engine, store) = launch(index, state: nil, disk: disk) else { continue }
+            devices.append(SimulatedDevice(engine: engine, store: store, persisted: disk))
+        }
+        let names = (0..<simulation.notes).map { "note-\($0)" }
         // Each note starts on one device.
         for (i, name) in names.enumerated() {
             // A few bytes, far within a note's limits: never refused.
-            try? await engines[i % engines.count].createNote(name, text: "Note \(i)\n")
+            try? await devices[i % devices.count].engine.createNote(name, text: "Note \(i)\n")
         }
-        for engine in engines { await attemptSync(engine, &report) }
+        for index in devices.indices { await syncStep(index, pushFirst: false) }
+        crashesEnabled = simulation.crashRate > 0
 
-        // Edits: a random device edits a note it has; sometimes it syncs afterwards.
-        for _ in 0..<edits {
+        // Edits: a random device edits a note it has; sometimes it persists; sometimes it syncs.
+        for step in 0..<simulation.edits {
             time.advance(by: 1 + UInt64(random.below(2000)))
-            let engine = engines[random.below(engines.count)]
-            let available = await engine.noteNames
-            guard !available.isEmpty else {
-                await attemptSync(engine, &report)
-                continue
-            }
-            let name = available[random.below(available.count)]
-            let length = await engine.note(name)?.scalarCount ?? 0
-            let roll = random.below(10)
-            let word = Self.words[random.below(Self.words.count)]
-            let at = random.below(length + 1)
-            let span = min(length - min(at, length), 1 + random.below(6))
-            do {
-                if roll < 7 || length == 0 {
-                    try await engine.edit(name) { try $0.insert(word, atScalarOffset: at) }
-                } else if roll < 9 {
-                    try await engine.edit(name) { try $0.deleteScalars(in: at..<(at + span)) }
-                } else {
-                    try await engine.edit(name) { try $0.replaceScalars(in: at..<(at + span), with: word) }
-                }
-                report.edits += 1
-            } catch {
-                continue
-            }
-            if random.unit() < syncProbability {
+            let index = random.below(devices.count)
+            await edit(index)
+            if random.unit() < 0.3 { await persist(index) } // the end of a batch of edits
+            if random.unit() < simulation.syncProbability {
                 // A device coming online either catches up first or, like CKSyncEngine, sends its
                 // pending changes first; then its saves meet newer server records and conflict.
-                if random.unit() < 0.5 {
-                    await attemptSync(engine, &report)
-                } else {
-                    await attemptPushFirst(engine, &report)
+                await syncStep(index, pushFirst: random.unit() >= 0.5)
+            }
+            if simulation.dropPushRate != nil {
+                await deliverNotifications()
+                if (step + 1) % simulation.pollInterval == 0 {
+                    for index in devices.indices { await syncStep(index, pushFirst: false) }
                 }
             }
         }
+        for index in devices.indices { await persist(index) }
 
         // Quiescence: everyone syncs until a whole round changes nothing.
-        for round in 0..<maxQuiescenceRounds {
-            if round == maxQuiescenceRounds / 2 { await database.setFaultPlan(.none) }
+        for round in 0..<simulation.maxQuiescenceRounds {
+            if round == simulation.maxQuiescenceRounds / 2 {
+                await database.setFaultPlan(.none)
+                crashesEnabled = false
+            }
             report.quiescenceRounds = round + 1
             var quiet = true
-            for engine in engines {
-                let result = await attemptSync(engine, &report)
-                let unsaved = await engine.unsavedNoteNames
+            for index in devices.indices {
+                let result = await syncStep(index, pushFirst: false)
+                let unsaved = await devices[index].engine.unsavedNoteNames
                 if result?.isQuiet != true || !unsaved.isEmpty { quiet = false }
             }
             if quiet { break }
         }
-        await check(engines, database: database, zone: zone, into: &report)
+        await check()
+        report.edits = oracle.counted
         report.faultCounts = await database.faultCounts
         report.faultsInjected = report.faultCounts.total
         report.secondsWaited = waited.totalWaited.seconds
-        for engine in engines {
-            let stats = await engine.statistics
-            report.conflictsMerged += stats.conflictsMerged
-            report.retries += stats.retries
-            report.notesResurrected += stats.notesResurrected
-            report.zoneRecoveries += stats.zoneRecoveries
-        }
+        report.notificationsDelivered = await database.notificationsDelivered
+        report.notificationsDropped = await database.notificationsDropped
         return report
     }
 
-    /// Syncs once; a failure is counted, not fatal (unsaved edits stay pending).
-    @discardableResult
-    private func attemptSync(_ engine: NoteSyncEngine, _ report: inout NoteSyncSimulationReport) async -> NoteSyncReport? {
+    /// Device `index` makes one edit on a random note it has: inserts a token, deletes whole
+    /// tokens, or replaces them with a new one.
+    func edit(_ index: Int) async {
+        let engine = devices[index].engine
+        let available = await engine.noteNames
+        guard !available.isEmpty else { return }
+        let name = available[random.below(available.count)]
+        guard let text = await engine.note(name) else { return }
+        let string = text.string
+        let length = text.scalarCount
+        let tokens = EditOracle.tokens(in: string)
+        let roll = random.below(10)
+        let word = NoteSyncSimulation.words[random.below(NoteSyncSimulation.words.count)]
+        devices[index].madeEdits += 1
+        let marker = "d\(index + 1)e\(devices[index].madeEdits)"
+        let token = EditOracle.token(marker: marker, word: word)
         do {
-            return try await engine.sync()
+            if roll < 6 || tokens.isEmpty {
+                // Insert at a token boundary (or the start or end).
+                var boundaries = [0, length]
+                for t in tokens { boundaries.append(t.start); boundaries.append(t.end) }
+                let at = boundaries[random.below(boundaries.count)]
+                try await engine.edit(name) { try $0.insert(token, atScalarOffset: at) }
+                devices[index].unpersisted.append(.insert(note: name, marker: marker))
+            } else {
+                // Delete 1 to 3 adjacent tokens, sometimes putting a new one in their place.
+                let first = random.below(tokens.count)
+                var last = first
+                let want = random.below(3)
+                while last - first < want, last + 1 < tokens.count, tokens[last + 1].start == tokens[last].end { last += 1 }
+                let range = tokens[first].start..<tokens[last].end
+                let markers = tokens[first...last].map(\.marker)
+                oracle.deletionMade(markers)
+                if roll < 9 {
+                    try await engine.edit(name) { try $0.deleteScalars(in: range) }
+                    devices[index].unpersisted.append(.delete(note: name, markers: markers, replacement: nil))
+                } else {
+                    try await engine.edit(name) { try $0.replaceScalars(in: range, with: token) }
+                    devices[index].unpersisted.append(.delete(note: name, markers: markers, replacement: marker))
+                }
+            }
         } catch {
-            report.failedSyncs += 1
+            return
+        }
+    }
+
+    /// The app of device `index` persists its state: its edits so far count.
+    func persist(_ index: Int) async {
+        await devices[index].persisted.write(await devices[index].engine.savedState())
+        oracle.count(devices[index].unpersisted)
+        devices[index].unpersisted = []
+    }
+
+    /// Every device that was notified since it last looked fetches (as its app would on a push).
+    func deliverNotifications() async {
+        for index in devices.indices {
+            let ids = await database.takeNotifications(for: "device-\(index)")
+            guard let id = ids.first else { continue }
+            report.notificationSyncs += 1
+            await syncStep(index, pushFirst: false, notification: id)
+        }
+    }
+
+    /// One sync of device `index` (fetch then push, push first, or the fetch of a notification),
+    /// which may kill its process; persists afterwards if it survived. Returns the report of a
+    /// sync that completed.
+    @discardableResult
+    func syncStep(_ index: Int, pushFirst: Bool, notification: String? = nil) async -> NoteSyncReport? {
+        var crashing = false
+        if crashesEnabled && random.unit() < simulation.crashRate {
+            crashing = true
+            // Die at one of the first requests (before or after the server applied it), or after
+            // the sync but before persisting when it makes fewer.
+            await devices[index].store.arm(after: random.below(8), applying: random.below(2) == 0)
+        }
+        let engine = devices[index].engine
+        let writes = await devices[index].persisted.generation
+        var result: NoteSyncReport?
+        do {
+            if let notification {
+                result = try await engine.handleRemoteNotification(subscriptionID: notification)
+            } else if pushFirst {
+                try await engine.pushLocalChanges()
+                try await engine.fetchRemoteChanges()
+                result = NoteSyncReport()
+            } else {
+                result = try await engine.sync()
+            }
+        } catch {
+            if !crashing { report.failedSyncs += 1 }
+        }
+        if await devices[index].persisted.generation != writes {
+            // The engine persisted before sending: the edits made before this sync count.
+            oracle.count(devices[index].unpersisted)
+            devices[index].unpersisted = []
+        }
+        if crashing {
+            await restart(index)
             return nil
         }
+        await persist(index)
+        return result
     }
 
-    /// Pushes pending edits before fetching, so stale saves conflict and get merged.
-    private func attemptPushFirst(_ engine: NoteSyncEngine, _ report: inout NoteSyncSimulationReport) async {
-        do {
-            try await engine.pushLocalChanges()
-            try await engine.fetchRemoteChanges()
-        } catch {
-            report.failedSyncs += 1
-        }
+    /// Device `index`'s process died: it starts again from its last persisted state.
+    func restart(_ index: Int) async {
+        report.crashes += 1
+        await collectStatistics(devices[index].engine)
+        devices[index].unpersisted = []
+        let disk = devices[index].persisted
+        guard let (engine, store) = launch(index, state: await disk.state, disk: disk) else { return }
+        devices[index].engine = engine
+        devices[index].store = store
     }
 
-    /// Convergence and lost edits: all devices and the server hold the same text per note, and
-    /// the final state of every note includes every operation any device made on it.
-    private func check(_ engines: [NoteSyncEngine], database: InMemoryCloudDatabase, zone: RecordZoneID,
-                       into report: inout NoteSyncSimulationReport) async {
-        var expected: [String: VersionVector] = [:]
+    func collectStatistics(_ engine: NoteSyncEngine) async {
+        let stats = await engine.statistics
+        report.conflictsMerged += stats.conflictsMerged
+        report.retries += stats.retries
+        report.notesResurrected += stats.notesResurrected
+        report.zoneRecoveries += stats.zoneRecoveries
+    }
+
+    /// Convergence (all devices and the server hold the same text per note) and the oracle.
+    func check() async {
         var texts: [String: Set<String>] = [:]
-        var finals: [String: VersionVector] = [:]
+        var finals: [[String: String]] = []
         var converged = true
-        let reference = await engines[0].noteNames
-        for engine in engines {
-            let names = await engine.noteNames
+        let reference = await devices[0].engine.noteNames
+        for device in devices {
+            await collectStatistics(device.engine)
+            let names = await device.engine.noteNames
             if names != reference { converged = false }
+            var final: [String: String] = [:]
             for name in names {
-                guard let note = await engine.note(name) else { continue }
-                texts[name, default: []].insert(note.string)
-                var own = expected[name] ?? VersionVector()
-                own.formUnion(VersionVector([engine.replica: note.version[engine.replica]]))
-                expected[name] = own
-                var all = finals[name] ?? VersionVector()
-                all.formUnion(note.version)
-                finals[name] = all
+                guard let text = await device.engine.text(of: name) else { continue }
+                texts[name, default: []].insert(text)
+                final[name] = text
             }
+            finals.append(final)
         }
         for record in await database.allRecords(in: zone) {
             let text = try? NoteSyncCore.text(from: record, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock())
@@ -185,21 +348,12 @@ public struct NoteSyncSimulation: Hashable, Sendable {
             report.divergentNotes.append(name)
         }
         report.divergentNotes.sort()
-        // Every device's own operations must be in every device's final state of the note.
-        for engine in engines {
-            for (name, want) in expected {
-                guard let have = await engine.note(name)?.version else {
-                    report.lostEdits += Int(clamping: want.totalCount)
-                    continue
-                }
-                for (replica, count) in want.counts where have[replica] < count {
-                    report.lostEdits += Int(clamping: count - have[replica])
-                }
-            }
-        }
-        if report.lostEdits > 0 { converged = false }
-        report.converged = converged && texts.count == notes
+        let found = oracle.check(finals)
+        report.lostEdits = found.lost
+        report.resurrectedEdits = found.resurrected
+        report.lostMarkers = Array(found.lostMarkers.prefix(20))
+        report.resurrectedMarkers = Array(found.resurrectedMarkers.prefix(20))
+        if found.lost > 0 || found.resurrected > 0 { converged = false }
+        report.converged = converged && texts.count == simulation.notes
     }
-
-    private static let words = ["milk ", "eggs ", "call Anna ", "TODO ", "→ ", "ünïcödé ", "🍎 ", "\n", "draft ", "ok "]
 }

@@ -6,7 +6,8 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
     public var devices: Int
     /// Notes simulated.
     public var notes: Int
-    /// Edits made (note creations included).
+    /// Edits counted: made and contained in a persisted state (edits that died with a crashed
+    /// process before a persist are not counted).
     public var edits: Int
     /// Save conflicts resolved by merging.
     public var conflictsMerged = 0
@@ -16,8 +17,22 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
     public var faultsInjected = 0
     /// Faults by kind.
     public var faultCounts = FaultCounts()
-    /// Operations some device made that are missing from a final state (must be 0).
+    /// Counted insertions nobody deleted that are not on every device exactly once (must be 0).
     public var lostEdits = 0
+    /// Counted deletions whose text is still on some device (must be 0).
+    public var resurrectedEdits = 0
+    /// Markers of the first lost insertions (for debugging a failure).
+    public var lostMarkers: [String] = []
+    /// Markers of the first resurrected deletions.
+    public var resurrectedMarkers: [String] = []
+    /// Times a device's process died and restarted from its persisted state.
+    public var crashes = 0
+    /// Change notifications delivered to devices (push-driven runs).
+    public var notificationsDelivered = 0
+    /// Change notifications dropped on purpose (push-driven runs).
+    public var notificationsDropped = 0
+    /// Fetches run because a notification arrived.
+    public var notificationSyncs = 0
     /// Whether every device and the server ended with the same notes and text, nothing lost.
     public var converged = false
     /// Notes whose text differed between devices or the server.
@@ -40,6 +55,6 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
         self.edits = edits
     }
 
-    /// Whether the run kept both promises (converged, nothing lost).
-    public var succeeded: Bool { converged && lostEdits == 0 }
+    /// Whether the run kept both promises (converged, nothing lost or resurrected).
+    public var succeeded: Bool { converged && lostEdits == 0 && resurrectedEdits == 0 }
 }

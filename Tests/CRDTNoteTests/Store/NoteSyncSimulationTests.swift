@@ -35,3 +35,70 @@ import CRDTNoteTestSupport
         #expect(a == b)
     }
 }
+
+/// The simulation with process crashes, checked against its independent edit oracle.
+@Suite struct NoteSyncCrashSimulationTests {
+    @Test(arguments: [UInt64(1), 2, 3])
+    func crashingDevicesLoseNothingAndConverge(seed: UInt64) async {
+        let report = await NoteSyncSimulation(devices: 4, notes: 4, edits: 300, faultRate: 0.2, seed: seed, crashRate: 0.1).run()
+        #expect(report.succeeded, "lost \(report.lostMarkers) resurrected \(report.resurrectedMarkers) divergent \(report.divergentNotes)")
+        #expect(report.lostEdits == 0 && report.resurrectedEdits == 0)
+        #expect(report.crashes > 0)
+        #expect(report.edits > 200)
+    }
+
+    @Test func theOracleSeesALostInsertionAndAnUndoneDeletion() {
+        var oracle = EditOracle()
+        oracle.count([.insert(note: "n", marker: "d1e1"), .insert(note: "n", marker: "d1e2"), .delete(note: "n", markers: ["d1e3"], replacement: nil)])
+        oracle.deletionMade(["d1e3"])
+        let good = "Note\n" + EditOracle.token(marker: "d1e1", word: "a") + EditOracle.token(marker: "d1e2", word: "b")
+        #expect(oracle.check([["n": good], ["n": good]]).lost == 0)
+        let missing = "Note\n" + EditOracle.token(marker: "d1e1", word: "a")
+        #expect(oracle.check([["n": good], ["n": missing]]).lost == 1)
+        let twice = good + EditOracle.token(marker: "d1e2", word: "b")
+        #expect(oracle.check([["n": twice], ["n": good]]).lost == 1)
+        let undone = good + EditOracle.token(marker: "d1e3", word: "c")
+        #expect(oracle.check([["n": good], ["n": undone]]).resurrected == 1)
+    }
+
+    @Test func aCrashingRunIsDeterministicForASeed() async {
+        let a = await NoteSyncSimulation(devices: 3, notes: 3, edits: 100, faultRate: 0.3, seed: 9, crashRate: 0.2).run()
+        let b = await NoteSyncSimulation(devices: 3, notes: 3, edits: 100, faultRate: 0.3, seed: 9, crashRate: 0.2).run()
+        #expect(a == b)
+    }
+}
+
+/// Push-driven sync: notifications (some dropped) plus a slow poll, with faults and crashes.
+@Suite struct NoteSyncPushSimulationTests {
+    @Test(arguments: [UInt64(1), 2])
+    func pushDrivenDevicesWithDroppedPushesAndCrashesConverge(seed: UInt64) async {
+        let report = await NoteSyncSimulation(devices: 4, notes: 4, edits: 300, faultRate: 0.2, seed: seed, crashRate: 0.05,
+                                              dropPushRate: 0.2, pollInterval: 100).run()
+        #expect(report.succeeded, "lost \(report.lostMarkers) resurrected \(report.resurrectedMarkers) divergent \(report.divergentNotes)")
+        #expect(report.notificationsDelivered > 0 && report.notificationsDropped > 0 && report.notificationSyncs > 0)
+    }
+
+    @Test func theEngineSubscribesOnceAndHandlesOnlyItsOwnNotifications() async throws {
+        let db = InMemoryCloudDatabase()
+        var config = NoteSyncConfiguration()
+        config.subscriptionID = "notes-changes"
+        let phone = try NoteSyncEngine(store: db, replica: .test(1), configuration: config, retryClock: RecordingClock())
+        let laptop = try NoteSyncEngine(store: db, replica: .test(2), configuration: config, retryClock: RecordingClock())
+        await db.registerForNotifications(device: "laptop")
+        try await phone.createNote("n", text: "hello")
+        try await phone.sync()
+        #expect(await db.zoneSubscriptions == ["notes-changes": "Notes"])
+        #expect(await phone.savedState().subscriptionID == "notes-changes")
+        let ids = await db.takeNotifications(for: "laptop")
+        #expect(ids == ["notes-changes"])
+        #expect(try await laptop.handleRemoteNotification(subscriptionID: "other") == nil)
+        let report = try #require(try await laptop.handleRemoteNotification(subscriptionID: ids[0]))
+        #expect(report.receivedNewData)
+        #expect(await laptop.text(of: "n") == "hello")
+        // A zone reset takes the subscription with it; the engine saves it again.
+        try await db.deleteZone(RecordZoneID(zoneName: "Notes"))
+        #expect(await db.zoneSubscriptions.isEmpty)
+        try await phone.sync()
+        #expect(await db.zoneSubscriptions == ["notes-changes": "Notes"])
+    }
+}

@@ -46,6 +46,20 @@ public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
         }
     }
 
+    /// Saves a `CKRecordZoneSubscription` on the zone whose notifications are silent
+    /// (`shouldSendContentAvailable`): the app is woken in the background to fetch.
+    public func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(CloudKitFailure) {
+        let subscription = CKRecordZoneSubscription(zoneID: CloudKitRecordMapping.zoneID(zone), subscriptionID: subscriptionID)
+        let info = CKSubscription.NotificationInfo()
+        info.shouldSendContentAvailable = true
+        subscription.notificationInfo = info
+        do {
+            _ = try await database.save(subscription)
+        } catch {
+            throw CloudKitRecordMapping.failure(error)
+        }
+    }
+
     /// Deletes the zone.
     public func deleteZone(_ zone: RecordZoneID) async throws(CloudKitFailure) {
         do {
@@ -119,6 +133,14 @@ public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
         } catch {
             throw CloudKitRecordMapping.failure(error)
         }
+    }
+}
+extension NoteSyncEngine {
+    /// The subscription id of a CloudKit remote notification (`userInfo` of
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`), nil when it is not
+    /// a CloudKit notification.
+    public nonisolated static func subscriptionID(fromRemoteNotification userInfo: [AnyHashable: Any]) -> String? {
+        CKNotification(fromRemoteNotificationDictionary: userInfo)?.subscriptionID
     }
 }
 #endif

@@ -10,6 +10,8 @@ public protocol CloudKitStyleDatabase: Sendable {
     /// `CKDatabase.modifyRecords(saving:deleting:savePolicy: .ifServerRecordUnchanged, atomically: false)`.
     func modifyRecords(saving: [CloudRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
         -> (saveResults: [String: Result<CloudRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>])
+    /// Saves a subscription (`subscriptionID`) to changes of `zone`, with silent notifications.
+    func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(CloudKitFailure)
     /// `CKDatabase.recordZoneChanges(inZoneWith:since:desiredKeys:resultsLimit:)`.
     func recordZoneChanges(in zone: RecordZoneID, since token: ChangeToken?, resultsLimit: Int) async throws(CloudKitFailure)
         -> (modifications: [String: Result<CloudRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool)
@@ -113,5 +115,20 @@ public struct CloudKitStyleRecordStore<Database: CloudKitStyleDatabase>: RecordS
         changed.sort { $0.recordName < $1.recordName }
         return RecordChanges(changed: changed, deletedRecordNames: page.deletions, token: page.changeToken, moreComing: page.moreComing,
                              recordErrors: failures)
+    }
+}
+
+extension CloudKitStyleDatabase {
+    /// Saves a zone subscription with silent notifications. The default (for databases that
+    /// have none, such as test fakes) fails with `.invalidArguments`; the engine then polls.
+    public func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(CloudKitFailure) {
+        throw CloudKitFailure(.invalidArguments, "this database does not support subscriptions")
+    }
+}
+
+extension CloudKitStyleRecordStore: RecordZoneSubscribing {
+    /// Saves the zone subscription through the database (`CKRecordZoneSubscription` on CloudKit).
+    public func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(RecordStoreError) {
+        do { try await database.saveZoneSubscription(subscriptionID, for: zone) } catch { throw RecordStoreError(cloudKit: error) }
     }
 }

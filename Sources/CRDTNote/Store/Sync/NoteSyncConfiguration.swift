@@ -39,6 +39,11 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     public var recordType: String
     /// Inline-versus-asset limits for writing note records.
     public var recordLimits: NoteLimits
+    /// The id of the change-notification subscription on the zone (silent pushes when any
+    /// device changes a note), saved once by the engine when the store supports it
+    /// (`RecordZoneSubscribing`), remembered in `NoteSyncState` and saved again after the zone
+    /// was recreated; nil: no subscription (the app polls).
+    public var subscriptionID: String?
 
     /// A configuration; the defaults suit CloudKit.
     public init(zone: RecordZoneID = RecordZoneID(zoneName: "Notes"), maxAttempts: Int = 8, batchSize: Int = 200,
@@ -56,6 +61,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
         self.userDeletedZonePolicy = userDeletedZonePolicy
         self.recordType = recordType
         self.recordLimits = recordLimits
+        self.subscriptionID = nil
     }
 
     /// The wait before retry `attempt` (1-based) when the store suggests none.

@@ -76,6 +76,7 @@ extension NoteSyncCore {
     /// elsewhere) and has been read to its end: notes it did not contain (`seen`) are no longer
     /// on the server and are marked to be created again.
     mutating func feedRestarted(seen: Set<String>) {
+        subscriptionID = nil // the zone may have been recreated elsewhere: save the subscription again
         for (name, note) in notes where note.base != nil && !seen.contains(name) {
             var copy = note
             copy.base = note.base?.withoutServerIdentity()

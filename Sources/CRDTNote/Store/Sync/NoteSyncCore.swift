@@ -55,12 +55,17 @@ public struct NoteSyncCore: Sendable {
     var pendingDeletes: [String: NoteSyncState.PendingDelete] = [:]
     /// The change-feed position (used by `NoteSyncEngine`; CKSyncEngine keeps its own).
     var token: ChangeToken?
+    /// The subscription known to be saved on the server for the zone (persisted).
+    var subscriptionID: String?
     /// Records handed out by `recordToSend`, awaiting `recordWasSaved`.
     var sent: [String: SentRecord] = [:]
     /// Cumulative counters.
     public internal(set) var statistics = NoteSyncStatistics()
     /// What happened since the last `takeReport()`.
     var report = NoteSyncReport()
+    /// Whether a local change (edit, new note, delete) was made since the engine last persisted
+    /// the state before sending: such changes must be persisted before they leave the device.
+    var changedSincePersist = false
 
     /// Notes with no notes, or resuming `state`. Throws `.newerVersionAvailable` for a state of
     /// a newer layout and `.recordUnreadable` for a damaged snapshot.
@@ -75,6 +80,7 @@ public struct NoteSyncCore: Sendable {
                 "sync state version \(state.version) was written by a newer crdtnote (this one reads up to \(NoteSyncState.currentVersion))")
         }
         token = state.token
+        subscriptionID = state.subscriptionID
         pendingDeletes = state.pendingDeletes
         for (name, saved) in state.notes {
             do {
@@ -113,6 +119,7 @@ public struct NoteSyncCore: Sendable {
         if !text.isEmpty { try Self.setText(text, of: &note.text, name: name) }
         pendingDeletes[name] = nil
         notes[name] = note
+        changedSincePersist = true
     }
 
     /// Replaces a note's whole text; the difference becomes CRDT edits.
@@ -122,7 +129,7 @@ public struct NoteSyncCore: Sendable {
     public mutating func setText(_ text: String, of name: String) throws(NoteSyncError) {
         guard var note = notes[name] else { return try createNote(name, text: text) }
         try Self.setText(text, of: &note.text, name: name)
-        Self.touch(&note)
+        touch(&note)
         notes[name] = note
     }
 
@@ -143,7 +150,7 @@ public struct NoteSyncCore: Sendable {
         } catch {
             throw NoteSyncError(.invalidEdit, noteName: name, "\(error)")
         }
-        Self.touch(&note)
+        touch(&note)
         notes[name] = note
     }
 
@@ -152,6 +159,7 @@ public struct NoteSyncCore: Sendable {
         guard let note = notes.removeValue(forKey: name) else { return }
         sent[name] = nil
         if let base = note.base { pendingDeletes[name] = NoteSyncState.PendingDelete(changeTag: base.recordChangeTag) }
+        changedSincePersist = true
     }
 
     /// Notes deleted here whose delete the transport still has to send, sorted.
@@ -168,13 +176,21 @@ public struct NoteSyncCore: Sendable {
         for (name, note) in notes {
             saved[name] = NoteSyncState.SavedNote(snapshot: note.text.encodedSnapshot(), base: note.base, hasUnsavedChanges: note.hasUnsavedChanges)
         }
-        return NoteSyncState(token: token, notes: saved, pendingDeletes: pendingDeletes)
+        var state = NoteSyncState(token: token, notes: saved, pendingDeletes: pendingDeletes)
+        state.subscriptionID = subscriptionID
+        return state
     }
 
     /// What happened since the last call (changed notes, failures, counts), and starts afresh.
     public mutating func takeReport() -> NoteSyncReport {
         defer { report = NoteSyncReport() }
         return report
+    }
+
+    /// Marks a local change of `note`.
+    mutating func touch(_ note: inout LocalNote) {
+        Self.touch(&note)
+        changedSincePersist = true
     }
 
     static func touch(_ note: inout LocalNote) {
@@ -201,6 +217,7 @@ public struct NoteSyncCore: Sendable {
         }
         statistics.zoneRecoveries += 1
         token = nil
+        subscriptionID = nil // a zone's subscriptions go with it
         sent.removeAll()
         for (name, note) in notes where note.base != nil {
             var copy = note

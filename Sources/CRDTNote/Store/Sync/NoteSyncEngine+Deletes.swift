@@ -12,6 +12,7 @@ extension NoteSyncEngine {
             var attempt = 0
             while true {
                 attempt += 1
+                try await persistBeforeSending()
                 do {
                     try await store.deleteRecords(named: chunk, in: configuration.zone)
                     break

@@ -20,6 +20,7 @@ extension NoteSyncEngine {
         while !remaining.isEmpty {
             attempt += 1
             try checkCancellation()
+            try await persistBeforeSending()
             var records: [CloudRecord] = []
             for name in remaining {
                 do {

@@ -32,12 +32,23 @@ public actor NoteSyncEngine {
     /// The notes and every decision about them.
     var core: NoteSyncCore
     var zoneReady = false
+    /// Persists the state before local changes are sent (nil: the app persists on its own).
+    let persistState: (@Sendable (NoteSyncState) async throws -> Void)?
 
     /// An engine with no notes, or resuming `state`. `clock` stamps edits; `retryClock` is what
     /// waits before retries sleep on (`ContinuousClock()`; tests pass a clock that only records).
+    ///
+    /// `persistState` writes the state where the app keeps it (the same place it is resumed
+    /// from). The engine calls it before sending local changes made since its last call, so no
+    /// edit reaches the server before a persisted state contains it: a process that dies after
+    /// sending and restarts from its persisted state never reuses the ids of edits the server
+    /// already has (Docs/CloudKit.md, "Crashes"). Pass it in apps; without it, the app must
+    /// persist after every edit and before every `sync()`.
     public init(store: any RecordStore, replica: ReplicaID, configuration: NoteSyncConfiguration = NoteSyncConfiguration(),
                 clock: HybridLogicalClock = HybridLogicalClock(), state: NoteSyncState? = nil,
-                retryClock: any Clock<Duration> = ContinuousClock()) throws(NoteSyncError) {
+                retryClock: any Clock<Duration> = ContinuousClock(),
+                persistState: (@Sendable (NoteSyncState) async throws -> Void)? = nil) throws(NoteSyncError) {
+        self.persistState = persistState
         self.store = store
         self.replica = replica
         self.configuration = configuration
@@ -108,6 +119,22 @@ public actor NoteSyncEngine {
         return core.takeReport()
     }
 
+    /// Persists the state (``init(store:replica:configuration:clock:state:retryClock:persistState:)``)
+    /// if local changes were made since the last time, so they never leave the device unpersisted.
+    /// Call it right before building what is sent, with no suspension in between.
+    func persistBeforeSending() async throws(NoteSyncError) {
+        guard let persistState else { return }
+        while core.changedSincePersist {
+            core.changedSincePersist = false
+            do {
+                try await persistState(core.savedState())
+            } catch {
+                core.changedSincePersist = true
+                throw NoteSyncError(.persistFailed, "cannot persist the sync state before sending; nothing was sent: \(error)")
+            }
+        }
+    }
+
     /// Throws `.cancelled` when the task running the sync was cancelled.
     func checkCancellation() throws(NoteSyncError) {
         if Task.isCancelled { throw NoteSyncError(.cancelled, "the sync task was cancelled; unsaved edits stay pending") }
@@ -140,12 +167,13 @@ public actor NoteSyncEngine {
             do {
                 try await store.createZone(configuration.zone)
                 zoneReady = true
-                return
+                break
             } catch {
                 guard error.isTransient else { throw zoneFailure(error) }
                 try await backOff(after: error, attempt: attempt)
             }
         }
+        try await ensureSubscription()
     }
 
     /// The error to throw for a zone-level failure that cannot be retried.

@@ -34,6 +34,8 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let cancelled = Code(rawValue: "cancelled")
         /// A local edit was refused: out of bounds, or the note would exceed its size limits.
         public static let invalidEdit = Code(rawValue: "invalidEdit")
+        /// The engine's `persistState` failed; nothing unpersisted was sent.
+        public static let persistFailed = Code(rawValue: "persistFailed")
         /// The note does not exist locally.
         public static let unknownNote = Code(rawValue: "unknownNote")
     }

@@ -12,7 +12,7 @@ public struct NoteSyncStateDecodingError: Error, Hashable, Sendable, CustomStrin
 }
 
 extension NoteSyncState: Codable {
-    private enum Key: String, CodingKey { case version, token, notes, pendingDeletes }
+    private enum Key: String, CodingKey { case version, token, notes, pendingDeletes, subscriptionID }
 
     /// Decodes a state; a `version` newer than ``currentVersion`` throws
     /// ``NoteSyncStateDecodingError`` (keep the data and update crdtnote; never start from an
@@ -34,6 +34,7 @@ extension NoteSyncState: Codable {
         }
         notes = try container.decode([String: SavedNote].self, forKey: .notes)
         pendingDeletes = try container.decode([String: PendingDelete].self, forKey: .pendingDeletes)
+        subscriptionID = try container.decodeIfPresent(String.self, forKey: .subscriptionID)
     }
 
     /// Encodes the state with its version.
@@ -43,6 +44,7 @@ extension NoteSyncState: Codable {
         try container.encodeIfPresent(token?.base64String, forKey: .token)
         try container.encode(notes, forKey: .notes)
         try container.encode(pendingDeletes, forKey: .pendingDeletes)
+        try container.encodeIfPresent(subscriptionID, forKey: .subscriptionID)
     }
 }
 

@@ -62,6 +62,10 @@ public struct NoteSyncState: Hashable, Sendable {
     public var notes: [String: SavedNote]
     /// Notes deleted locally whose delete the server has not confirmed, by record name.
     public var pendingDeletes: [String: PendingDelete]
+    /// The change-notification subscription saved on the server for the notes zone (see
+    /// `NoteSyncConfiguration.subscriptionID`); nil: none yet, or the zone was recreated since.
+    /// Optional in the Codable form: states written before it decode with nil.
+    public var subscriptionID: String?
 
     /// A state.
     public init(token: ChangeToken? = nil, notes: [String: SavedNote] = [:], pendingDeletes: [String: PendingDelete] = [:]) {
@@ -107,6 +111,9 @@ public struct NoteSyncReport: Hashable, Sendable {
 
     /// Names of the notes in ``failures``, sorted.
     public var failedNotes: [String] { failures.keys.sorted() }
+
+    /// Whether records arrived from the server (what a background fetch reports as new data).
+    public var receivedNewData: Bool { fetched > 0 || !changes.isEmpty }
 
     /// Whether the call exchanged nothing with the server.
     public var isQuiet: Bool { fetched == 0 && saved == 0 && deleted == 0 && conflictsMerged == 0 }
