@@ -33,7 +33,13 @@ enum CLIHarness {
         _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil
     ) throws -> CLIResult {
         // Throwing fails the calling test with the list of places searched.
-        let executable = try located.get()
+        try runProcess(located.get(), arguments, stdin: stdin, in: directory)
+    }
+
+    /// Runs any `executable` the same way (e.g. `script`, to give `crdtnote` a terminal).
+    static func runProcess(
+        _ executable: URL, _ arguments: [String], stdin: Data? = nil, in directory: URL? = nil
+    ) throws -> CLIResult {
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
         let outURL = scratch.url.appendingPathComponent("stdout")

@@ -16,6 +16,18 @@ import Testing
         #expect(result.stdout.hasSuffix("converged: true\n"))
     }
 
+    /// On a terminal (a pseudo-terminal made by util-linux `script`), progress goes to standard
+    /// error, rewritten in place, and is cleared before the report.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/script"), "needs util-linux script for a pseudo-terminal"))
+    func progressLineOnATerminalOnly() throws {
+        let tool = try CLIHarness.located.get().path
+        let command = ([tool] + Self.arguments).joined(separator: " ")
+        let result = try CLIHarness.runProcess(URL(fileURLWithPath: "/usr/bin/script"), ["-qec", command, "/dev/null"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("\r\u{1B}[Kedits 300/300, syncs "))
+        #expect(result.stdout.contains("\r\u{1B}[Kdevices: 3"))
+    }
+
     @Test func jsonReportIsOneObjectAndTheSameForTheSameSeed() throws {
         let first = try CLIHarness.run(Self.arguments + ["--json"])
         let second = try CLIHarness.run(Self.arguments + ["--json"])

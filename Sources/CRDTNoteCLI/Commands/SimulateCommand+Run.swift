@@ -11,7 +11,11 @@ func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
         devices: options.devices, notes: options.notes, edits: options.edits,
         faultRate: options.faultRate, seed: options.seed, crashRate: options.crashRate,
         dropPushRate: options.dropPushRate)
-    let report = await simulation.run()
+    let line = SimulationProgressLine()
+    var progress: (@Sendable (NoteSyncSimulationProgress) -> Void)?
+    if let line { progress = { line.show($0) } }
+    let report = await simulation.run(progress: progress)
+    line?.finish()
     let output: [UInt8]
     if options.json {
         output = report.jsonValue().serialized(pretty: true) + [0x0A]

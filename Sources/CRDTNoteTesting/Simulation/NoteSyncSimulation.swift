@@ -63,9 +63,11 @@ public struct NoteSyncSimulation: Hashable, Sendable {
         self.pollInterval = max(pollInterval, 1)
     }
 
-    /// Runs the simulation.
-    public func run() async -> NoteSyncSimulationReport {
+    /// Runs the simulation. `progress`, when given, is called every few edits and once after the
+    /// edits (for a progress line on a terminal); it does not change what the run does.
+    public func run(progress: (@Sendable (NoteSyncSimulationProgress) -> Void)? = nil) async -> NoteSyncSimulationReport {
         let run = SimulationRun(self)
+        run.progress = progress
         return await run.run()
     }
 
@@ -110,6 +112,8 @@ final class SimulationRun {
     var report: NoteSyncSimulationReport
     /// Whether crashes may happen now (not during setup or the fault-free end of quiescence).
     var crashesEnabled = false
+    var progress: (@Sendable (NoteSyncSimulationProgress) -> Void)?
+    var syncs = 0
 
     init(_ simulation: NoteSyncSimulation) {
         self.simulation = simulation
@@ -170,6 +174,7 @@ final class SimulationRun {
                     for index in devices.indices { await syncStep(index, pushFirst: false) }
                 }
             }
+            if step % 16 == 15 || step + 1 == simulation.edits { await reportProgress(editsDone: step + 1) }
         }
         for index in devices.indices { await persist(index) }
 
@@ -244,6 +249,14 @@ final class SimulationRun {
         }
     }
 
+    /// Hands the figures so far to the progress callback, if there is one.
+    func reportProgress(editsDone: Int) async {
+        guard let progress else { return }
+        let faults = await database.faultCounts.total
+        progress(NoteSyncSimulationProgress(editsDone: editsDone, edits: simulation.edits, syncs: syncs,
+                                            faults: faults, crashes: report.crashes))
+    }
+
     /// The app of device `index` persists its state: its edits so far count.
     func persist(_ index: Int) async {
         await devices[index].persisted.write(await devices[index].engine.savedState())
@@ -266,6 +279,7 @@ final class SimulationRun {
     /// sync that completed.
     @discardableResult
     func syncStep(_ index: Int, pushFirst: Bool, notification: String? = nil) async -> NoteSyncReport? {
+        syncs += 1
         var crashing = false
         if crashesEnabled && random.unit() < simulation.crashRate {
             crashing = true

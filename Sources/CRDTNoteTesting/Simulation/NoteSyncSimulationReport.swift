@@ -58,3 +58,17 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
     /// Whether the run kept both promises (converged, nothing lost or resurrected).
     public var succeeded: Bool { converged && lostEdits == 0 && resurrectedEdits == 0 }
 }
+
+/// How far a running ``NoteSyncSimulation`` has got (see ``NoteSyncSimulation/run(progress:)``).
+public struct NoteSyncSimulationProgress: Hashable, Sendable {
+    /// Edit steps done so far.
+    public var editsDone: Int
+    /// Edit steps in the whole run.
+    public var edits: Int
+    /// Sync calls made so far.
+    public var syncs: Int
+    /// Faults the database injected so far.
+    public var faults: Int
+    /// Device crashes so far.
+    public var crashes: Int
+}
