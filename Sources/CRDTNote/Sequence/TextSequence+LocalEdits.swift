@@ -1,4 +1,16 @@
 extension TextSequence {
+    /// One local edit: deletes the visible scalars `range`, inserts valid UTF-8 `utf8` at its
+    /// start as new elements of `replica`, and logs `stamp`.
+    mutating func replaceLocal(_ range: Range<Int>, with utf8: UnsafeBufferPointer<UInt8>, replica local: UInt32, stamp: HLCTimestamp) {
+        deleteLocal(range)
+        let firstSeq = nextSeq[Int(local)]
+        if !utf8.isEmpty {
+            let counts = UTF8Counting.counts(utf8)
+            insertLocal(utf8, scalars: counts.scalars, utf16: counts.utf16, at: range.lowerBound, replica: local)
+        }
+        noteStamp(stamp, replica: local, firstInsertedSeq: utf8.isEmpty ? nil : firstSeq)
+    }
+
     /// Inserts valid UTF-8 `utf8` (`scalars` scalars, `utf16` units) as new elements of
     /// `replica` so that it starts at visible scalar `p`. The new run is anchored to the
     /// visible character on its left and placed directly after it (before any tombstones).
@@ -47,7 +59,7 @@ extension TextSequence {
         }
         let newRun = Run(replica: r, seq: seq, length: UInt32(scalars), utf16: UInt32(utf16),
                          byteStart: byteStart, byteCount: UInt32(utf8.count), left: left, right: right)
-        content.append(contentsOf: utf8)
+        appendContent(utf8)
         leaves[slot].insert(newRun, at: index)
         runCount += 1
         leafOf[Int(r)].append(scalars, slot: Int32(slot))
@@ -69,7 +81,7 @@ extension TextSequence {
             runs[index].utf16 &+= UInt32(utf16)
             runs[index].byteCount &+= UInt32(utf8.count)
         }
-        content.append(contentsOf: utf8)
+        appendContent(utf8)
         leafOf[Int(r)].append(scalars, slot: Int32(slot))
         nextSeq[Int(r)] = seq &+ UInt32(scalars)
         adjust(slot: slot, scalars: scalars, utf16: utf16)
@@ -124,6 +136,13 @@ extension TextSequence {
         adjust(slot: slot, scalars: -done.scalars, utf16: -done.utf16)
         editCursor = done.cursor
         return true
+    }
+
+    /// Appends typed text to the content buffer; a single byte (most keystrokes) without the
+    /// generic bulk append.
+    @inline(__always)
+    private mutating func appendContent(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if utf8.count == 1 { content.append(utf8[0]) } else { content.append(contentsOf: utf8) }
     }
 
     /// UTF-8 bytes and UTF-16 units of the last character of a visible run.
