@@ -62,22 +62,27 @@ extension TextSequence {
         return TreePosition(order: orderPos, run: i, offset: UInt32(remaining))
     }
 
-    /// `position(ofScalar:)`, found by scanning the edit cursor's leaf from the cursor when
-    /// `k` lies in that leaf (the common case for consecutive local edits).
+    /// `position(ofScalar:)`, found by scanning a few runs of the edit cursor's leaf from the
+    /// cursor when `k` lies there (the common case for consecutive local edits); otherwise the
+    /// tree search, after at most `nearbyRuns` steps wasted.
+    static let nearbyRuns = 6
+
     func nearbyPosition(ofScalar k: Int) -> TreePosition {
         if let c = editCursor {
             let found: TreePosition? = leaves[c.slot].withUnsafeBufferPointer { runs in
                 var i = c.index
                 var before = c.scalarsBefore
                 if k >= before {
-                    while i < runs.count {
+                    let end = min(runs.count, i + Self.nearbyRuns)
+                    while i < end {
                         let visible = runs[i].visibleScalars
                         if k - before < visible { return TreePosition(order: Int(orderIndex[c.slot]), run: i, offset: UInt32(k - before)) }
                         before += visible
                         i += 1
                     }
                 } else {
-                    while i > 0 {
+                    let end = max(0, i - Self.nearbyRuns)
+                    while i > end {
                         i -= 1
                         before -= runs[i].visibleScalars
                         if k >= before { return TreePosition(order: Int(orderIndex[c.slot]), run: i, offset: UInt32(k - before)) }
