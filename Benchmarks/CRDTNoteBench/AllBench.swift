@@ -30,7 +30,10 @@ enum AllBench {
             var rows = [["benchmark", "median", "size / notes"]]
             for r in replays {
                 rows.append(["replay \(r.name)", Format.ms(r.replay.median),
-                             "\(Format.count(r.patches)) patches" + (r.correct ? ", endContent ok" : ", WRONG TEXT")])
+                             "\(Format.count(r.patches)) patches, \(Format.fixed(r.floorRatio, 1))× gap buffer" + (r.correct ? ", endContent ok" : ", WRONG TEXT")])
+            }
+            for r in replays {
+                rows.append(["  gap buffer \(r.name)", Format.ms(r.baseline.median), "floor: same patches, no CRDT"])
             }
             for m in missingTraces { rows.append(["replay \(m)", "skipped", "trace not found"]) }
             func size(_ v: Int?) -> String { v.map { Format.count($0) + " B" } ?? "n/a" }

@@ -12,7 +12,12 @@ struct ReplayResult {
     var patches: Int
     var parseMs: Double
     var replay: Timing
+    /// The plain gap buffer applying the same patches, timed in the same runs (the floor).
+    var baseline: Timing
+    /// Whether the gap buffer's text equals `endContent` (sequential traces only).
+    var baselineCorrect: Bool
     var finalLength: Int
+    var floorRatio: Double { baseline.median > 0 ? replay.median / baseline.median : 0 }
     var correct: Bool
     var peakRSS: Int
 
@@ -22,7 +27,9 @@ struct ReplayResult {
             "transactions": .int(transactions), "patches": .int(patches),
             "parse_ms": .double(parseMs), "runs": .int(replay.samples.count),
             "replay_ms": .double(replay.median), "replay_min_ms": .double(replay.min),
-            "replay_max_ms": .double(replay.max), "final_len": .int(finalLength),
+            "replay_max_ms": .double(replay.max),
+            "baseline_gap_buffer_ms": .double(baseline.median), "baseline_gap_buffer_min_ms": .double(baseline.min),
+            "replay_vs_gap_buffer": .double(floorRatio), "final_len": .int(finalLength),
             "correct": .bool(correct), "peak_rss_bytes": .int(peakRSS),
         ])
     }
@@ -32,6 +39,9 @@ struct ReplayResult {
             "trace        \(name) (\(kind), \(Format.count(transactions)) txns, \(Format.count(patches)) patches)",
             "parse        \(Format.ms(parseMs)) (read + gunzip + JSON, once)",
             "replay       median \(Format.ms(replay.median)), min \(Format.ms(replay.min)), max \(Format.ms(replay.max)) over \(replay.samples.count) runs",
+            "gap buffer   median \(Format.ms(baseline.median)), min \(Format.ms(baseline.min)) (plain buffer, no CRDT: the floor"
+                + (kind == "sequential" ? (baselineCorrect ? ", text ok)" : ", TEXT DIFFERS)") : ", positions clamped)"),
+            "vs floor     \(Format.fixed(floorRatio, 1))× the gap buffer (same runs)",
             "final text   \(Format.count(finalLength)) scalars, " + (correct ? "equals endContent" : "DIFFERS FROM endContent"),
             "peak RSS     \(Format.bytes(peakRSS))",
         ]
@@ -43,6 +53,8 @@ enum ReplayBench {
     static func run(path: String, runs: Int) throws -> ReplayResult {
         let (parseMs, trace) = try Measure.time { () throws -> EditingTrace in try EditingTrace.load(contentsOf: path) }
         var samples: [Double] = []
+        var baselineSamples: [Double] = []
+        var baselineCorrect = true
         var correct = true
         var finalLength = 0
         for _ in 0..<runs {
@@ -50,6 +62,9 @@ enum ReplayBench {
             samples.append(ms)
             finalLength = note.scalarCount
             if note.string != trace.endContent { correct = false }
+            let (gapMs, buffer) = Measure.time { GapBuffer.replay(trace) }
+            baselineSamples.append(gapMs)
+            if case .sequential = trace, buffer.string != trace.endContent { baselineCorrect = false }
         }
         let kind: String
         switch trace {
@@ -59,6 +74,7 @@ enum ReplayBench {
         return ReplayResult(
             path: path, name: traceName(path), kind: kind, transactions: trace.transactionCount,
             patches: trace.patchCount, parseMs: parseMs, replay: Timing(samples: samples),
+            baseline: Timing(samples: baselineSamples), baselineCorrect: baselineCorrect,
             finalLength: finalLength, correct: correct, peakRSS: Measure.peakRSSBytes())
     }
 

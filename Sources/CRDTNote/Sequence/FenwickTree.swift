@@ -1,8 +1,15 @@
 /// A Fenwick (binary indexed) tree of non-negative counts: prefix sums and
 /// "which slot holds the k-th unit" in O(log n). Rebuilt in O(n) when slots are inserted.
+///
+/// Changes to one slot are held back (`pendingIndex`, `pendingDelta`) until another slot
+/// changes: consecutive local edits mostly touch one leaf, so most of them cost no tree
+/// walk at all. Queries account for the held-back change exactly.
 struct FenwickTree: Sendable {
-    /// 1-based implicit tree.
+    /// 1-based implicit tree, without the pending change.
     var tree: [Int] = [0]
+    /// The slot whose change is held back (-1: none), and the change.
+    private(set) var pendingIndex = -1
+    private(set) var pendingDelta = 0
 
     init() {}
 
@@ -12,8 +19,11 @@ struct FenwickTree: Sendable {
         propagate()
     }
 
-    /// Turns `tree[1...]`, holding plain per-slot values, into a Fenwick tree in linear time.
+    /// Turns `tree[1...]`, holding plain per-slot values, into a Fenwick tree in linear time
+    /// (any held-back change is dropped: the values are the truth).
     mutating func propagate() {
+        pendingIndex = -1
+        pendingDelta = 0
         let n = tree.count - 1
         if n <= 0 { return }
         tree.withUnsafeMutableBufferPointer { t in
@@ -25,41 +35,84 @@ struct FenwickTree: Sendable {
     }
 
     /// Adds `delta` to slot `index` (0-based).
+    @inline(__always)
     mutating func add(_ delta: Int, at index: Int) {
-        var i = index + 1
-        let n = tree.count
-        while i < n {
-            tree[i] += delta
-            i += i & -i
+        if index == pendingIndex {
+            pendingDelta &+= delta
+            return
+        }
+        flush()
+        pendingIndex = index
+        pendingDelta = delta
+    }
+
+    /// Applies the held-back change to the tree.
+    mutating func flush() {
+        guard pendingIndex >= 0 else { return }
+        let delta = pendingDelta
+        var i = pendingIndex + 1
+        pendingIndex = -1
+        pendingDelta = 0
+        if delta == 0 { return }
+        tree.withUnsafeMutableBufferPointer { t in
+            let n = t.count
+            while i < n {
+                t[i] &+= delta
+                i += i & -i
+            }
+        }
+    }
+
+    /// Sum of slots `0..<end`, without the held-back change.
+    private func storedPrefixSum(_ end: Int) -> Int {
+        tree.withUnsafeBufferPointer { t in
+            var i = end
+            var sum = 0
+            while i > 0 {
+                sum &+= t[i]
+                i -= i & -i
+            }
+            return sum
         }
     }
 
     /// Sum of slots `0..<end`.
     func prefixSum(_ end: Int) -> Int {
-        var i = end
-        var sum = 0
-        while i > 0 {
-            sum += tree[i]
-            i -= i & -i
+        let sum = storedPrefixSum(end)
+        return pendingIndex >= 0 && pendingIndex < end ? sum &+ pendingDelta : sum
+    }
+
+    /// `find` on the stored tree alone.
+    private func storedFind(_ k: Int) -> (index: Int, before: Int) {
+        tree.withUnsafeBufferPointer { t in
+            var pos = 0
+            var remaining = k
+            var step = 1
+            while step * 2 < t.count { step *= 2 }
+            while step > 0 {
+                let next = pos + step
+                if next < t.count, t[next] <= remaining {
+                    pos = next
+                    remaining -= t[next]
+                }
+                step >>= 1
+            }
+            return (pos, k - remaining)
         }
-        return sum
     }
 
     /// The slot that holds unit `k` (0-based), and how many units lie before that slot.
     /// Requires `k` < total.
     func find(_ k: Int) -> (index: Int, before: Int) {
-        var pos = 0
-        var remaining = k
-        var step = 1
-        while step * 2 < tree.count { step *= 2 }
-        while step > 0 {
-            let next = pos + step
-            if next < tree.count, tree[next] <= remaining {
-                pos = next
-                remaining -= tree[next]
-            }
-            step >>= 1
-        }
-        return (pos, k - remaining)
+        let q = pendingIndex
+        if q < 0 || pendingDelta == 0 { return storedFind(k) }
+        // Slots before q are exact; q holds its stored value plus the delta; slots after q
+        // are shifted by the delta.
+        let before = storedPrefixSum(q)
+        if k < before { return storedFind(k) }
+        let value = storedPrefixSum(q + 1) - before + pendingDelta
+        if k < before + value { return (q, before) }
+        let found = storedFind(k - pendingDelta)
+        return (found.index, found.before + pendingDelta)
     }
 }

@@ -9,6 +9,7 @@ extension TextSequence {
     /// same place regardless of the order it receives runs in.
     mutating func integrate(_ new: Run, content bytes: ArraySlice<UInt8>) {
         typingCursor = nil
+        editCursor = nil
         let end = endPosition
         let leftPos: TreePosition? = new.left.isNone ? nil : locate(new.left)
         let rightPos = new.right.isNone ? end : locate(new.right)
@@ -72,6 +73,7 @@ extension TextSequence {
     /// Marks the ids `seq..<seq+length` of `replica` deleted (all must exist).
     mutating func deleteIDs(replica r: UInt32, seq: UInt32, length: UInt32, touched: inout Set<Int>) {
         typingCursor = nil
+        editCursor = nil
         var s = seq
         let end = seq + length
         while s < end {

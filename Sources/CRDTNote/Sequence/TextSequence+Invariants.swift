@@ -53,6 +53,16 @@ extension TextSequence {
         }
         if scalars != scalarCount || units != utf16Count { problems.append("totals \(scalarCount)/\(utf16Count), actual \(scalars)/\(units)") }
         if runs != runCount { problems.append("runCount \(runCount), actual \(runs)") }
+        if let c = editCursor {
+            if c.slot >= leaves.count || c.index >= leaves[c.slot].count {
+                problems.append("edit cursor \(c) points past its leaf")
+            } else {
+                var before = 0
+                for slot in order.prefix(Int(orderIndex[c.slot])) { before += slotScalars[Int(slot)] }
+                for run in leaves[c.slot].prefix(c.index) { before += run.visibleScalars }
+                if before != c.scalarsBefore { problems.append("edit cursor \(c) has \(before) scalars before it") }
+            }
+        }
         return problems
     }
 

@@ -1,4 +1,16 @@
 extension TextSequence {
+    /// One local edit: deletes the visible scalars `range`, inserts valid UTF-8 `utf8` at its
+    /// start as new elements of `replica`, and logs `stamp`.
+    mutating func replaceLocal(_ range: Range<Int>, with utf8: UnsafeBufferPointer<UInt8>, replica local: UInt32, stamp: HLCTimestamp) {
+        deleteLocal(range)
+        let firstSeq = nextSeq[Int(local)]
+        if !utf8.isEmpty {
+            let counts = UTF8Counting.counts(utf8)
+            insertLocal(utf8, scalars: counts.scalars, utf16: counts.utf16, at: range.lowerBound, replica: local)
+        }
+        noteStamp(stamp, replica: local, firstInsertedSeq: utf8.isEmpty ? nil : firstSeq)
+    }
+
     /// Inserts valid UTF-8 `utf8` (`scalars` scalars, `utf16` units) as new elements of
     /// `replica` so that it starts at visible scalar `p`. The new run is anchored to the
     /// visible character on its left and placed directly after it (before any tombstones).
@@ -8,6 +20,8 @@ extension TextSequence {
         if let cursor = typingCursor, cursor.scalarEnd == p, cursor.replica == r {
             extend(slot: cursor.slot, index: cursor.index, with: utf8, scalars: scalars, utf16: utf16, replica: r, seq: seq)
             typingCursor?.scalarEnd = p + scalars
+            let length = leaves[cursor.slot].withUnsafeBufferPointer { Int($0[cursor.index].length) }
+            editCursor = EditCursor(slot: cursor.slot, index: cursor.index, scalarsBefore: p + scalars - length)
             return
         }
         typingCursor = nil
@@ -22,7 +36,7 @@ extension TextSequence {
             slot = Int(order[0])
             index = 0
         } else {
-            let lp = position(ofScalar: p - 1)
+            let lp = nearbyPosition(ofScalar: p - 1)
             let leftRun = run(at: lp)
             left = ItemRef(replica: leftRun.replica, seq: leftRun.seq &+ lp.offset)
             slot = Int(order[lp.order])
@@ -38,13 +52,14 @@ extension TextSequence {
                    Int(leftRun.byteStart) + Int(leftRun.byteCount) == content.count {
                     extend(slot: slot, index: lp.run, with: utf8, scalars: scalars, utf16: utf16, replica: r, seq: seq)
                     typingCursor = TypingCursor(scalarEnd: p + scalars, slot: slot, index: lp.run, replica: r)
+                    editCursor = EditCursor(slot: slot, index: lp.run, scalarsBefore: p - Int(leftRun.length))
                     return
                 }
             }
         }
         let newRun = Run(replica: r, seq: seq, length: UInt32(scalars), utf16: UInt32(utf16),
                          byteStart: byteStart, byteCount: UInt32(utf8.count), left: left, right: right)
-        content.append(contentsOf: utf8)
+        appendContent(utf8)
         leaves[slot].insert(newRun, at: index)
         runCount += 1
         leafOf[Int(r)].append(scalars, slot: Int32(slot))
@@ -54,6 +69,7 @@ extension TextSequence {
             splitLeafIfNeeded(slot)
         } else {
             typingCursor = TypingCursor(scalarEnd: p + scalars, slot: slot, index: index, replica: r)
+            editCursor = EditCursor(slot: slot, index: index, scalarsBefore: p)
         }
     }
 
@@ -65,10 +81,77 @@ extension TextSequence {
             runs[index].utf16 &+= UInt32(utf16)
             runs[index].byteCount &+= UInt32(utf8.count)
         }
-        content.append(contentsOf: utf8)
+        appendContent(utf8)
         leafOf[Int(r)].append(scalars, slot: Int32(slot))
         nextSeq[Int(r)] = seq &+ UInt32(scalars)
         adjust(slot: slot, scalars: scalars, utf16: utf16)
+    }
+
+    /// Deletes the single visible scalar at `position` (visible index `scalar`) without adding
+    /// or removing a run, when it is the last character of its run and the tombstone after
+    /// can take it (backspacing), or the first and the tombstone before can (deleting
+    /// forwards): the boundary between the two runs moves by one. Returns false, changing
+    /// nothing, in every other case.
+    private mutating func deleteOneByMovingBoundary(at position: TreePosition, scalar p: Int) -> Bool {
+        let slot = Int(order[position.order])
+        let i = position.run
+        let done: (scalars: Int, utf16: Int, cursor: EditCursor)? = leaves[slot].withUnsafeMutableBufferPointer { runs in
+            let run = runs[i]
+            guard run.length >= 2 else { return nil }
+            if position.offset == run.length &- 1, i + 1 < runs.count {
+                // The last character joins the tombstone after it.
+                let next = runs[i + 1]
+                let id = run.seq &+ position.offset
+                guard next.isDeleted, next.replica == run.replica, next.seq == id &+ 1, next.right == run.right,
+                      next.left == ItemRef(replica: run.replica, seq: id) else { return nil }
+                let (bytes, units) = Self.lastScalarSize(content, run: run)
+                runs[i].length &-= 1
+                runs[i].byteCount &-= UInt32(bytes)
+                runs[i].utf16 &-= UInt32(units)
+                runs[i + 1].seq = id
+                runs[i + 1].length &+= 1
+                runs[i + 1].left = ItemRef(replica: run.replica, seq: id &- 1)
+                return (1, units, EditCursor(slot: slot, index: i, scalarsBefore: p - Int(run.length &- 1)))
+            }
+            if position.offset == 0, i > 0 {
+                // The first character joins the tombstone before it.
+                let previous = runs[i - 1]
+                guard previous.isDeleted, previous.replica == run.replica, previous.seqEnd == run.seq,
+                      previous.right == run.right, run.left == ItemRef(replica: run.replica, seq: run.seq &- 1) else { return nil }
+                let lead = content[Int(run.byteStart)]
+                let bytes = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                let units = bytes == 4 ? 2 : 1
+                runs[i - 1].length &+= 1
+                runs[i].seq &+= 1
+                runs[i].length &-= 1
+                runs[i].left = ItemRef(replica: run.replica, seq: run.seq)
+                runs[i].byteStart &+= UInt32(bytes)
+                runs[i].byteCount &-= UInt32(bytes)
+                runs[i].utf16 &-= UInt32(units)
+                return (1, units, EditCursor(slot: slot, index: i - 1, scalarsBefore: p))
+            }
+            return nil
+        }
+        guard let done else { return false }
+        adjust(slot: slot, scalars: -done.scalars, utf16: -done.utf16)
+        editCursor = done.cursor
+        return true
+    }
+
+    /// Appends typed text to the content buffer; a single byte (most keystrokes) without the
+    /// generic bulk append.
+    @inline(__always)
+    private mutating func appendContent(_ utf8: UnsafeBufferPointer<UInt8>) {
+        if utf8.count == 1 { content.append(utf8[0]) } else { content.append(contentsOf: utf8) }
+    }
+
+    /// UTF-8 bytes and UTF-16 units of the last character of a visible run.
+    private static func lastScalarSize(_ content: [UInt8], run: Run) -> (bytes: Int, utf16: Int) {
+        if run.byteCount == run.length { return (1, 1) }
+        var start = Int(run.byteStart + run.byteCount) - 1
+        while content[start] & 0xC0 == 0x80 { start -= 1 }
+        let bytes = Int(run.byteStart + run.byteCount) - start
+        return (bytes, bytes == 4 ? 2 : 1)
     }
 
     /// Deletes the visible scalars `range` (tombstones: ids and origins stay).
@@ -76,7 +159,19 @@ extension TextSequence {
         guard !range.isEmpty else { return }
         typingCursor = nil
         var remaining = UInt32(range.count)
-        let start = position(ofScalar: range.lowerBound)
+        let start = nearbyPosition(ofScalar: range.lowerBound)
+        if range.count == 1, deleteOneByMovingBoundary(at: start, scalar: range.lowerBound) { return }
+        editCursor = nil
+        // The run just before the deleted ones keeps its index and start through the
+        // coalescing below, so it anchors the edit cursor afterwards.
+        let anchorIndex = start.offset > 0 ? start.run : start.run - 1
+        let anchorBefore: Int
+        if anchorIndex >= 0 {
+            let anchor = run(at: TreePosition(order: start.order, run: anchorIndex, offset: 0))
+            anchorBefore = range.lowerBound - (start.offset > 0 ? Int(start.offset) : anchor.visibleScalars)
+        } else {
+            anchorBefore = range.lowerBound
+        }
         splitRun(at: start)
         var orderPos = start.order
         var index = start.offset > 0 ? start.run + 1 : start.run
@@ -106,6 +201,9 @@ extension TextSequence {
             coalesce(slot: slot, from: firstIndex - 1, through: index)
             orderPos += 1
             index = 0
+        }
+        if lastSlot == firstSlot {
+            editCursor = EditCursor(slot: firstSlot, index: max(anchorIndex, 0), scalarsBefore: anchorBefore)
         }
         splitLeafIfNeeded(firstSlot)
         if lastSlot != firstSlot { splitLeafIfNeeded(lastSlot) }

@@ -62,6 +62,39 @@ extension TextSequence {
         return TreePosition(order: orderPos, run: i, offset: UInt32(remaining))
     }
 
+    /// `position(ofScalar:)`, found by scanning a few runs of the edit cursor's leaf from the
+    /// cursor when `k` lies there (the common case for consecutive local edits); otherwise the
+    /// tree search, after at most `nearbyRuns` steps wasted.
+    static let nearbyRuns = 6
+
+    func nearbyPosition(ofScalar k: Int) -> TreePosition {
+        if let c = editCursor {
+            let found: TreePosition? = leaves[c.slot].withUnsafeBufferPointer { runs in
+                var i = c.index
+                var before = c.scalarsBefore
+                if k >= before {
+                    let end = min(runs.count, i + Self.nearbyRuns)
+                    while i < end {
+                        let visible = runs[i].visibleScalars
+                        if k - before < visible { return TreePosition(order: Int(orderIndex[c.slot]), run: i, offset: UInt32(k - before)) }
+                        before += visible
+                        i += 1
+                    }
+                } else {
+                    let end = max(0, i - Self.nearbyRuns)
+                    while i > end {
+                        i -= 1
+                        before -= runs[i].visibleScalars
+                        if k >= before { return TreePosition(order: Int(orderIndex[c.slot]), run: i, offset: UInt32(k - before)) }
+                    }
+                }
+                return nil
+            }
+            if let found { return found }
+        }
+        return position(ofScalar: k)
+    }
+
     /// The scalar index of UTF-16 offset `k` (`0 <= k < utf16Count`), or nil inside a surrogate pair.
     func scalarIndex(ofUTF16 k: Int) -> Int? {
         let (orderPos, before) = utf16Tree.find(k)
@@ -155,6 +188,7 @@ extension TextSequence {
         let count = leaves[slot].count
         guard count > splitLimit else { return }
         typingCursor = nil
+        editCursor = nil
         let half = count / 2
         var firstIDs = 0
         var secondIDs = 0
@@ -196,6 +230,7 @@ extension TextSequence {
     /// rebuilds the indexes once. Used after a batch of changes was applied with splits deferred.
     mutating func splitOversizedLeaves() {
         typingCursor = nil
+        editCursor = nil
         let chunk = Self.leafCapacity / 2
         var newOrder: [Int32] = []
         newOrder.reserveCapacity(order.count)

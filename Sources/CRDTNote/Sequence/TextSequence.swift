@@ -48,6 +48,11 @@ struct TextSequence: Sendable {
     /// Where the last local insertion ended, while nothing else has changed the structure:
     /// typing on at that spot extends the same run without any lookup.
     var typingCursor: TypingCursor? = nil
+    /// A run near the last local edit and how many visible scalars precede it, while nothing
+    /// else has changed the structure: the next local edit close by (backspacing, deleting
+    /// forwards, typing again after a correction) finds its position by scanning from there
+    /// instead of searching the Fenwick tree. Cleared wherever `typingCursor` is.
+    var editCursor: EditCursor? = nil
     /// While applying many changes at once, leaves may grow to `deferredLeafCapacity` before
     /// splitting; they are split in one pass (and the indexes rebuilt once) at the end.
     var splitLimit = TextSequence.leafCapacity
@@ -106,6 +111,13 @@ struct TypingCursor: Sendable {
     var slot: Int
     var index: Int
     var replica: UInt32
+}
+
+/// A run of a leaf and the number of visible scalars before it in the document.
+struct EditCursor: Sendable {
+    var slot: Int
+    var index: Int
+    var scalarsBefore: Int
 }
 
 /// The HLC stamp of a replica's insertions from `seq` on (until the next entry).

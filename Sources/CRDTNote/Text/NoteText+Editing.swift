@@ -15,21 +15,18 @@ extension NoteText {
             throw NoteTextError(.outOfBounds, "scalar range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(sequence.scalarCount)")
         }
         // Checked before touching the bytes: UTF-8 length bounds the scalar count.
-        if let problem = capacityProblem(adding: text.utf8.count, scalars: text.utf8.count) { throw problem }
-        var text = text
-        if range.isEmpty && text.isEmpty { return }
+        let byteCount = text.utf8.count
+        // Stored properties only (a method call on `self` here copies the whole note).
+        if let problem = Self.capacityProblem(
+            contentBytes: sequence.content.count, nextSeq: sequence.nextSeq, local: localIndexIfAny,
+            replica: replica, adding: byteCount, scalars: byteCount) { throw problem }
+        if range.isEmpty && byteCount == 0 { return }
         let local = localIndex()
-        text.withUTF8 { utf8 in
-            // Only stored properties are touched in here: calling a method on `self`
-            // would copy the whole note for every keystroke.
-            if range.isEmpty && utf8.isEmpty { return }
-            let counts = UTF8Counting.counts(utf8)
-            let stamp = clock.tick()
-            sequence.deleteLocal(range)
-            let firstSeq = sequence.nextSeq[Int(local)]
-            sequence.insertLocal(utf8, scalars: counts.scalars, utf16: counts.utf16, at: range.lowerBound, replica: local)
-            sequence.noteStamp(stamp, replica: local, firstInsertedSeq: utf8.isEmpty ? nil : firstSeq)
-        }
+        let stamp = clock.tick()
+        var text = text
+        // One call into the sequence: only the stored property is touched in here, so the
+        // note is not copied for every keystroke.
+        text.withUTF8 { utf8 in sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp) }
     }
 
     /// Inserts `text` at UTF-16 `offset` (as in `NSRange`).
@@ -74,14 +71,20 @@ extension NoteText {
     }
 
     private func capacityProblem(adding bytes: Int, scalars: Int) -> NoteTextError? {
-        if sequence.content.count + bytes >= Int(UInt32.max) {
+        Self.capacityProblem(contentBytes: sequence.content.count, nextSeq: sequence.nextSeq, local: localIndexIfAny,
+                             replica: replica, adding: bytes, scalars: scalars)
+    }
+
+    private static func capacityProblem(contentBytes: Int, nextSeq: [UInt32], local: UInt32?, replica: ReplicaID,
+                                        adding bytes: Int, scalars: Int) -> NoteTextError? {
+        if contentBytes + bytes >= Int(UInt32.max) {
             return NoteTextError(.tooLarge, "the note's text storage would exceed 4 GiB")
         }
-        if let local = localIndexIfAny, Int(sequence.nextSeq[Int(local)]) + scalars >= Int(UInt32.max) {
+        if let local, Int(nextSeq[Int(local)]) + scalars >= Int(UInt32.max) {
             return NoteTextError(.tooLarge, "replica \(replica) would exceed 2^32 inserted characters")
         }
         let limit = NoteLimits.default.maximumElements
-        if scalars > 0, elementCount + scalars > limit {
+        if scalars > 0, nextSeq.reduce(0, { $0 + Int($1) }) + scalars > limit {
             return NoteTextError(.tooLarge, "the note would have more than the \(limit) elements a reader accepts (NoteLimits)")
         }
         return nil
