@@ -53,6 +53,21 @@ import Testing
         #expect(texts == [CLIFixtures.mergedExampleText])
     }
 
+    /// Issue 11's reproduction: an old plain-text app's version (`- eggs`, `- coffee`) merged
+    /// with no ancestor into a version that replaced `eggs` with `apples` keeps both words
+    /// whole, in either order (it printed `- appleggs` in release 0.1.0).
+    @Test func twoWayMergeWithALegacyVersionKeepsWordsWhole() throws {
+        var texts: Set<String> = []
+        for order in [["legacy-v1.json", "server.json"], ["server.json", "legacy-v1.json"]] {
+            let folder = try TemporaryDirectory()
+            defer { folder.remove() }
+            let result = try CLIHarness.run(["merge"] + order.map(CLIFixtures.example) + ["-o", "m.json"], in: folder.url)
+            #expect(result.status == 0, "\(result.stderr)")
+            texts.insert(try CLIHarness.text(of: "m.json", in: folder.url))
+        }
+        #expect(texts == ["Weekend groceries\n- milk\n- apples eggs\n- coffee\n"])
+    }
+
     @Test func versionsFormIsBuiltOnTheLastRecord() throws {
         let result = try CLIHarness.run(
             ["merge", CLIFixtures.example("server.json"), CLIFixtures.example("client.json")])

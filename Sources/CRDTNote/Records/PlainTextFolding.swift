@@ -44,7 +44,10 @@ enum PlainTextFolding {
     ///
     /// Where the diff replaces a stretch D of `base` with I, I goes before D when it sorts
     /// first (by Unicode scalar values) and after it otherwise; this makes the result the same
-    /// whichever text is the base, so merging in either direction gives the same text.
+    /// whichever text is the base, so merging in either direction gives the same text. When
+    /// that would join two letters or digits into one word (`apples` + `eggs`), the space or
+    /// tab just before the second piece in its own text (else just after the first piece in
+    /// its own text) goes between them, so both words stay words; without one, nothing is added.
     /// Throws `.limitExceeded` when the result would exceed the note's limits.
     static func foldInsertions(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
         let old = base.utf8
@@ -54,13 +57,28 @@ enum PlainTextFolding {
         let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: .insertions)
         var folded = base.forked(as: replica, clock: clock(modified: modified))
         let scalars = Array(String(decoding: old, as: UTF8.self).unicodeScalars)
+        let newScalars = Array(text.unicodeScalars)
+        // Where each edit's insertion starts in `text`: edits come from the end backwards.
+        var newOffsets: [Int] = []
+        var shift = 0
+        for edit in edits.reversed() {
+            newOffsets.append(edit.offset + shift)
+            shift += edit.insertScalars - edit.deleteCount
+        }
+        newOffsets.reverse()
         // Edits run from the end of the text backwards, so earlier offsets stay valid.
-        for edit in edits where !edit.insert.isEmpty {
-            let inserted = String(decoding: edit.insert, as: UTF8.self)
+        for (n, edit) in edits.enumerated() where !edit.insert.isEmpty {
+            var inserted = String(decoding: edit.insert, as: UTF8.self)
             var at = edit.offset
             if edit.deleteCount > 0 {
                 let replaced = scalars[edit.offset..<edit.offset + edit.deleteCount]
                 let insertedFirst = inserted.unicodeScalars.lexicographicallyPrecedes(replaced) { $0.value < $1.value }
+                let i = (start: newOffsets[n], end: newOffsets[n] + edit.insertScalars, in: newScalars)
+                let d = (start: edit.offset, end: edit.offset + edit.deleteCount, in: scalars)
+                let (first, second) = insertedFirst ? (i, d) : (d, i)
+                if let separator = separator(between: first, and: second) {
+                    if insertedFirst { inserted.unicodeScalars.append(separator) } else { inserted.unicodeScalars.insert(separator, at: inserted.unicodeScalars.startIndex) }
+                }
                 if !insertedFirst { at += edit.deleteCount }
             }
             // In range by construction (offsets come from the diff of this very text), so only
@@ -72,6 +90,22 @@ enum PlainTextFolding {
             }
         }
         return folded
+    }
+
+    /// The space or tab to put between two pieces placed side by side (each a stretch of its
+    /// own text) when they would otherwise join a letter or digit to a letter or digit: the one
+    /// just before the second piece in its text, else the one just after the first in its text.
+    private static func separator(
+        between first: (start: Int, end: Int, in: [Unicode.Scalar]),
+        and second: (start: Int, end: Int, in: [Unicode.Scalar])
+    ) -> Unicode.Scalar? {
+        guard first.end > first.start, second.end > second.start,
+              TextDiff.isAlphanumeric(first.in[first.end - 1].value),
+              TextDiff.isAlphanumeric(second.in[second.start].value) else { return nil }
+        func isBlank(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\t" }
+        if second.start > 0, isBlank(second.in[second.start - 1]) { return second.in[second.start - 1] }
+        if first.end < first.in.count, isBlank(first.in[first.end]) { return first.in[first.end] }
+        return nil
     }
 
     /// The union of several states. Throws when they contradict each other (only possible
