@@ -34,29 +34,28 @@ enum Measure {
         return Double(c.seconds) * 1000 + Double(c.attoseconds) / 1e15
     }
 
-    /// User plus system CPU time of this process so far, in milliseconds (less sensitive than wall
-    /// time to other processes on a shared machine).
-    static func cpuMilliseconds() -> Double {
+    /// This process's resource usage (`getrusage(RUSAGE_SELF)`), nil when the call fails.
+    private static func ownUsage() -> rusage? {
         var usage = rusage()
         #if canImport(Glibc)
         let who = __rusage_who_t(RUSAGE_SELF.rawValue)
         #else
         let who = RUSAGE_SELF
         #endif
-        guard getrusage(who, &usage) == 0 else { return 0 }
+        return getrusage(who, &usage) == 0 ? usage : nil
+    }
+
+    /// User plus system CPU time of this process so far, in milliseconds (less sensitive than wall
+    /// time to other processes on a shared machine).
+    static func cpuMilliseconds() -> Double {
+        guard let usage = ownUsage() else { return 0 }
         func ms(_ t: timeval) -> Double { Double(t.tv_sec) * 1000 + Double(t.tv_usec) / 1000 }
         return ms(usage.ru_utime) + ms(usage.ru_stime)
     }
 
     /// Peak resident set size of this process so far, from the OS.
     static func peakRSSBytes() -> Int {
-        var usage = rusage()
-        #if canImport(Glibc)
-        let who = __rusage_who_t(RUSAGE_SELF.rawValue)
-        #else
-        let who = RUSAGE_SELF
-        #endif
-        guard getrusage(who, &usage) == 0 else { return 0 }
+        guard let usage = ownUsage() else { return 0 }
         #if canImport(Darwin)
         return Int(usage.ru_maxrss)          // bytes on Darwin
         #else

@@ -52,7 +52,8 @@ extension DirectoryRecordStore {
         return AssetReference(fileChecksum: checksum, size: Int64(bytes.count), downloadURL: "../assets/" + checksum, bytes: bytes, extra: extra)
     }
 
-    /// Keeps the newest `historyLimit` versions of a record.
+    /// Keeps the newest `historyLimit` versions of a record. Best effort: a version that cannot
+    /// be listed or removed stays (old versions only serve as conflict ancestors).
     func pruneHistory(of name: String, zone: RecordZoneID) {
         let dir = historyDirectory(name, zone)
         let files = StoreFileSystem.list(dir).compactMap { file -> (Int64, String)? in

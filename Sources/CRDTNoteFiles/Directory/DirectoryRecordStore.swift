@@ -97,6 +97,8 @@ public struct DirectoryRecordStore: RecordStore {
                 let wasDeleted = index.changes[name]?.deleted == true
                 if let error = limits.recordError(client)
                     ?? OptimisticConcurrency.check(client: client, current: current, wasDeleted: wasDeleted, ancestor: { tag in
+                        // A conflict's ancestor is optional (CloudKit may omit it too): a pruned or
+                        // unreadable old version makes the merge two-way, which loses nothing.
                         try? readRecord(at: historyDirectory(name, zone) + "/" + tag + ".json", zone: zone)
                     }) {
                     itemErrors[name] = error

@@ -28,7 +28,13 @@ struct DirectoryZoneIndex: Sendable {
         func bad(_ what: String) -> RecordStoreError {
             RecordStoreError(.storageFailure, "zone index \(path) is damaged: \(what)")
         }
-        guard let json = try? JSONValue(parsing: bytes), case .object(let object) = json else { throw bad("not a JSON object") }
+        let json: JSONValue
+        do {
+            json = try JSONValue(parsing: bytes)
+        } catch {
+            throw bad("\(error)")
+        }
+        guard case .object(let object) = json else { throw bad("not a JSON object") }
         guard let incarnation = object["incarnation"]?.stringValue else { throw bad("no \"incarnation\"") }
         guard let sequence = object["sequence"]?.numberValue?.int64Value else { throw bad("no \"sequence\"") }
         self.init(incarnation: incarnation)

@@ -95,8 +95,14 @@ private func encodeJSON(_ object: JSONObject) -> String? {
 
 private func decodeJSON(_ text: String?) throws -> JSONObject {
     guard let text else { return JSONObject() }
-    guard case .object(let object)? = try? JSONValue(parsing: text) else {
-        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "invalid JSON object in sync state"))
+    let parsed: JSONValue
+    do {
+        parsed = try JSONValue(parsing: text)
+    } catch {
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "invalid JSON in sync state: \(error)"))
+    }
+    guard case .object(let object) = parsed else {
+        throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "sync state holds JSON that is not an object"))
     }
     return object
 }
@@ -236,8 +242,11 @@ private struct StoredValue: Codable {
         case "reference": return .reference(try need(reference).reference())
         case "list": return .list(try need(list).map { try $0.value() })
         case "opaque":
-            guard let parsed = try? JSONValue(parsing: try need(json)) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "invalid opaque field value"))
+            let parsed: JSONValue
+            do {
+                parsed = try JSONValue(parsing: try need(json))
+            } catch {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "invalid opaque field value: \(error)"))
             }
             return .opaque(OpaqueFieldValue(typeName: try need(string), value: parsed))
         default:
