@@ -300,3 +300,26 @@ extension TextSequence {
         utf16Tree.propagate()
     }
 }
+
+extension TextSequence {
+    /// Visible scalars and UTF-16 units before `position` (the element there excluded):
+    /// a Fenwick prefix plus a scan of one leaf, O(log n + leaf).
+    func visibleOffsets(before position: TreePosition) -> (scalars: Int, utf16: Int) {
+        if position.order >= order.count { return (scalarCount, utf16Count) }
+        var scalars = scalarTree.prefixSum(position.order)
+        var units = utf16Tree.prefixSum(position.order)
+        let runs = leaves[Int(order[position.order])]
+        for i in 0..<position.run {
+            scalars += runs[i].visibleScalars
+            units += runs[i].visibleUTF16
+        }
+        let r = runs[position.run]
+        if position.offset > 0 && !r.isDeleted {
+            scalars += Int(position.offset)
+            units += r.utf16 == r.length
+                ? Int(position.offset)
+                : UTF8Counting.prefix(of: content, start: Int(r.byteStart), scalars: Int(position.offset)).utf16
+        }
+        return (scalars, units)
+    }
+}

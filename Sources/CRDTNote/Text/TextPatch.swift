@@ -1,0 +1,100 @@
+/// How the visible text of a note changed: the replacements to apply, in order, to the old
+/// text to get the new one. Returned by ``NoteText/merge(_:)``, ``NoteText/apply(_:)``,
+/// ``NoteText/undo()`` and ``NoteText/redo()`` so a text view can update only what changed.
+///
+/// Each replacement's ranges refer to the text as it is after the replacements before it in
+/// the list. Adjacent changes are coalesced; an empty patch means nothing visible changed.
+public struct TextPatch: Sendable, Equatable {
+    /// The replacements, to be applied in order.
+    public var replacements: [TextReplacement]
+
+    /// A patch made of `replacements` (applied in order).
+    public init(replacements: [TextReplacement] = []) {
+        self.replacements = replacements
+    }
+
+    /// True when the visible text did not change.
+    public var isEmpty: Bool { replacements.isEmpty }
+}
+
+/// One replacement of a ``TextPatch``: the units in a range of the text (as it is at that point
+/// of the patch) give way to `text`. Both ranges describe the same stretch of text.
+public struct TextReplacement: Sendable, Equatable {
+    /// The replaced range in UTF-16 code units (what `NSRange` and text views use).
+    public var utf16Range: Range<Int>
+    /// The replaced range in Unicode scalars.
+    public var scalarRange: Range<Int>
+    /// The text that takes the range's place (empty for a deletion).
+    public var text: String
+
+    /// A replacement of `scalarRange` / `utf16Range` (the same stretch) by `text`.
+    public init(utf16Range: Range<Int>, scalarRange: Range<Int>, text: String) {
+        self.utf16Range = utf16Range
+        self.scalarRange = scalarRange
+        self.text = text
+    }
+}
+
+/// Collects replacements in the order they happen and coalesces neighbours: a change that
+/// starts right where the previous one's new text ends (typing on, deleting forwards at the
+/// same place) or ends right where it starts (deleting backwards) joins it.
+struct TextPatchBuilder {
+    private var pieces: [Piece] = []
+
+    private struct Piece {
+        var scalarStart: Int
+        var utf16Start: Int
+        var removedScalars: Int
+        var removedUTF16: Int
+        var text: [UInt8]
+        var textScalars: Int
+        var textUTF16: Int
+    }
+
+    init() {}
+
+    /// Records that `removedScalars` scalars (`removedUTF16` units) at `scalarOffset` /
+    /// `utf16Offset` of the current text were replaced by valid UTF-8 `text`.
+    mutating func replace<Bytes: Collection<UInt8>>(
+        scalarOffset: Int, utf16Offset: Int, removedScalars: Int, removedUTF16: Int,
+        with text: Bytes, scalars: Int, utf16: Int
+    ) {
+        if removedScalars == 0 && scalars == 0 { return }
+        if var last = pieces.last {
+            if scalarOffset == last.scalarStart + last.textScalars {
+                // Starts where the previous new text ends.
+                last.removedScalars += removedScalars
+                last.removedUTF16 += removedUTF16
+                last.text.append(contentsOf: text)
+                last.textScalars += scalars
+                last.textUTF16 += utf16
+                pieces[pieces.count - 1] = last
+                return
+            }
+            if removedScalars > 0, scalarOffset + removedScalars == last.scalarStart {
+                // Removes the text just before the previous replacement.
+                last.scalarStart = scalarOffset
+                last.utf16Start = utf16Offset
+                last.removedScalars += removedScalars
+                last.removedUTF16 += removedUTF16
+                last.text = Array(text) + last.text
+                last.textScalars += scalars
+                last.textUTF16 += utf16
+                pieces[pieces.count - 1] = last
+                return
+            }
+        }
+        pieces.append(Piece(scalarStart: scalarOffset, utf16Start: utf16Offset, removedScalars: removedScalars,
+                            removedUTF16: removedUTF16, text: Array(text), textScalars: scalars, textUTF16: utf16))
+    }
+
+    /// The patch, without replacements that changed nothing.
+    var patch: TextPatch {
+        TextPatch(replacements: pieces.compactMap { p in
+            if p.removedScalars == 0 && p.textScalars == 0 { return nil }
+            return TextReplacement(utf16Range: p.utf16Start..<p.utf16Start + p.removedUTF16,
+                                   scalarRange: p.scalarStart..<p.scalarStart + p.removedScalars,
+                                   text: String(decoding: p.text, as: UTF8.self))
+        })
+    }
+}
