@@ -10,17 +10,22 @@ struct BenchArguments {
     var json = false
     var runs: Int?
     var trace: String?
+    /// `scaling --sizes` / `--edits`: the points to measure (default: the whole grid).
+    var sizes: [Int]?
+    var edits: [Int]?
 
     private static let runsOption = OptionSpec.value("--runs", "N", "timed repetitions")
     private static let traceOption = OptionSpec.value("--trace", "PATH", "the M1 base trace")
     private static let jsonOption = OptionSpec.flag("--json", "print JSON")
+    private static let sizesOption = OptionSpec.value("--sizes", "N,N,...", "note sizes")
+    private static let editsOption = OptionSpec.value("--edits", "K,K,...", "edits per side")
 
     /// Options each subcommand accepts, so a stray flag is reported rather than ignored.
     static let commands: [String: CommandSpec] = [
         "replay": spec("replay", [runsOption, jsonOption]),
         "m1": spec("m1", [traceOption, runsOption, jsonOption]),
         "records": spec("records", [traceOption, runsOption, jsonOption]),
-        "scaling": spec("scaling", [jsonOption, runsOption]),
+        "scaling": spec("scaling", [jsonOption, runsOption, sizesOption, editsOption]),
         "settext": spec("settext", [runsOption, jsonOption]),
         "standard": spec("standard", [traceOption, runsOption, jsonOption]),
         "all": spec("all", [traceOption, runsOption, jsonOption]),
@@ -46,7 +51,11 @@ struct BenchArguments {
             case .unknownOption(let name): throw UsageError("\(command) does not take \(name)")
             case .flagWithValue(let name): throw UsageError("\(name) takes no value")
             case .missingValue(let name, _):
-                throw UsageError(name == Self.runsOption.name ? "--runs needs a number" : "--trace needs a path")
+                switch name {
+                case Self.runsOption.name: throw UsageError("--runs needs a number")
+                case Self.traceOption.name: throw UsageError("--trace needs a path")
+                default: throw UsageError("\(name) needs a comma-separated list of numbers")
+                }
             case .invalid: throw error
             }
         }
@@ -59,9 +68,24 @@ struct BenchArguments {
             }
             runs = n
         }
+        sizes = try Self.numbers(parsed.values["--sizes"], "--sizes", 1...16_000_000)
+        edits = try Self.numbers(parsed.values["--edits"], "--edits", 1...1_000_000)
         for value in parsed.values["--trace"] ?? [] {
             guard !value.isEmpty else { throw UsageError("--trace needs a path") }
             trace = value
         }
+    }
+
+    /// The last occurrence of a comma-separated list option, each number within `allowed`.
+    private static func numbers(_ values: [String]?, _ name: String, _ allowed: ClosedRange<Int>) throws(UsageError) -> [Int]? {
+        guard let value = values?.last else { return nil }
+        var out: [Int] = []
+        for part in value.split(separator: ",", omittingEmptySubsequences: false) {
+            guard let n = Int(part), allowed.contains(n) else {
+                throw UsageError("\(name) takes numbers from \(allowed.lowerBound) to \(allowed.upperBound) separated by commas, got \"\(value)\"")
+            }
+            out.append(n)
+        }
+        return out
     }
 }

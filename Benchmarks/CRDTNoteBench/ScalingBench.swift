@@ -83,7 +83,7 @@ enum ScalingBench {
     /// A point predicted to take longer than this is skipped.
     static let pointBudgetMs = 30_000.0
 
-    static func run(runs: Int) throws -> ScalingResult {
+    static func run(runs: Int, sizes: [Int] = ScalingBench.sizes, edits: [Int] = ScalingBench.edits) throws -> ScalingResult {
         var points: [ScalingPoint] = []
         var skipped: [(n: Int, k: Int, predictedMs: Double)] = []
         for n in sizes {

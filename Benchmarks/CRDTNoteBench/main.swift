@@ -15,7 +15,8 @@ let usage = """
       records [--trace PATH] [--runs N] [--json]
                                          M1 as CloudKit records: three-way RecordMerger merge,
                                          JSON (+ asset files) in and out, inline and asset layouts
-      scaling [--runs N] [--json]        merge cost for note sizes 10k..4M and 100..100k edits per side
+      scaling [--runs N] [--sizes N,...] [--edits K,...] [--json]
+                                         merge cost for note sizes 10k..4M and 100..100k edits per side
       settext [--runs N] [--json]        whole-text updates (NoteText.setText): one character in 1 MB and
                                          10 MB notes, 1,000 word edits, a 100-line paste, a rewrite
       standard [--trace PATH] [--runs N] [--json]
@@ -67,7 +68,8 @@ func runBench() -> Int32 {
             warnIfSynthetic(result.syntheticBase, tracePath: result.tracePath, workload: "records", asJSON: args.json)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "scaling":
-            let result = try ScalingBench.run(runs: args.runs ?? 3)
+            let result = try ScalingBench.run(runs: args.runs ?? 3, sizes: args.sizes ?? ScalingBench.sizes,
+                                              edits: args.edits ?? ScalingBench.edits)
             return emit(result.json, result.lines, asJSON: args.json, passed: true)
         case "settext":
             let result = try SetTextBench.run(runs: runs)

@@ -3,7 +3,7 @@
 struct SnapshotEncoder {
     static func encode(_ seq: TextSequence) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: seq.scalarCount + seq.runCount * 4 + 64)
-        ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: seq.clockLog, into: &out)
+        ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: seq.clockLog.map(\.entries), into: &out)
         out.writeLengthPrefixed(seq.utf8Bytes())
         out.writeVarUInt(UInt64(seq.runCount))
         var flags = ByteWriter(reservingCapacity: seq.runCount)

@@ -44,14 +44,16 @@ extension TextSequence {
     ///
     /// Costs what is sent, not the size of the note: the new ids of each replica are found
     /// through `leafOf` (only the leaves holding them are scanned) and the tombstones through
-    /// the delete set, so it is O(k log n + d) for k new runs and d deleted id ranges.
-    func changes(since known: [UInt32]) -> ChangeSet {
+    /// the delete set, so it is O(k log n + d) for k new runs and d deleted id ranges. When the
+    /// receiving document is at hand (`receiver`), stretches of the delete set it shares with
+    /// this one (copies forked from each other share unchanged storage) are left out: it has them.
+    func changes(since known: [UInt32], receiver: TextSequence? = nil) -> ChangeSet {
         var set = ChangeSet()
         set.replicas = replicas
         set.latestStamps = latestStamp
         func from(_ r: Int) -> UInt32 { r < known.count ? known[r] : 0 }
         // New runs, keyed by their place in the document so they go out in document order.
-        var found: [(position: Int64, run: Run)] = []
+        var found: [PlacedRun] = []
         for r in replicas.indices where from(r) < nextSeq[r] {
             let have = from(r)
             var s = have
@@ -63,13 +65,13 @@ extension TextSequence {
                     // Each run is taken in the segment holding its first new id.
                     let first = max(run.seq, have)
                     guard first < run.seqEnd, first >= s, first < end else { continue }
-                    found.append((place | Int64(i), run))
+                    found.append(PlacedRun(position: place | Int64(i), run: run))
                 }
                 s = end
             }
         }
         found.sort { $0.position < $1.position }
-        for (_, run) in found {
+        for run in found.lazy.map(\.run) {
             let have = from(Int(run.replica))
             var part = run
             if run.seq < have {
@@ -94,24 +96,27 @@ extension TextSequence {
         // Tombstones among the ids the peer has (newer ids travel as inserts, deleted or not).
         for r in replicas.indices {
             let have = from(r)
-            for range in deleted[r].ranges {
-                if range.lowerBound >= have { break }
-                let end = min(range.upperBound, have)
-                set.deletes.append(.init(replica: UInt32(r), seq: range.lowerBound, length: end - range.lowerBound))
+            let shared = receiver.flatMap { other in other.replicaIndex[replicas[r]].map { other.deleted[Int($0)].chunkStorage } } ?? []
+            chunks: for chunk in deleted[r].chunks(notIn: shared) {
+                for range in chunk {
+                    if range.lowerBound >= have { break chunks }
+                    let end = min(range.upperBound, have)
+                    set.deletes.append(.init(replica: UInt32(r), seq: range.lowerBound, length: end - range.lowerBound))
+                }
             }
         }
         set.clockLogs = clockLog.enumerated().map { r, log in
             let have = from(r)
             guard have < nextSeq[r] else { return [] }
-            // Keep the entry in force at `have` and everything after it.
-            var lo = 0
-            var hi = log.count
-            while lo < hi {
-                let mid = (lo + hi) / 2
-                if log[mid].seq <= have { lo = mid + 1 } else { hi = mid }
-            }
-            return Array(log[max(lo - 1, 0)...])
+            // The entry in force at `have` and everything after it.
+            return log.entries(inForceFrom: have)
         }
         return set
     }
+}
+
+/// A run and its place in the document (leaf position, then index in the leaf), for sorting.
+private struct PlacedRun {
+    var position: Int64
+    var run: Run
 }

@@ -43,6 +43,19 @@ struct DeletedIDs: Sendable, Equatable {
     /// Every range, in order.
     var ranges: FlattenSequence<[[Range<UInt32>]]> { chunks.joined() }
 
+    /// The storage of each chunk, as an address. Copies of a document share the chunks
+    /// neither has changed since, so a chunk whose storage another set also holds is known
+    /// to hold the same ranges there.
+    var chunkStorage: Set<Int> {
+        Set(chunks.map { chunk in chunk.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } })
+    }
+
+    /// The chunks whose storage is not in `shared`, in order.
+    func chunks(notIn shared: Set<Int>) -> [[Range<UInt32>]] {
+        if shared.isEmpty { return chunks }
+        return chunks.filter { chunk in !shared.contains(chunk.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }) }
+    }
+
     /// Adds `range` (which may overlap or touch ranges already present).
     mutating func insert(_ range: Range<UInt32>) {
         if range.isEmpty { return }

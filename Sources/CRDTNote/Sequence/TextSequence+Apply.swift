@@ -6,10 +6,12 @@ extension TextSequence {
     mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false) throws(ChangeSetError) -> TextPatch {
         let plan = try plan(set)
         splitLimit = Self.deferredLeafCapacity
-        patchRecorder = recordingPatch ? TextPatchBuilder() : nil
+        self.recordingPatch = recordingPatch
+        patchRecorder = TextPatchBuilder()
         defer {
             splitLimit = Self.leafCapacity
-            patchRecorder = nil
+            self.recordingPatch = false
+            patchRecorder = TextPatchBuilder()
             splitOversizedLeaves()
         }
         var local: [UInt32] = []
@@ -40,7 +42,9 @@ extension TextSequence {
         for d in set.deletes {
             let r = local[Int(d.replica)]
             // Only ids not deleted here yet: most tombstones a peer lists are known already.
-            for missing in deleted[Int(r)].missing(from: d.seq..<d.seq + d.length) {
+            let range = d.seq..<d.seq + d.length
+            if deleted[Int(r)].contains(range) { continue }
+            for missing in deleted[Int(r)].missing(from: range) {
                 deleteIDs(replica: r, seq: missing.lowerBound, length: UInt32(missing.count), touched: &touched)
             }
         }
@@ -53,7 +57,7 @@ extension TextSequence {
                 latestStamp[Int(r)] = set.latestStamps[i]
             }
         }
-        return patchRecorder?.patch ?? TextPatch()
+        return recordingPatch ? patchRecorder.patch : TextPatch()
     }
 
     /// One insert of a change set to integrate, minus the ids already present.
@@ -75,9 +79,8 @@ extension TextSequence {
         if set.clockLogs.count > n || set.latestStamps.count > n {
             throw ChangeSetError(.inconsistent, "clock tables list more replicas than the replica table")
         }
-        var seen = Set<ReplicaID>()
-        for id in set.replicas where !seen.insert(id).inserted {
-            throw ChangeSetError(.inconsistent, "replica \(id) is listed twice")
+        if let twice = Self.firstDuplicate(set.replicas) {
+            throw ChangeSetError(.inconsistent, "replica \(twice) is listed twice")
         }
         let known = set.replicas.map { id in replicaIndex[id].map { nextSeq[Int($0)] } ?? 0 }
         // Per replica, the inserts in id order; the new ids must continue the known ones without gaps.
@@ -99,7 +102,9 @@ extension TextSequence {
         }
         var available = known
         for r in 0..<n {
-            let sorted = byReplica[r].sorted { set.inserts[$0].seq < set.inserts[$1].seq }
+            let seqs = byReplica[r].map { set.inserts[$0].seq }
+            let inOrder = zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }
+            let sorted = inOrder ? byReplica[r] : byReplica[r].indices.sorted { seqs[$0] < seqs[$1] }.map { byReplica[r][$0] }
             for i in sorted {
                 let ins = set.inserts[i]
                 let end = ins.seq + ins.length
@@ -133,6 +138,18 @@ extension TextSequence {
             return (ins.replica, ins.seq + skip, ins.length - skip, left, ins.right)
         }
         return ApplyPlan(inserts: order.map { PlannedInsert(insert: $0, skip: skips[$0]) }, known: known)
+    }
+
+    /// A replica listed more than once, if any (a linear scan for the few replicas notes have).
+    static func firstDuplicate(_ ids: [ReplicaID]) -> ReplicaID? {
+        if ids.count > 16 {
+            var seen = Set<ReplicaID>()
+            return ids.first { !seen.insert($0).inserted }
+        }
+        for i in ids.indices {
+            for j in ids.indices where j > i && ids[j] == ids[i] { return ids[i] }
+        }
+        return nil
     }
 
     /// Adds a peer's clock entries for the ids this document just received.

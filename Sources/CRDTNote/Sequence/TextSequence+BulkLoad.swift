@@ -11,7 +11,7 @@ extension TextSequence {
         for (i, id) in replicas.enumerated() { replicaIndex[id] = UInt32(i) }
         self.nextSeq = nextSeq
         self.latestStamp = latest
-        self.clockLog = logs
+        self.clockLog = logs.map(ClockLog.init)
         self.content = content
         self.leafOf = leafOf
         var deletedRanges = [[Range<UInt32>]](repeating: [], count: replicas.count)

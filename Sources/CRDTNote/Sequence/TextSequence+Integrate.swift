@@ -47,9 +47,9 @@ extension TextSequence {
             }
         }
         var placed = new
-        if !new.isDeleted, patchRecorder != nil {
+        if !new.isDeleted, recordingPatch {
             let at = visibleOffsets(before: dest)
-            patchRecorder?.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: 0, removedUTF16: 0,
+            patchRecorder.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: 0, removedUTF16: 0,
                                    with: bytes, scalars: Int(new.length), utf16: Int(new.utf16))
         }
         if !new.isDeleted {
@@ -96,9 +96,9 @@ extension TextSequence {
                     splitRun(at: TreePosition(order: p.order, run: p.run, offset: take))
                 }
                 let target = leaves[slot][p.run]
-                if patchRecorder != nil {
+                if recordingPatch {
                     let at = visibleOffsets(before: p)
-                    patchRecorder?.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: Int(target.length),
+                    patchRecorder.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: Int(target.length),
                                            removedUTF16: Int(target.utf16), with: EmptyCollection(), scalars: 0, utf16: 0)
                 }
                 leaves[slot][p.run].markDeleted()

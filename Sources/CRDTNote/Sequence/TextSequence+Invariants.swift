@@ -11,6 +11,9 @@ extension TextSequence {
         for (position, slot32) in order.enumerated() {
             let slot = Int(slot32)
             if orderIndex[slot] != position { problems.append("orderIndex of slot \(slot) is \(orderIndex[slot]), not \(position)") }
+            if leaves[slot].count > Self.leafCapacity {
+                problems.append("slot \(slot) holds \(leaves[slot].count) runs, more than \(Self.leafCapacity)")
+            }
             var leafScalars = 0
             var leafUnits = 0
             for run in leaves[slot] {

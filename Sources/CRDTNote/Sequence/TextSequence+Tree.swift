@@ -186,6 +186,7 @@ extension TextSequence {
     /// Splits a leaf that grew past capacity, moving the half with fewer ids to a new slot.
     mutating func splitLeafIfNeeded(_ slot: Int) {
         let count = leaves[slot].count
+        if count > Self.leafCapacity && count <= splitLimit { oversizedSlots.append(slot) }
         guard count > splitLimit else { return }
         typingCursor = nil
         editCursor = nil
@@ -226,22 +227,25 @@ extension TextSequence {
         splitLeafIfNeeded(newSlot)
     }
 
-    /// Splits every leaf holding more than `leafCapacity` runs into half-full leaves, then
-    /// rebuilds the indexes once. Used after a batch of changes was applied with splits deferred.
+    /// Splits every leaf that grew past `leafCapacity` while splits were deferred into
+    /// three-quarter-full leaves, then rebuilds the indexes once (from the first leaf that changed).
+    /// Only the leaves noted in `oversizedSlots` are looked at, so a small merge into a large
+    /// note does not walk every leaf.
     mutating func splitOversizedLeaves() {
+        let candidates = Set(oversizedSlots).filter { leaves[$0].count > Self.leafCapacity }
+        oversizedSlots.removeAll(keepingCapacity: true)
+        guard !candidates.isEmpty else { return }
         typingCursor = nil
         editCursor = nil
-        let chunk = Self.leafCapacity / 2
-        var newOrder: [Int32] = []
-        newOrder.reserveCapacity(order.count)
-        var changed = false
-        for slot32 in order {
-            let slot = Int(slot32)
-            newOrder.append(slot32)
+        // Three quarters full: a leaf just over capacity moves few runs (each moved run is
+        // re-pointed in `leafOf`), and still has room for the next edits.
+        let chunk = Self.leafCapacity * 3 / 4
+        var lowest = order.count
+        // From the last position back, so inserting after one leaf leaves earlier positions valid.
+        for slot in candidates.sorted(by: { orderIndex[$0] > orderIndex[$1] }) {
             let runs = leaves[slot]
-            guard runs.count > Self.leafCapacity else { continue }
-            changed = true
             leaves[slot] = Array(runs[0..<chunk])
+            var added: [Int32] = []
             var start = chunk
             while start < runs.count {
                 let part = Array(runs[start..<min(start + chunk, runs.count)])
@@ -259,14 +263,14 @@ extension TextSequence {
                 slotScalars.append(scalars)
                 slotUTF16.append(units)
                 orderIndex.append(0)
-                newOrder.append(Int32(newSlot))
+                added.append(Int32(newSlot))
                 start += chunk
             }
+            let position = Int(orderIndex[slot])
+            order.insert(contentsOf: added, at: position + 1)
+            lowest = min(lowest, position)
         }
-        if changed {
-            order = newOrder
-            rebuildIndexes()
-        }
+        rebuildIndexes(from: lowest)
     }
 
     /// Merges neighbouring runs of a leaf that can be one run, within `from...through`

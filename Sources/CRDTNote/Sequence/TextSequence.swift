@@ -25,7 +25,7 @@ struct TextSequence: Sendable {
     /// Per replica: the leaf slot holding each id, as ranges.
     var leafOf: [SlotRanges] = []
     /// Per replica: HLC stamps of its insertions (coalesced per millisecond).
-    var clockLog: [[ClockLogEntry]] = []
+    var clockLog: [ClockLog] = []
     /// Per replica: the latest HLC stamp of any of its operations, deletions included.
     var latestStamp: [HLCTimestamp] = []
     /// Per replica: which of its ids are deleted (the delete set), so a merge lists the
@@ -59,10 +59,13 @@ struct TextSequence: Sendable {
     /// While applying many changes at once, leaves may grow to `deferredLeafCapacity` before
     /// splitting; they are split in one pass (and the indexes rebuilt once) at the end.
     var splitLimit = TextSequence.leafCapacity
-    /// While non-nil, remote insertions and deletions (`integrate`, `deleteIDs`) record how
+    /// While `recordingPatch` is set, remote insertions and deletions (`integrate`, `deleteIDs`) record how
     /// they change the visible text, for the ``TextPatch`` a merge returns.
-    var patchRecorder: TextPatchBuilder? = nil
+    var patchRecorder = TextPatchBuilder()
+    var recordingPatch = false
     static let deferredLeafCapacity = 4 * leafCapacity
+    /// Leaves that grew past `leafCapacity` while splits were deferred (may repeat).
+    var oversizedSlots: [Int] = []
 
     init() {
         scalarTree.rebuild([0])
@@ -77,7 +80,7 @@ struct TextSequence: Sendable {
         replicaIndex[replica] = i
         nextSeq.append(0)
         leafOf.append(SlotRanges())
-        clockLog.append([])
+        clockLog.append(ClockLog())
         latestStamp.append(.zero)
         deleted.append(DeletedIDs())
         return i

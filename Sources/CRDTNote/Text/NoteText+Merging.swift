@@ -37,7 +37,7 @@ extension NoteText {
     @discardableResult
     package mutating func merge(_ other: NoteText, recordingPatch: Bool) throws(ChangeSetError) -> TextPatch {
         let known = other.sequence.replicas.map { id in sequence.replicaIndex[id].map { sequence.nextSeq[Int($0)] } ?? 0 }
-        let set = other.sequence.changes(since: known)
+        let set = other.sequence.changes(since: known, receiver: sequence)
         let patch = try sequence.apply(set, recordingPatch: recordingPatch)
         observe(set.latestStamps)
         return patch

@@ -54,8 +54,12 @@ extension TraceReplay {
         open: inout [Int: NoteText], childrenLeft: inout [Int]
     ) throws(TraceError) -> NoteText {
         var merged: NoteText?
-        for p in parents {
-            childrenLeft[p] -= 1
+        for p in parents { childrenLeft[p] -= 1 }
+        // Parents this is the last child of go first: merging into a document nobody else holds
+        // changes it in place, where merging into one still shared would copy it (merging is
+        // commutative, so the order does not change the result).
+        let ordered = parents.filter { childrenLeft[$0] == 0 } + parents.filter { childrenLeft[$0] != 0 }
+        for p in ordered {
             let parent: NoteText?
             if childrenLeft[p] == 0 { parent = open.removeValue(forKey: p) } else { parent = open[p] }
             guard let parent else {
