@@ -45,8 +45,8 @@ extension TextSequence {
     /// Costs what is sent, not the size of the note: the new ids of each replica are found
     /// through `leafOf` (only the leaves holding them are scanned) and the tombstones through
     /// the delete set, so it is O(k log n + d) for k new runs and d deleted id ranges. When the
-    /// receiving document is at hand (`receiver`), stretches of the delete set it shares with
-    /// this one (copies forked from each other share unchanged storage) are left out: it has them.
+    /// receiving document is at hand (`receiver`), stretches of the delete set it holds as they
+    /// are here (copies forked from each other share unchanged storage) are left out.
     func changes(since known: [UInt32], receiver: TextSequence? = nil) -> ChangeSet {
         var set = ChangeSet()
         set.replicas = replicas
@@ -96,8 +96,8 @@ extension TextSequence {
         // Tombstones among the ids the peer has (newer ids travel as inserts, deleted or not).
         for r in replicas.indices {
             let have = from(r)
-            let shared = receiver.flatMap { other in other.replicaIndex[replicas[r]].map { other.deleted[Int($0)].chunkStorage } } ?? []
-            chunks: for chunk in deleted[r].chunks(notIn: shared) {
+            let unshared = receiver.flatMap { other in other.replicaIndex[replicas[r]].map { deleted[r].chunks(notHeldBy: other.deleted[Int($0)]) } }
+            chunks: for chunk in unshared ?? deleted[r].chunks {
                 for range in chunk {
                     if range.lowerBound >= have { break chunks }
                     let end = min(range.upperBound, have)

@@ -43,17 +43,24 @@ struct DeletedIDs: Sendable, Equatable {
     /// Every range, in order.
     var ranges: FlattenSequence<[[Range<UInt32>]]> { chunks.joined() }
 
-    /// The storage of each chunk, as an address. Copies of a document share the chunks
-    /// neither has changed since, so a chunk whose storage another set also holds is known
-    /// to hold the same ranges there.
-    var chunkStorage: Set<Int> {
-        Set(chunks.map { chunk in chunk.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) } })
-    }
-
-    /// The chunks whose storage is not in `shared`, in order.
-    func chunks(notIn shared: Set<Int>) -> [[Range<UInt32>]] {
-        if shared.isEmpty { return chunks }
-        return chunks.filter { chunk in !shared.contains(chunk.withUnsafeBufferPointer { Int(bitPattern: $0.baseAddress) }) }
+    /// The chunks `other` does not hold as they are, in order. Copies of a document share the
+    /// chunks neither has changed since (same storage: skipped without looking inside), and
+    /// copies that made or merged the same deletions hold equal chunks (compared when they start
+    /// at the same range). Whatever is left may still be partly known to `other`.
+    func chunks(notHeldBy other: DeletedIDs) -> [[Range<UInt32>]] {
+        if other.chunks.isEmpty { return chunks }
+        return chunks.filter { chunk in
+            guard let first = chunk.first else { return false }
+            let c = other.chunkIndex(for: first.lowerBound)
+            let candidate = other.chunks[c]
+            if candidate.first != first || candidate.count != chunk.count { return true }
+            let same = chunk.withUnsafeBufferPointer { mine in
+                candidate.withUnsafeBufferPointer { theirs in
+                    mine.baseAddress == theirs.baseAddress || mine.elementsEqual(theirs)
+                }
+            }
+            return !same
+        }
     }
 
     /// Adds `range` (which may overlap or touch ranges already present).
