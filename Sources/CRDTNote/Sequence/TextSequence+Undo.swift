@@ -1,0 +1,82 @@
+extension TextSequence {
+    /// Calls `body` with the visible scalars `range` as pieces of text with the ids they are
+    /// made of, one per stretch of a run, in document order (before they are deleted).
+    func forEachVisiblePiece(in range: Range<Int>, _ body: (RestorePiece) -> Void) {
+        guard !range.isEmpty else { return }
+        var remaining = range.count
+        var position = nearbyPosition(ofScalar: range.lowerBound)
+        while remaining > 0 && position.order < order.count {
+            let r = run(at: position)
+            if !r.isDeleted {
+                let take = min(Int(r.length - position.offset), remaining)
+                let start = r.byteCount == r.length
+                    ? Int(r.byteStart) + Int(position.offset)
+                    : Int(r.byteStart) + UTF8Counting.prefix(of: content, start: Int(r.byteStart), scalars: Int(position.offset)).bytes
+                let cut = r.byteCount == r.length ? (bytes: take, utf16: take) : UTF8Counting.prefix(of: content, start: start, scalars: take)
+                let first = r.seq &+ position.offset
+                body(RestorePiece(first: ItemRef(replica: r.replica, seq: first),
+                                  last: ItemRef(replica: r.replica, seq: first &+ UInt32(take) &- 1),
+                                  text: Array(content[start..<start + cut.bytes]), scalars: take, utf16: cut.utf16))
+                remaining -= take
+            }
+            position = nextRunStart(after: position)
+        }
+    }
+
+    /// Performs an undo or redo step as local edits of replica `local`: deletes the step's ids
+    /// that are still visible, then inserts each piece of text to restore as a new run of `local`
+    /// placed right after the element it followed (with `integrate`, so every replica puts it at
+    /// the same place). Records the visible changes in `patch`, in order, and returns the step
+    /// that reverses this one.
+    mutating func perform(_ step: UndoStep, replica local: UInt32, patch: inout TextPatchBuilder) -> UndoStep {
+        var inverse = UndoStep()
+        for seqs in step.deletions {
+            deleteVisible(replica: local, seqs: seqs, patch: &patch, into: &inverse)
+        }
+        for piece in step.restorations {
+            inverse.addDeletion(restore(piece, replica: local, patch: &patch))
+        }
+        return inverse
+    }
+
+    /// Deletes the visible elements among ids `seqs` of `replica`, adding the text they held to
+    /// `inverse` as pieces to restore.
+    private mutating func deleteVisible(replica r: UInt32, seqs: Range<UInt32>, patch: inout TextPatchBuilder, into inverse: inout UndoStep) {
+        var s = seqs.lowerBound
+        // Where the previous stretch was deleted: a stretch found there followed it in the text.
+        var previousOffset = -1
+        while s < seqs.upperBound {
+            let position = locate(ItemRef(replica: r, seq: s))
+            let found = run(at: position)
+            let take = Int(min(found.length - position.offset, seqs.upperBound - s))
+            if !found.isDeleted {
+                let before = visibleOffsets(before: position)
+                var piece: RestorePiece? = nil
+                forEachVisiblePiece(in: before.scalars..<before.scalars + take) { piece = $0 }
+                deleteLocal(before.scalars..<before.scalars + take)
+                if let piece {
+                    patch.replace(scalarOffset: before.scalars, utf16Offset: before.utf16, removedScalars: take,
+                                  removedUTF16: piece.utf16, with: EmptyCollection(), scalars: 0, utf16: 0)
+                    inverse.addRestoration(piece, on: before.scalars == previousOffset ? .back : .apart)
+                }
+                previousOffset = before.scalars
+            }
+            s &+= UInt32(take)
+        }
+    }
+
+    /// Inserts `piece` as new elements of `local` right after `piece.last`; returns their ids.
+    private mutating func restore(_ piece: RestorePiece, replica local: UInt32, patch: inout TextPatchBuilder) -> Range<UInt32> {
+        let leftPosition = locate(piece.last)
+        let next = nextElement(after: leftPosition)
+        let right = next == endPosition ? ItemRef.none : ref(at: next)
+        let seq = nextSeq[Int(local)]
+        let run = Run(replica: local, seq: seq, length: UInt32(piece.scalars), utf16: UInt32(piece.utf16),
+                      byteStart: 0, byteCount: UInt32(piece.text.count), left: piece.last, right: right)
+        integrate(run, content: piece.text[...])
+        let at = visibleOffsets(before: locate(ItemRef(replica: local, seq: seq)))
+        patch.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: 0, removedUTF16: 0,
+                      with: piece.text, scalars: piece.scalars, utf16: piece.utf16)
+        return seq..<seq &+ UInt32(piece.scalars)
+    }
+}
