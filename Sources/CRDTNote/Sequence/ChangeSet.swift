@@ -41,51 +41,67 @@ struct ChangeSet: Sendable, Equatable {
 extension TextSequence {
     /// The operations a document holding `known[r]` ids of each replica lacks
     /// (indexed by this document's replica indexes; missing entries count as 0).
+    ///
+    /// Costs what is sent, not the size of the note: the new ids of each replica are found
+    /// through `leafOf` (only the leaves holding them are scanned) and the tombstones through
+    /// the delete set, so it is O(k log n + d) for k new runs and d deleted id ranges.
     func changes(since known: [UInt32]) -> ChangeSet {
         var set = ChangeSet()
         set.replicas = replicas
         set.latestStamps = latestStamp
-        var deletes: [ChangeSet.Delete] = []
-        func from(_ r: UInt32) -> UInt32 { Int(r) < known.count ? known[Int(r)] : 0 }
-        for slot in order {
-            for run in leaves[Int(slot)] {
-                let have = from(run.replica)
-                if run.seqEnd <= have {
-                    if run.isDeleted { deletes.append(.init(replica: run.replica, seq: run.seq, length: run.length)) }
-                    continue
+        func from(_ r: Int) -> UInt32 { r < known.count ? known[r] : 0 }
+        // New runs, keyed by their place in the document so they go out in document order.
+        var found: [(position: Int64, run: Run)] = []
+        for r in replicas.indices where from(r) < nextSeq[r] {
+            let have = from(r)
+            var s = have
+            while s < nextSeq[r] {
+                let (slot32, end) = leafOf[r].segment(containing: s)
+                let slot = Int(slot32)
+                let place = Int64(orderIndex[slot]) << 20
+                for (i, run) in leaves[slot].enumerated() where run.replica == UInt32(r) {
+                    // Each run is taken in the segment holding its first new id.
+                    let first = max(run.seq, have)
+                    guard first < run.seqEnd, first >= s, first < end else { continue }
+                    found.append((place | Int64(i), run))
                 }
-                var part = run
-                if run.seq < have {
-                    let skip = have - run.seq
-                    if run.isDeleted { deletes.append(.init(replica: run.replica, seq: run.seq, length: skip)) }
-                    part.seq = have
-                    part.length = run.length - skip
-                    part.left = ItemRef(replica: run.replica, seq: have - 1)
-                    if !run.isDeleted {
-                        let cut = UTF8Counting.prefix(of: content, start: Int(run.byteStart), scalars: Int(skip))
-                        part.byteStart += UInt32(cut.bytes)
-                        part.byteCount -= UInt32(cut.bytes)
-                        part.utf16 -= UInt32(cut.utf16)
-                    }
-                }
-                let start = UInt32(set.content.count)
-                if !part.isDeleted {
-                    set.content.append(contentsOf: content[Int(part.byteStart)..<Int(part.byteStart + part.byteCount)])
-                }
-                set.inserts.append(.init(replica: part.replica, seq: part.seq, length: part.length, left: part.left,
-                                         right: part.right, byteStart: start, byteCount: part.byteCount, utf16: part.utf16))
+                s = end
             }
         }
-        deletes.sort { ($0.replica, $0.seq) < ($1.replica, $1.seq) }
-        for d in deletes {
-            if let last = set.deletes.last, last.replica == d.replica, last.seq + last.length == d.seq {
-                set.deletes[set.deletes.count - 1].length += d.length
-            } else {
-                set.deletes.append(d)
+        found.sort { $0.position < $1.position }
+        for (_, run) in found {
+            let have = from(Int(run.replica))
+            var part = run
+            if run.seq < have {
+                let skip = have - run.seq
+                part.seq = have
+                part.length = run.length - skip
+                part.left = ItemRef(replica: run.replica, seq: have - 1)
+                if !run.isDeleted {
+                    let cut = UTF8Counting.prefix(of: content, start: Int(run.byteStart), scalars: Int(skip))
+                    part.byteStart += UInt32(cut.bytes)
+                    part.byteCount -= UInt32(cut.bytes)
+                    part.utf16 -= UInt32(cut.utf16)
+                }
+            }
+            let start = UInt32(set.content.count)
+            if !part.isDeleted {
+                set.content.append(contentsOf: content[Int(part.byteStart)..<Int(part.byteStart + part.byteCount)])
+            }
+            set.inserts.append(.init(replica: part.replica, seq: part.seq, length: part.length, left: part.left,
+                                     right: part.right, byteStart: start, byteCount: part.byteCount, utf16: part.utf16))
+        }
+        // Tombstones among the ids the peer has (newer ids travel as inserts, deleted or not).
+        for r in replicas.indices {
+            let have = from(r)
+            for range in deleted[r].ranges {
+                if range.lowerBound >= have { break }
+                let end = min(range.upperBound, have)
+                set.deletes.append(.init(replica: UInt32(r), seq: range.lowerBound, length: end - range.lowerBound))
             }
         }
         set.clockLogs = clockLog.enumerated().map { r, log in
-            let have = from(UInt32(r))
+            let have = from(r)
             guard have < nextSeq[r] else { return [] }
             // Keep the entry in force at `have` and everything after it.
             var lo = 0

@@ -32,6 +32,17 @@ struct SlotRanges: Sendable {
         return chunks[c][i].slot
     }
 
+    /// The slot of id `seq` (`seq < count`) and the end of the stretch of ids from `seq` on
+    /// that share that slot.
+    func segment(containing seq: UInt32) -> (slot: Int32, end: UInt32) {
+        let (c, i) = find(seq)
+        let end: UInt32
+        if i + 1 < chunks[c].count { end = chunks[c][i + 1].start }
+        else if c + 1 < chunks.count { end = chunks[c + 1][0].start }
+        else { end = count }
+        return (chunks[c][i].slot, end)
+    }
+
     /// Chunk and index of the segment containing `seq`.
     @inlinable func find(_ seq: UInt32) -> (Int, Int) {
         var lo = 0

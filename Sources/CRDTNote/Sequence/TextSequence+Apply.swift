@@ -1,11 +1,15 @@
 extension TextSequence {
     /// Applies a change set: validates everything first (so a bad set changes nothing),
-    /// then integrates insert runs in causal order and applies deletions.
-    mutating func apply(_ set: ChangeSet) throws(ChangeSetError) {
+    /// then integrates insert runs in causal order and applies deletions. With `recordingPatch`,
+    /// returns how the visible text changed (an empty patch otherwise).
+    @discardableResult
+    mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false) throws(ChangeSetError) -> TextPatch {
         let plan = try plan(set)
         splitLimit = Self.deferredLeafCapacity
+        patchRecorder = recordingPatch ? TextPatchBuilder() : nil
         defer {
             splitLimit = Self.leafCapacity
+            patchRecorder = nil
             splitOversizedLeaves()
         }
         var local: [UInt32] = []
@@ -34,7 +38,11 @@ extension TextSequence {
         }
         var touched = Set<Int>()
         for d in set.deletes {
-            deleteIDs(replica: local[Int(d.replica)], seq: d.seq, length: d.length, touched: &touched)
+            let r = local[Int(d.replica)]
+            // Only ids not deleted here yet: most tombstones a peer lists are known already.
+            for missing in deleted[Int(r)].missing(from: d.seq..<d.seq + d.length) {
+                deleteIDs(replica: r, seq: missing.lowerBound, length: UInt32(missing.count), touched: &touched)
+            }
         }
         for slot in touched where slot < leaves.count {
             coalesce(slot: slot)
@@ -45,6 +53,7 @@ extension TextSequence {
                 latestStamp[Int(r)] = set.latestStamps[i]
             }
         }
+        return patchRecorder?.patch ?? TextPatch()
     }
 
     /// One insert of a change set to integrate, minus the ids already present.

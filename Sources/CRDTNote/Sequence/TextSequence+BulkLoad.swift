@@ -14,6 +14,11 @@ extension TextSequence {
         self.clockLog = logs
         self.content = content
         self.leafOf = leafOf
+        var deletedRanges = [[Range<UInt32>]](repeating: [], count: replicas.count)
+        for run in runs where run.isDeleted { deletedRanges[Int(run.replica)].append(run.seq..<run.seqEnd) }
+        deleted = deletedRanges.map { ranges in
+            DeletedIDs(sortedRanges: ranges.sorted { $0.lowerBound < $1.lowerBound })
+        }
         let fill = Self.bulkLeafFill
         let leafCount = max(1, (runs.count + fill - 1) / fill)
         leaves = []

@@ -47,9 +47,16 @@ extension TextSequence {
             }
         }
         var placed = new
+        if !new.isDeleted, patchRecorder != nil {
+            let at = visibleOffsets(before: dest)
+            patchRecorder?.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: 0, removedUTF16: 0,
+                                   with: bytes, scalars: Int(new.length), utf16: Int(new.utf16))
+        }
         if !new.isDeleted {
             placed.byteStart = UInt32(content.count)
             content.append(contentsOf: bytes)
+        } else {
+            deleted[Int(new.replica)].insert(new.seq..<new.seqEnd)
         }
         let slot: Int
         let index: Int
@@ -76,6 +83,7 @@ extension TextSequence {
         editCursor = nil
         var s = seq
         let end = seq + length
+        defer { deleted[Int(r)].insert(seq..<end) }
         while s < end {
             var p = locate(ItemRef(replica: r, seq: s))
             let found = run(at: p)
@@ -88,6 +96,11 @@ extension TextSequence {
                     splitRun(at: TreePosition(order: p.order, run: p.run, offset: take))
                 }
                 let target = leaves[slot][p.run]
+                if patchRecorder != nil {
+                    let at = visibleOffsets(before: p)
+                    patchRecorder?.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: Int(target.length),
+                                           removedUTF16: Int(target.utf16), with: EmptyCollection(), scalars: 0, utf16: 0)
+                }
                 leaves[slot][p.run].markDeleted()
                 adjust(slot: slot, scalars: -Int(target.length), utf16: -Int(target.utf16))
                 touched.insert(slot)

@@ -53,6 +53,7 @@ extension TextSequence {
         }
         if scalars != scalarCount || units != utf16Count { problems.append("totals \(scalarCount)/\(utf16Count), actual \(scalars)/\(units)") }
         if runs != runCount { problems.append("runCount \(runCount), actual \(runs)") }
+        problems += deleteSetViolations()
         if let c = editCursor {
             if c.slot >= leaves.count || c.index >= leaves[c.slot].count {
                 problems.append("edit cursor \(c) points past its leaf")
@@ -61,6 +62,35 @@ extension TextSequence {
                 for slot in order.prefix(Int(orderIndex[c.slot])) { before += slotScalars[Int(slot)] }
                 for run in leaves[c.slot].prefix(c.index) { before += run.visibleScalars }
                 if before != c.scalarsBefore { problems.append("edit cursor \(c) has \(before) scalars before it") }
+            }
+        }
+        return problems
+    }
+
+    /// The delete set must list exactly the ids of the tombstones, as sorted, disjoint,
+    /// non-touching ranges.
+    private func deleteSetViolations() -> [String] {
+        var problems: [String] = []
+        if deleted.count != replicas.count { return ["delete set covers \(deleted.count) of \(replicas.count) replicas"] }
+        var expected = [[Range<UInt32>]](repeating: [], count: replicas.count)
+        for slot in order {
+            for run in leaves[Int(slot)] where run.isDeleted { expected[Int(run.replica)].append(run.seq..<run.seqEnd) }
+        }
+        for r in replicas.indices {
+            var want: [Range<UInt32>] = []
+            for range in expected[r].sorted(by: { $0.lowerBound < $1.lowerBound }) {
+                if let last = want.last, last.upperBound == range.lowerBound {
+                    want[want.count - 1] = last.lowerBound..<range.upperBound
+                } else {
+                    want.append(range)
+                }
+            }
+            let have = Array(deleted[r].ranges)
+            if have != want {
+                problems.append("delete set of replica \(r) is \(have.prefix(8)), tombstones say \(want.prefix(8))")
+            }
+            if have.count != deleted[r].rangeCount {
+                problems.append("delete set of replica \(r) counts \(deleted[r].rangeCount) ranges, holds \(have.count)")
             }
         }
         return problems

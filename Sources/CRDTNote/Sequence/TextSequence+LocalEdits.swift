@@ -111,6 +111,7 @@ extension TextSequence {
                 runs[i + 1].seq = id
                 runs[i + 1].length &+= 1
                 runs[i + 1].left = ItemRef(replica: run.replica, seq: id &- 1)
+                deleted[Int(run.replica)].insert(id..<id &+ 1)
                 return (1, units, EditCursor(slot: slot, index: i, scalarsBefore: p - Int(run.length &- 1)))
             }
             if position.offset == 0, i > 0 {
@@ -128,6 +129,7 @@ extension TextSequence {
                 runs[i].byteStart &+= UInt32(bytes)
                 runs[i].byteCount &-= UInt32(bytes)
                 runs[i].utf16 &-= UInt32(units)
+                deleted[Int(run.replica)].insert(run.seq..<run.seq &+ 1)
                 return (1, units, EditCursor(slot: slot, index: i - 1, scalarsBefore: p))
             }
             return nil
@@ -194,6 +196,7 @@ extension TextSequence {
                 scalars -= Int(target.length)
                 units -= Int(target.utf16)
                 leaves[slot][index].markDeleted()
+                deleted[Int(target.replica)].insert(target.seq..<target.seqEnd)
                 remaining -= target.length
                 index += 1
             }

@@ -28,6 +28,9 @@ struct TextSequence: Sendable {
     var clockLog: [[ClockLogEntry]] = []
     /// Per replica: the latest HLC stamp of any of its operations, deletions included.
     var latestStamp: [HLCTimestamp] = []
+    /// Per replica: which of its ids are deleted (the delete set), so a merge lists the
+    /// tombstones to send without walking the note.
+    var deleted: [DeletedIDs] = []
 
     /// UTF-8 of inserted text; runs point into it. Append-only.
     var content: [UInt8] = []
@@ -56,6 +59,9 @@ struct TextSequence: Sendable {
     /// While applying many changes at once, leaves may grow to `deferredLeafCapacity` before
     /// splitting; they are split in one pass (and the indexes rebuilt once) at the end.
     var splitLimit = TextSequence.leafCapacity
+    /// While non-nil, remote insertions and deletions (`integrate`, `deleteIDs`) record how
+    /// they change the visible text, for the ``TextPatch`` a merge returns.
+    var patchRecorder: TextPatchBuilder? = nil
     static let deferredLeafCapacity = 4 * leafCapacity
 
     init() {
@@ -73,6 +79,7 @@ struct TextSequence: Sendable {
         leafOf.append(SlotRanges())
         clockLog.append([])
         latestStamp.append(.zero)
+        deleted.append(DeletedIDs())
         return i
     }
 

@@ -5,11 +5,14 @@ extension NoteText {
         return NoteChanges(changeSet: sequence.changes(since: known))
     }
 
-    /// Applies changes from another copy. Idempotent; throws (changing nothing) when they
-    /// build on operations this copy lacks or contradict themselves.
-    public mutating func apply(_ changes: NoteChanges) throws(ChangeSetError) {
-        try sequence.apply(changes.changeSet)
+    /// Applies changes from another copy and returns how the visible text changed (for a
+    /// text view: see ``TextPatch``). Idempotent; throws (changing nothing) when they build on
+    /// operations this copy lacks or contradict themselves.
+    @discardableResult
+    public mutating func apply(_ changes: NoteChanges) throws(ChangeSetError) -> TextPatch {
+        let patch = try sequence.apply(changes.changeSet, recordingPatch: true)
         observe(changes.changeSet.latestStamps)
+        return patch
     }
 
     /// Merges everything `other` knows into this copy (commutative, associative, idempotent).
@@ -21,11 +24,23 @@ extension NoteText {
     ///   copies contradict each other. Copies whose writers each used their own ``ReplicaID``
     ///   never do; two writers sharing an id, or a state rolled back and edited again under the
     ///   same id, can (see ``ReplicaID``).
-    public mutating func merge(_ other: NoteText) throws(ChangeSetError) {
+    ///
+    /// Returns how the visible text changed (for a text view: see ``TextPatch``). The cost is
+    /// that of what `other` adds, not the size of the note: O(k log n) for k new runs of
+    /// characters, plus a lookup per deleted range `other` holds.
+    @discardableResult
+    public mutating func merge(_ other: NoteText) throws(ChangeSetError) -> TextPatch {
+        try merge(other, recordingPatch: true)
+    }
+
+    /// ``merge(_:)``, building the patch only when asked (the benchmarks time the difference).
+    @discardableResult
+    package mutating func merge(_ other: NoteText, recordingPatch: Bool) throws(ChangeSetError) -> TextPatch {
         let known = other.sequence.replicas.map { id in sequence.replicaIndex[id].map { sequence.nextSeq[Int($0)] } ?? 0 }
         let set = other.sequence.changes(since: known)
-        try sequence.apply(set)
+        let patch = try sequence.apply(set, recordingPatch: recordingPatch)
         observe(set.latestStamps)
+        return patch
     }
 
     /// A copy of this note with `other` merged in; throws as ``merge(_:)`` does.

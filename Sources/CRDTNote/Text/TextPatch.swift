@@ -81,11 +81,27 @@ struct TextPatchBuilder {
                 last.textScalars += scalars
                 last.textUTF16 += utf16
                 pieces[pieces.count - 1] = last
+                joinLastTwoIfAdjacent()
                 return
             }
         }
         pieces.append(Piece(scalarStart: scalarOffset, utf16Start: utf16Offset, removedScalars: removedScalars,
                             removedUTF16: removedUTF16, text: Array(text), textScalars: scalars, textUTF16: utf16))
+    }
+
+    /// After the last piece grew backwards it may now start where the one before ends.
+    private mutating func joinLastTwoIfAdjacent() {
+        guard pieces.count >= 2 else { return }
+        let last = pieces[pieces.count - 1]
+        var previous = pieces[pieces.count - 2]
+        guard last.scalarStart == previous.scalarStart + previous.textScalars else { return }
+        previous.removedScalars += last.removedScalars
+        previous.removedUTF16 += last.removedUTF16
+        previous.text += last.text
+        previous.textScalars += last.textScalars
+        previous.textUTF16 += last.textUTF16
+        pieces.removeLast(2)
+        pieces.append(previous)
     }
 
     /// The patch, without replacements that changed nothing.

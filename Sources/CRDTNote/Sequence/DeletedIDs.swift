@@ -1,0 +1,202 @@
+/// The deleted ids of one replica, as sorted, disjoint, non-touching ranges: the document's
+/// delete set for that replica, kept beside the tree so the tombstones a peer must hear about
+/// are listed without walking the note.
+///
+/// Ranges are kept in chunks of at most `chunkCapacity` (split in two when they outgrow
+/// twice that), so adding a range costs a binary search plus a shift within one chunk,
+/// even when deletions land all over a large note. `hint` remembers the last range touched:
+/// backspacing and forward deleting extend it without a search.
+struct DeletedIDs: Sendable, Equatable {
+    static let chunkCapacity = 64
+
+    private(set) var chunks: [[Range<UInt32>]] = []
+    /// The lower bound of each chunk's first range.
+    private var chunkStarts: [UInt32] = []
+    private var hint: (chunk: Int, index: Int) = (0, 0)
+    /// Number of ranges.
+    private(set) var rangeCount = 0
+
+    init() {}
+
+    static func == (a: DeletedIDs, b: DeletedIDs) -> Bool { a.chunks.joined().elementsEqual(b.chunks.joined()) }
+
+    /// Builds the set from ranges sorted by lower bound (they may touch; none may overlap).
+    init<S: Sequence<Range<UInt32>>>(sortedRanges: S) {
+        var flat: [Range<UInt32>] = []
+        for r in sortedRanges where !r.isEmpty {
+            if let last = flat.last, last.upperBound >= r.lowerBound {
+                flat[flat.count - 1] = last.lowerBound..<max(last.upperBound, r.upperBound)
+            } else {
+                flat.append(r)
+            }
+        }
+        rangeCount = flat.count
+        var start = 0
+        while start < flat.count {
+            let chunk = Array(flat[start..<min(start + Self.chunkCapacity, flat.count)])
+            chunks.append(chunk)
+            chunkStarts.append(chunk[0].lowerBound)
+            start += Self.chunkCapacity
+        }
+    }
+
+    /// Every range, in order.
+    var ranges: FlattenSequence<[[Range<UInt32>]]> { chunks.joined() }
+
+    /// Adds `range` (which may overlap or touch ranges already present).
+    mutating func insert(_ range: Range<UInt32>) {
+        if range.isEmpty { return }
+        if chunks.isEmpty {
+            chunks = [[range]]
+            chunkStarts = [range.lowerBound]
+            rangeCount = 1
+            hint = (0, 0)
+            return
+        }
+        // The common case: touching the range touched last (backspace, forward delete).
+        if hint.chunk < chunks.count, hint.index < chunks[hint.chunk].count, extendHinted(with: range) { return }
+        let c = chunkIndex(for: range.lowerBound)
+        // The first range of chunk c whose upper bound reaches range.lowerBound.
+        var i = chunks[c].partitioningIndex { $0.upperBound >= range.lowerBound }
+        var chunk = c
+        if i == chunks[c].count, c + 1 < chunks.count {
+            chunk = c + 1
+            i = 0
+        }
+        if i < chunks[chunk].count, chunks[chunk][i].lowerBound <= range.upperBound {
+            // Overlaps or touches range i (and maybe later ones): widen it and absorb the rest.
+            let merged = min(chunks[chunk][i].lowerBound, range.lowerBound)..<max(chunks[chunk][i].upperBound, range.upperBound)
+            chunks[chunk][i] = merged
+            absorbFollowing(chunk: chunk, index: i)
+            if i == 0 { chunkStarts[chunk] = chunks[chunk][0].lowerBound }
+            hint = (chunk, i)
+            return
+        }
+        // Disjoint: insert before position i of `chunk` (or at the end of chunk c).
+        if i == chunks[chunk].count { chunk = c; i = chunks[c].count }
+        chunks[chunk].insert(range, at: i)
+        rangeCount += 1
+        if i == 0 { chunkStarts[chunk] = range.lowerBound }
+        hint = (chunk, i)
+        splitIfNeeded(chunk)
+    }
+
+    /// Whether every id of `range` is deleted.
+    func contains(_ range: Range<UInt32>) -> Bool {
+        if range.isEmpty { return true }
+        guard !chunks.isEmpty else { return false }
+        let c = chunkIndex(for: range.lowerBound)
+        let i = chunks[c].partitioningIndex { $0.upperBound > range.lowerBound }
+        guard i < chunks[c].count else { return false }
+        let r = chunks[c][i]
+        return r.lowerBound <= range.lowerBound && r.upperBound >= range.upperBound
+    }
+
+    /// The parts of `range` not in the set, in order.
+    func missing(from range: Range<UInt32>) -> [Range<UInt32>] {
+        if range.isEmpty { return [] }
+        guard !chunks.isEmpty else { return [range] }
+        var out: [Range<UInt32>] = []
+        var c = chunkIndex(for: range.lowerBound)
+        var i = chunks[c].partitioningIndex { $0.upperBound > range.lowerBound }
+        var at = range.lowerBound
+        while at < range.upperBound {
+            if i >= chunks[c].count {
+                c += 1
+                i = 0
+                if c >= chunks.count { break }
+                continue
+            }
+            let r = chunks[c][i]
+            if r.lowerBound >= range.upperBound { break }
+            if r.lowerBound > at { out.append(at..<r.lowerBound) }
+            at = max(at, r.upperBound)
+            i += 1
+        }
+        if at < range.upperBound { out.append(at..<range.upperBound) }
+        return out
+    }
+
+    /// The chunk whose ranges start at or before `id` (the first chunk when none does).
+    private func chunkIndex(for id: UInt32) -> Int {
+        var lo = 0
+        var hi = chunkStarts.count
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if chunkStarts[mid] <= id { lo = mid } else { hi = mid }
+        }
+        return lo
+    }
+
+    private mutating func extendHinted(with range: Range<UInt32>) -> Bool {
+        let (c, i) = hint
+        let r = chunks[c][i]
+        if range.lowerBound == r.upperBound {
+            // Forward: must stay clear of the next range (or join it).
+            let next = i + 1 < chunks[c].count ? chunks[c][i + 1].lowerBound
+                : (c + 1 < chunks.count ? chunkStarts[c + 1] : UInt32.max)
+            guard range.upperBound < next else { return false }
+            chunks[c][i] = r.lowerBound..<range.upperBound
+            return true
+        }
+        if range.upperBound == r.lowerBound {
+            // Backward: must stay clear of the previous range.
+            let previous: UInt32? = i > 0 ? chunks[c][i - 1].upperBound
+                : (c > 0 ? chunks[c - 1][chunks[c - 1].count - 1].upperBound : nil)
+            if let previous, range.lowerBound <= previous { return false }
+            chunks[c][i] = range.lowerBound..<r.upperBound
+            if i == 0 { chunkStarts[c] = range.lowerBound }
+            return true
+        }
+        return false
+    }
+
+    /// Merges the ranges after `index` that the range at `index` now overlaps or touches.
+    private mutating func absorbFollowing(chunk c: Int, index i: Int) {
+        while true {
+            var nc = c
+            var ni = i + 1
+            if ni >= chunks[c].count {
+                nc = c + 1
+                ni = 0
+                if nc >= chunks.count { return }
+            }
+            let next = chunks[nc][ni]
+            let current = chunks[c][i]
+            guard next.lowerBound <= current.upperBound else { return }
+            chunks[c][i] = current.lowerBound..<max(current.upperBound, next.upperBound)
+            chunks[nc].remove(at: ni)
+            rangeCount -= 1
+            if chunks[nc].isEmpty {
+                chunks.remove(at: nc)
+                chunkStarts.remove(at: nc)
+            } else if ni == 0 {
+                chunkStarts[nc] = chunks[nc][0].lowerBound
+            }
+        }
+    }
+
+    private mutating func splitIfNeeded(_ c: Int) {
+        guard chunks[c].count > 2 * Self.chunkCapacity else { return }
+        let half = chunks[c].count / 2
+        let moved = Array(chunks[c][half...])
+        chunks[c].removeLast(chunks[c].count - half)
+        chunks.insert(moved, at: c + 1)
+        chunkStarts.insert(moved[0].lowerBound, at: c + 1)
+        hint = (0, 0)
+    }
+}
+
+extension Array {
+    /// The first index whose element satisfies `predicate`, for a predicate false then true
+    /// along the array (binary search).
+    func partitioningIndex(where predicate: (Element) -> Bool) -> Int {
+        var lo = 0
+        var hi = count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if predicate(self[mid]) { hi = mid } else { lo = mid + 1 }
+        }
+        return lo
+    }
+}
