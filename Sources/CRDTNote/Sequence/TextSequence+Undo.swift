@@ -27,21 +27,27 @@ extension TextSequence {
     /// that are still visible, then inserts each piece of text to restore as a new run of `local`
     /// placed right after the element it followed (with `integrate`, so every replica puts it at
     /// the same place). Records the visible changes in `patch`, in order, and returns the step
-    /// that reverses this one.
-    mutating func perform(_ step: UndoStep, replica local: UInt32, patch: inout TextPatchBuilder) -> UndoStep {
+    /// that reverses this one. Own characters deleted and brought back since the step was
+    /// recorded are found through `restored`, which learns about the text restored now.
+    mutating func perform(_ step: UndoStep, replica local: UInt32, restored: inout RestoredIDs, patch: inout TextPatchBuilder) -> UndoStep {
         var inverse = UndoStep()
         for seqs in step.deletions {
-            deleteVisible(replica: local, seqs: seqs, patch: &patch, into: &inverse)
+            deleteVisible(replica: local, seqs: seqs, restored: restored, patch: &patch, into: &inverse)
         }
         for piece in step.restorations {
-            inverse.addDeletion(restore(piece, replica: local, patch: &patch))
+            let seqs = restore(piece, replica: local, patch: &patch)
+            if piece.first.replica == local {
+                restored.add(old: piece.first.seq..<piece.first.seq &+ UInt32(piece.scalars), newStart: seqs.lowerBound)
+            }
+            inverse.addDeletion(seqs)
         }
         return inverse
     }
 
-    /// Deletes the visible elements among ids `seqs` of `replica`, adding the text they held to
-    /// `inverse` as pieces to restore.
-    private mutating func deleteVisible(replica r: UInt32, seqs: Range<UInt32>, patch: inout TextPatchBuilder, into inverse: inout UndoStep) {
+    /// Deletes the visible elements among ids `seqs` of `replica` (and, for those already
+    /// deleted, the characters they were restored as), adding the text they held to `inverse`
+    /// as pieces to restore.
+    private mutating func deleteVisible(replica r: UInt32, seqs: Range<UInt32>, restored: RestoredIDs, patch: inout TextPatchBuilder, into inverse: inout UndoStep) {
         var s = seqs.lowerBound
         // Where the previous stretch was deleted: a stretch found there followed it in the text.
         var previousOffset = -1
@@ -60,6 +66,11 @@ extension TextSequence {
                     inverse.addRestoration(piece, on: before.scalars == previousOffset ? .back : .apart)
                 }
                 previousOffset = before.scalars
+            } else {
+                for again in restored.replacements(of: s..<s &+ UInt32(take)) {
+                    deleteVisible(replica: r, seqs: again, restored: restored, patch: &patch, into: &inverse)
+                }
+                previousOffset = -1
             }
             s &+= UInt32(take)
         }

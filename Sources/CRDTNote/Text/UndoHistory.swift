@@ -74,6 +74,35 @@ struct RestorePiece: Sendable {
     }
 }
 
+/// Where this replica's deleted characters came back: undo and redo restore deleted text as new
+/// characters, so an older step naming the old ids must act on the new ones (Yjs keeps the same
+/// "redone" links). Each entry maps a range of old sequence numbers to the new ones, one to one.
+struct RestoredIDs: Sendable {
+    struct Entry: Sendable {
+        var old: Range<UInt32>
+        var newStart: UInt32
+    }
+
+    private(set) var entries: [Entry] = []
+
+    mutating func add(old: Range<UInt32>, newStart: UInt32) {
+        entries.append(Entry(old: old, newStart: newStart))
+    }
+
+    mutating func removeAll() { entries.removeAll() }
+
+    /// The new ranges that the old ids `seqs` were restored as.
+    func replacements(of seqs: Range<UInt32>) -> [Range<UInt32>] {
+        var out: [Range<UInt32>] = []
+        for e in entries where e.old.overlaps(seqs) {
+            let lower = max(e.old.lowerBound, seqs.lowerBound)
+            let upper = min(e.old.upperBound, seqs.upperBound)
+            out.append(e.newStart &+ (lower &- e.old.lowerBound)..<e.newStart &+ (upper &- e.old.lowerBound))
+        }
+        return out
+    }
+}
+
 /// One device's undo and redo stacks for a note, and the grouping of its edits into steps.
 /// Local only: never encoded, never merged; a forked copy starts without history.
 ///
@@ -84,6 +113,8 @@ struct UndoHistory: Sendable {
     private(set) var limit = 0
     private(set) var undoStack: [UndoStep] = []
     private(set) var redoStack: [UndoStep] = []
+    /// Where steps' deleted own characters were brought back (kept while either stack holds steps).
+    var restored = RestoredIDs()
 
     /// How the latest recorded edit can be continued within the same step.
     enum Group: Sendable, Equatable {
@@ -111,6 +142,12 @@ struct UndoHistory: Sendable {
         trim(&undoStack)
         trim(&redoStack)
         if limit == 0 { group = .closed }
+        forgetRestoredIfUnused()
+    }
+
+    /// Drops the restored-id links once no step can refer to them.
+    private mutating func forgetRestoredIfUnused() {
+        if undoStack.isEmpty && redoStack.isEmpty { restored.removeAll() }
     }
 
     private func trim(_ stack: inout [UndoStep]) {
@@ -202,7 +239,7 @@ struct UndoHistory: Sendable {
     mutating func performed(redo: Bool, inverse: UndoStep) {
         group = .closed
         if redo { redoStack.removeLast() } else { undoStack.removeLast() }
-        guard !inverse.isEmpty else { return }
+        guard !inverse.isEmpty else { forgetRestoredIfUnused(); return }
         if redo {
             if undoStack.count >= limit { undoStack.removeFirst(undoStack.count - limit + 1) }
             undoStack.append(inverse)

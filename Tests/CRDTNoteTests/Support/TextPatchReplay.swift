@@ -1,16 +1,17 @@
 import CRDTNote
-import Foundation
 
 /// Applies patches the way a text view would, independently of the library: by UTF-16 ranges
-/// on an `NSMutableString`, and by scalar ranges on an array of scalars.
+/// on an array of UTF-16 units (what `NSMutableString` does on Apple platforms; not through
+/// `NSMutableString` itself, because swift-corelibs-foundation's rounds UTF-16 offsets to
+/// character boundaries around combining marks), and by scalar ranges on an array of scalars.
 enum TextPatchReplay {
     /// `text` with the patch's replacements applied in order, by UTF-16 ranges.
     static func applyUTF16(_ patch: TextPatch, to text: String) -> String {
-        let buffer = NSMutableString(string: text)
+        var units = Array(text.utf16)
         for r in patch.replacements {
-            buffer.replaceCharacters(in: NSRange(location: r.utf16Range.lowerBound, length: r.utf16Range.count), with: r.text)
+            units.replaceSubrange(r.utf16Range, with: Array(r.text.utf16))
         }
-        return buffer as String
+        return String(decoding: units, as: UTF16.self)
     }
 
     /// `text` with the patch's replacements applied in order, by Unicode-scalar ranges.
@@ -24,8 +25,8 @@ enum TextPatchReplay {
         return String(out)
     }
 
-    /// Whether both ways of applying `patch` to `old` give `new`, and every range lies inside
-    /// the text it applies to.
+    /// Whether both ways of applying `patch` to `old` give exactly `new` (scalar for scalar), and
+    /// every range lies inside the text it applies to.
     static func check(_ patch: TextPatch, from old: String, to new: String) -> Bool {
         var units = old.utf16.count
         var scalars = old.unicodeScalars.count
@@ -35,6 +36,8 @@ enum TextPatchReplay {
             units += r.text.utf16.count - r.utf16Range.count
             scalars += r.text.unicodeScalars.count - r.scalarRange.count
         }
-        return applyUTF16(patch, to: old) == new && applyScalars(patch, to: old) == new
+        let expected = Array(new.unicodeScalars)
+        return Array(applyUTF16(patch, to: old).unicodeScalars) == expected
+            && Array(applyScalars(patch, to: old).unicodeScalars) == expected
     }
 }
