@@ -1,7 +1,7 @@
 extension TextSequence {
-    /// Calls `body` with the visible scalars `range` as pieces of text with the ids they are
-    /// made of, one per stretch of a run, in document order (before they are deleted).
-    func forEachVisiblePiece(in range: Range<Int>, _ body: (RestorePiece) -> Void) {
+    /// Calls `body` with the visible scalars `range` as stretches of one run each (the ids and
+    /// the content bytes they are made of), in document order, before they are deleted.
+    func forEachVisibleStretch(in range: Range<Int>, _ body: (VisibleStretch) -> Void) {
         guard !range.isEmpty else { return }
         var remaining = range.count
         var position = nearbyPosition(ofScalar: range.lowerBound)
@@ -9,14 +9,15 @@ extension TextSequence {
             let r = run(at: position)
             if !r.isDeleted {
                 let take = min(Int(r.length - position.offset), remaining)
-                let start = r.byteCount == r.length
+                let ascii = r.byteCount == r.length
+                let start = ascii
                     ? Int(r.byteStart) + Int(position.offset)
                     : Int(r.byteStart) + UTF8Counting.prefix(of: content, start: Int(r.byteStart), scalars: Int(position.offset)).bytes
-                let cut = r.byteCount == r.length ? (bytes: take, utf16: take) : UTF8Counting.prefix(of: content, start: start, scalars: take)
+                let cut = ascii ? (bytes: take, utf16: take) : UTF8Counting.prefix(of: content, start: start, scalars: take)
                 let first = r.seq &+ position.offset
-                body(RestorePiece(first: ItemRef(replica: r.replica, seq: first),
-                                  last: ItemRef(replica: r.replica, seq: first &+ UInt32(take) &- 1),
-                                  text: Array(content[start..<start + cut.bytes]), scalars: take, utf16: cut.utf16))
+                body(VisibleStretch(first: ItemRef(replica: r.replica, seq: first),
+                                    last: ItemRef(replica: r.replica, seq: first &+ UInt32(take) &- 1),
+                                    bytes: start..<start + cut.bytes, scalars: take, utf16: cut.utf16))
                 remaining -= take
             }
             position = nextRunStart(after: position)
@@ -57,13 +58,13 @@ extension TextSequence {
             let take = Int(min(found.length - position.offset, seqs.upperBound - s))
             if !found.isDeleted {
                 let before = visibleOffsets(before: position)
-                var piece: RestorePiece? = nil
-                forEachVisiblePiece(in: before.scalars..<before.scalars + take) { piece = $0 }
+                var stretch: VisibleStretch? = nil
+                forEachVisibleStretch(in: before.scalars..<before.scalars + take) { stretch = $0 }
                 deleteLocal(before.scalars..<before.scalars + take)
-                if let piece {
+                if let stretch {
                     patch.replace(scalarOffset: before.scalars, utf16Offset: before.utf16, removedScalars: take,
-                                  removedUTF16: piece.utf16, with: EmptyCollection(), scalars: 0, utf16: 0)
-                    inverse.addRestoration(piece, on: before.scalars == previousOffset ? .back : .apart)
+                                  removedUTF16: stretch.utf16, with: EmptyCollection(), scalars: 0, utf16: 0)
+                    inverse.addRestoration(stretch, content: content, on: before.scalars == previousOffset ? .back : .apart)
                 }
                 previousOffset = before.scalars
             } else {

@@ -30,29 +30,46 @@ struct UndoStep: Sendable {
         case apart
     }
 
-    /// Adds a piece of deleted text on `side`, joining it to its neighbour when both are next to
-    /// each other in the text and their ids continue each other (so a word backspaced letter by
-    /// letter comes back as one run).
-    mutating func addRestoration(_ piece: RestorePiece, on side: Side) {
+    /// Adds a stretch of text about to be deleted (its bytes in `content`) on `side`, joining it
+    /// to its neighbour when both are next to each other in the text and their ids continue each
+    /// other (so a word backspaced letter by letter comes back as one run). Joins copy the bytes
+    /// straight into the neighbour: no allocation per keystroke.
+    mutating func addRestoration(_ stretch: VisibleStretch, content: [UInt8], on side: Side) {
         switch side {
         case .front:
-            if let next = restorations.first, piece.last.replica == next.first.replica, piece.last.seq &+ 1 == next.first.seq {
-                var joined = piece
-                joined.append(next)
-                restorations[0] = joined
-            } else {
-                restorations.insert(piece, at: 0)
+            if !restorations.isEmpty, stretch.last.replica == restorations[0].first.replica,
+               stretch.last.seq &+ 1 == restorations[0].first.seq {
+                restorations[0].first = stretch.first
+                restorations[0].text.insert(contentsOf: content[stretch.bytes], at: 0)
+                restorations[0].scalars += stretch.scalars
+                restorations[0].utf16 += stretch.utf16
+                return
             }
+            restorations.insert(RestorePiece(stretch, content: content), at: 0)
         case .back:
-            if let last = restorations.last, last.last.replica == piece.first.replica, last.last.seq &+ 1 == piece.first.seq {
-                restorations[restorations.count - 1].append(piece)
-            } else {
-                restorations.append(piece)
+            let i = restorations.count - 1
+            if i >= 0, restorations[i].last.replica == stretch.first.replica, restorations[i].last.seq &+ 1 == stretch.first.seq {
+                restorations[i].last = stretch.last
+                restorations[i].text.append(contentsOf: content[stretch.bytes])
+                restorations[i].scalars += stretch.scalars
+                restorations[i].utf16 += stretch.utf16
+                return
             }
+            restorations.append(RestorePiece(stretch, content: content))
         case .apart:
-            restorations.append(piece)
+            restorations.append(RestorePiece(stretch, content: content))
         }
     }
+}
+
+/// Visible characters of one run about to be deleted: their first and last ids and their bytes
+/// in the content buffer.
+struct VisibleStretch {
+    var first: ItemRef
+    var last: ItemRef
+    var bytes: Range<Int>
+    var scalars: Int
+    var utf16: Int
 }
 
 /// Deleted text (valid UTF-8) that undo or redo inserts again, as new characters placed right
@@ -65,12 +82,13 @@ struct RestorePiece: Sendable {
     var scalars: Int
     var utf16: Int
 
-    /// Appends the piece that followed this one.
-    mutating func append(_ next: RestorePiece) {
-        last = next.last
-        text.append(contentsOf: next.text)
-        scalars += next.scalars
-        utf16 += next.utf16
+    /// The text of `stretch`, copied out of `content`.
+    init(_ stretch: VisibleStretch, content: [UInt8]) {
+        first = stretch.first
+        last = stretch.last
+        text = Array(content[stretch.bytes])
+        scalars = stretch.scalars
+        utf16 = stretch.utf16
     }
 }
 
@@ -202,13 +220,21 @@ struct UndoHistory: Sendable {
     /// holds (apart from it unless the step continues with this deletion), or in `front` of it
     /// (backspacing on).
     mutating func recordDeletion(of range: Range<Int>, in sequence: TextSequence, front: Bool = false, apart: Bool = false) {
-        var pieces: [RestorePiece] = []
-        sequence.forEachVisiblePiece(in: range) { pieces.append($0) }
         let s = undoStack.count - 1
         if front {
-            for piece in pieces.reversed() { undoStack[s].addRestoration(piece, on: .front) }
+            // Stretches arrive in document order; each goes in front of the ones after it. Usually
+            // there is one (a backspace), kept without an array.
+            var firstStretch: VisibleStretch? = nil
+            var more: [VisibleStretch] = []
+            sequence.forEachVisibleStretch(in: range) { if firstStretch == nil { firstStretch = $0 } else { more.append($0) } }
+            for stretch in more.reversed() { undoStack[s].addRestoration(stretch, content: sequence.content, on: .front) }
+            if let firstStretch { undoStack[s].addRestoration(firstStretch, content: sequence.content, on: .front) }
         } else {
-            for (i, piece) in pieces.enumerated() { undoStack[s].addRestoration(piece, on: apart && i == 0 ? .apart : .back) }
+            var side = apart ? UndoStep.Side.apart : .back
+            sequence.forEachVisibleStretch(in: range) { stretch in
+                undoStack[s].addRestoration(stretch, content: sequence.content, on: side)
+                side = .back
+            }
         }
     }
 
