@@ -15,13 +15,14 @@ enum AllBench {
         var records: RecordsResult
         var scaling: ScalingResult
         var setText: SetTextResult
+        var views: ViewsBench.Result
 
         var json: JSONValue {
             .object([
                 "replay": .array(replays.map(\.json)),
                 "missing_traces": .array(missingTraces.map(JSONValue.string)),
                 "m1": m1.json, "records": records.json, "scaling": scaling.json,
-                "settext": setText.json,
+                "settext": setText.json, "views": views.json,
                 "peak_rss_bytes": .int(Measure.peakRSSBytes()),
             ])
         }
@@ -59,6 +60,14 @@ enum AllBench {
                              "\(Format.count(c.inserted)) inserted, read \(Format.ms(c.readMs))"
                                  + (!c.reached ? ", WRONG TEXT" : c.withinLimit ? "" : ", over \(Format.ms(c.limitMs))")])
             }
+            for c in views.anchors {
+                rows.append(["views 100 anchors, \(c.label)", Format.ms(c.resolveMs),
+                             "after a 10-char merge" + (c.correct ? "" : ", WRONG OFFSETS")])
+            }
+            if views.replayFound {
+                rows.append(["views replay undoLimit=100", Format.ms(views.withUndo.median),
+                             "\(Format.fixed(views.ratio, 2))× without history" + (views.replayCorrect ? "" : ", WRONG TEXT")])
+            }
             rows.append(["peak RSS (whole run)", "", Format.bytes(Measure.peakRSSBytes())])
             return Table.render(rows)
         }
@@ -81,6 +90,7 @@ enum AllBench {
         let records = try RecordsBench.run(tracePath: tracePath, runs: runs)
         let scaling = try ScalingBench.run(runs: min(runs, 3))
         let setText = try SetTextBench.run(runs: runs)
-        return Result(replays: replays, missingTraces: missing, m1: m1, records: records, scaling: scaling, setText: setText)
+        let views = try ViewsBench.run(tracePath: tracePath, runs: runs)
+        return Result(replays: replays, missingTraces: missing, m1: m1, records: records, scaling: scaling, setText: setText, views: views)
     }
 }

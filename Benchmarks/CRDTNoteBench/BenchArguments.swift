@@ -28,6 +28,7 @@ struct BenchArguments {
         "scaling": spec("scaling", [jsonOption, runsOption, sizesOption, editsOption]),
         "settext": spec("settext", [runsOption, jsonOption]),
         "standard": spec("standard", [traceOption, runsOption, jsonOption]),
+        "views": spec("views", [traceOption, runsOption, jsonOption]),
         "all": spec("all", [traceOption, runsOption, jsonOption]),
     ]
 

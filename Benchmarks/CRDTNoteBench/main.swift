@@ -22,6 +22,10 @@ let usage = """
       standard [--trace PATH] [--runs N] [--json]
                                          crdt-benchmarks' text workloads B1.1-B1.6, B2.1-B2.4, B4,
                                          B4x100 (N = 6,000; SplitMix64 positions); checks final texts
+      views [--trace PATH] [--runs N] [--json]
+                                         live text views: 100 anchors resolved after merging a 10-character
+                                         edit into 100 KB / 1 MB / 4 MB notes; automerge-paper replay with
+                                         undoLimit = 100 against without
       all [--trace PATH] [--runs N] [--json]
                                          everything above except standard, as one table
 
@@ -77,9 +81,12 @@ func runBench() -> Int32 {
         case "standard":
             let result = try StandardBench.run(tracePath: args.trace, runs: runs)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
+        case "views":
+            let result = try ViewsBench.run(tracePath: args.trace, runs: runs)
+            return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "all":
             let result = try AllBench.run(tracePath: args.trace, runs: runs)
-            let passed = result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct) && result.setText.passed
+            let passed = result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct) && result.setText.passed && result.views.passed
             return emit(result.json, result.lines, asJSON: args.json, passed: passed)
         default:
             throw UsageError("unknown subcommand \"\(args.command)\"")

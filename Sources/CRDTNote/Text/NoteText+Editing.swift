@@ -24,9 +24,12 @@ extension NoteText {
         let local = localIndex()
         let stamp = clock.tick()
         var text = text
+        let recording = undoHistory.limit > 0
+        if recording { undoHistory.willReplace(range, inserts: byteCount > 0, in: sequence, local: local) }
         // One call into the sequence: only the stored property is touched in here, so the
         // note is not copied for every keystroke.
         text.withUTF8 { utf8 in sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp) }
+        if recording { undoHistory.didReplace(range, in: sequence, local: local) }
     }
 
     /// Inserts `text` at UTF-16 `offset` (as in `NSRange`).
@@ -70,7 +73,7 @@ extension NoteText {
         return scalar
     }
 
-    private func capacityProblem(adding bytes: Int, scalars: Int) -> NoteTextError? {
+    func capacityProblem(adding bytes: Int, scalars: Int) -> NoteTextError? {
         Self.capacityProblem(contentBytes: sequence.content.count, nextSeq: sequence.nextSeq, local: localIndexIfAny,
                              replica: replica, adding: bytes, scalars: scalars)
     }
@@ -116,11 +119,16 @@ extension NoteText {
         let stamp = clock.tick()
         let local = localIndex()
         let firstSeq = sequence.nextSeq[Int(local)]
+        // The whole update is one undo step.
+        let recording = undoHistory.limit > 0
+        if recording { undoHistory.beginStep(in: sequence, local: local) }
         // Edits are sorted from the end of the text backwards, so offsets stay valid.
         for edit in edits {
+            if recording { undoHistory.recordDeletion(of: edit.offset..<edit.offset + edit.deleteCount, in: sequence, apart: true) }
             sequence.deleteLocal(edit.offset..<edit.offset + edit.deleteCount)
             edit.insert.withUnsafeBufferPointer { bytes in sequence.insertLocal(bytes, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: local) }
         }
         sequence.noteStamp(stamp, replica: local, firstInsertedSeq: inserted > 0 ? firstSeq : nil)
+        if recording { undoHistory.finishStep(in: sequence, local: local) }
     }
 }

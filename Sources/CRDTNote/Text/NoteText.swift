@@ -26,6 +26,8 @@ public struct NoteText: Sendable {
     /// This replica's index in the replica table, once it has edited (a copy that only
     /// reads and merges adds nothing of its own to the state it encodes).
     @usableFromInline var localIndexIfAny: UInt32?
+    /// This device's undo and redo steps (empty unless ``undoLimit`` is set; never encoded or merged).
+    var undoHistory = UndoHistory()
 
     /// An empty note edited as `replica`.
     public init(replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) {

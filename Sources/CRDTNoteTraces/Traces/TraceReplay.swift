@@ -12,9 +12,13 @@ public enum TraceReplay {
     /// Replays a single-writer trace as local edits of `replica`, one edit per patch
     /// (its deletion, then its insertion at the same position).
     ///
+    /// `undoLimit` is the note's ``NoteText/undoLimit`` during the replay (0: no undo history,
+    /// as in every benchmark except the one that measures what keeping it costs).
+    ///
     /// Throws when a patch does not fit the document at that point, naming the transaction and patch.
     public static func replay(
-        _ trace: SequentialTrace, replica: ReplicaID = ReplicaID(rawValue: 1), clock: HybridLogicalClock = HybridLogicalClock()
+        _ trace: SequentialTrace, replica: ReplicaID = ReplicaID(rawValue: 1), clock: HybridLogicalClock = HybridLogicalClock(),
+        undoLimit: Int = 0
     ) throws(TraceError) -> NoteText {
         var note: NoteText
         do {
@@ -22,6 +26,7 @@ public enum TraceReplay {
         } catch {
             throw TraceError("startContent: \(error)")
         }
+        note.undoLimit = undoLimit
         for t in 0..<trace.transactionCount {
             try apply(trace.transaction(t), to: &note, transaction: t)
         }

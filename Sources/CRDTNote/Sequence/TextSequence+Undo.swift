@@ -1,0 +1,94 @@
+extension TextSequence {
+    /// Calls `body` with the visible scalars `range` as stretches of one run each (the ids and
+    /// the content bytes they are made of), in document order, before they are deleted.
+    func forEachVisibleStretch(in range: Range<Int>, _ body: (VisibleStretch) -> Void) {
+        guard !range.isEmpty else { return }
+        var remaining = range.count
+        var position = nearbyPosition(ofScalar: range.lowerBound)
+        while remaining > 0 && position.order < order.count {
+            let r = run(at: position)
+            if !r.isDeleted {
+                let take = min(Int(r.length - position.offset), remaining)
+                let ascii = r.byteCount == r.length
+                let start = ascii
+                    ? Int(r.byteStart) + Int(position.offset)
+                    : Int(r.byteStart) + UTF8Counting.prefix(of: content, start: Int(r.byteStart), scalars: Int(position.offset)).bytes
+                let cut = ascii ? (bytes: take, utf16: take) : UTF8Counting.prefix(of: content, start: start, scalars: take)
+                let first = r.seq &+ position.offset
+                body(VisibleStretch(first: ItemRef(replica: r.replica, seq: first),
+                                    last: ItemRef(replica: r.replica, seq: first &+ UInt32(take) &- 1),
+                                    bytes: start..<start + cut.bytes, scalars: take, utf16: cut.utf16))
+                remaining -= take
+            }
+            position = nextRunStart(after: position)
+        }
+    }
+
+    /// Performs an undo or redo step as local edits of replica `local`: deletes the step's ids
+    /// that are still visible, then inserts each piece of text to restore as a new run of `local`
+    /// placed right after the element it followed (with `integrate`, so every replica puts it at
+    /// the same place). Records the visible changes in `patch`, in order, and returns the step
+    /// that reverses this one. Own characters deleted and brought back since the step was
+    /// recorded are found through `restored`, which learns about the text restored now.
+    mutating func perform(_ step: UndoStep, replica local: UInt32, restored: inout RestoredIDs, patch: inout TextPatchBuilder) -> UndoStep {
+        var inverse = UndoStep()
+        for seqs in step.deletions {
+            deleteVisible(replica: local, seqs: seqs, restored: restored, patch: &patch, into: &inverse)
+        }
+        for piece in step.restorations {
+            let seqs = restore(piece, replica: local, patch: &patch)
+            if piece.first.replica == local {
+                restored.add(old: piece.first.seq..<piece.first.seq &+ UInt32(piece.scalars), newStart: seqs.lowerBound)
+            }
+            inverse.addDeletion(seqs)
+        }
+        return inverse
+    }
+
+    /// Deletes the visible elements among ids `seqs` of `replica` (and, for those already
+    /// deleted, the characters they were restored as), adding the text they held to `inverse`
+    /// as pieces to restore.
+    private mutating func deleteVisible(replica r: UInt32, seqs: Range<UInt32>, restored: RestoredIDs, patch: inout TextPatchBuilder, into inverse: inout UndoStep) {
+        var s = seqs.lowerBound
+        // Where the previous stretch was deleted: a stretch found there followed it in the text.
+        var previousOffset = -1
+        while s < seqs.upperBound {
+            let position = locate(ItemRef(replica: r, seq: s))
+            let found = run(at: position)
+            let take = Int(min(found.length - position.offset, seqs.upperBound - s))
+            if !found.isDeleted {
+                let before = visibleOffsets(before: position)
+                var stretch: VisibleStretch? = nil
+                forEachVisibleStretch(in: before.scalars..<before.scalars + take) { stretch = $0 }
+                deleteLocal(before.scalars..<before.scalars + take)
+                if let stretch {
+                    patch.replace(scalarOffset: before.scalars, utf16Offset: before.utf16, removedScalars: take,
+                                  removedUTF16: stretch.utf16, with: EmptyCollection(), scalars: 0, utf16: 0)
+                    inverse.addRestoration(stretch, content: content, on: before.scalars == previousOffset ? .back : .apart)
+                }
+                previousOffset = before.scalars
+            } else {
+                for again in restored.replacements(of: s..<s &+ UInt32(take)) {
+                    deleteVisible(replica: r, seqs: again, restored: restored, patch: &patch, into: &inverse)
+                }
+                previousOffset = -1
+            }
+            s &+= UInt32(take)
+        }
+    }
+
+    /// Inserts `piece` as new elements of `local` right after `piece.last`; returns their ids.
+    private mutating func restore(_ piece: RestorePiece, replica local: UInt32, patch: inout TextPatchBuilder) -> Range<UInt32> {
+        let leftPosition = locate(piece.last)
+        let next = nextElement(after: leftPosition)
+        let right = next == endPosition ? ItemRef.none : ref(at: next)
+        let seq = nextSeq[Int(local)]
+        let run = Run(replica: local, seq: seq, length: UInt32(piece.scalars), utf16: UInt32(piece.utf16),
+                      byteStart: 0, byteCount: UInt32(piece.text.count), left: piece.last, right: right)
+        integrate(run, content: piece.text[...])
+        let at = visibleOffsets(before: locate(ItemRef(replica: local, seq: seq)))
+        patch.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: 0, removedUTF16: 0,
+                      with: piece.text, scalars: piece.scalars, utf16: piece.utf16)
+        return seq..<seq &+ UInt32(piece.scalars)
+    }
+}

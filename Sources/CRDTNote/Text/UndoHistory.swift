@@ -1,0 +1,277 @@
+/// What reverses one undo step, in terms of element ids so it still applies after other
+/// devices' edits have moved everything around: this replica's characters to delete (where
+/// still visible), and deleted text to bring back as new characters after the element it followed.
+struct UndoStep: Sendable {
+    /// Sequence numbers of this replica's characters to delete.
+    var deletions: [Range<UInt32>] = []
+    /// Deleted text to insert again, each piece after the last element it was made of.
+    var restorations: [RestorePiece] = []
+
+    var isEmpty: Bool { deletions.isEmpty && restorations.isEmpty }
+
+    /// Adds this replica's ids `seqs`, extending the last range when they continue it (typing on).
+    mutating func addDeletion(_ seqs: Range<UInt32>) {
+        if seqs.isEmpty { return }
+        if let last = deletions.last, last.upperBound == seqs.lowerBound {
+            deletions[deletions.count - 1] = last.lowerBound..<seqs.upperBound
+        } else {
+            deletions.append(seqs)
+        }
+    }
+
+    /// Where pieces of deleted text go in a step.
+    enum Side {
+        /// In front of the step's pieces, right before the first one in the text (backspacing).
+        case front
+        /// After the step's pieces, right after the last one in the text (deleting forwards, or
+        /// the next stretch of one deletion).
+        case back
+        /// After the step's pieces, not next to them in the text.
+        case apart
+    }
+
+    /// Adds a stretch of text about to be deleted (its bytes in `content`) on `side`, joining it
+    /// to its neighbour when both are next to each other in the text and their ids continue each
+    /// other (so a word backspaced letter by letter comes back as one run). Joins copy the bytes
+    /// straight into the neighbour: no allocation per keystroke.
+    mutating func addRestoration(_ stretch: VisibleStretch, content: [UInt8], on side: Side) {
+        switch side {
+        case .front:
+            if !restorations.isEmpty, stretch.last.replica == restorations[0].first.replica,
+               stretch.last.seq &+ 1 == restorations[0].first.seq {
+                restorations[0].first = stretch.first
+                restorations[0].text.insert(contentsOf: content[stretch.bytes], at: 0)
+                restorations[0].scalars += stretch.scalars
+                restorations[0].utf16 += stretch.utf16
+                return
+            }
+            restorations.insert(RestorePiece(stretch, content: content), at: 0)
+        case .back:
+            let i = restorations.count - 1
+            if i >= 0, restorations[i].last.replica == stretch.first.replica, restorations[i].last.seq &+ 1 == stretch.first.seq {
+                restorations[i].last = stretch.last
+                restorations[i].text.append(contentsOf: content[stretch.bytes])
+                restorations[i].scalars += stretch.scalars
+                restorations[i].utf16 += stretch.utf16
+                return
+            }
+            restorations.append(RestorePiece(stretch, content: content))
+        case .apart:
+            restorations.append(RestorePiece(stretch, content: content))
+        }
+    }
+}
+
+/// Visible characters of one run about to be deleted: their first and last ids and their bytes
+/// in the content buffer.
+struct VisibleStretch {
+    var first: ItemRef
+    var last: ItemRef
+    var bytes: Range<Int>
+    var scalars: Int
+    var utf16: Int
+}
+
+/// Deleted text (valid UTF-8) that undo or redo inserts again, as new characters placed right
+/// after `last`, the last element the text was made of (a tombstone by then).
+struct RestorePiece: Sendable {
+    /// The first and last of the deleted elements, in document order.
+    var first: ItemRef
+    var last: ItemRef
+    var text: [UInt8]
+    var scalars: Int
+    var utf16: Int
+
+    /// The text of `stretch`, copied out of `content`.
+    init(_ stretch: VisibleStretch, content: [UInt8]) {
+        first = stretch.first
+        last = stretch.last
+        text = Array(content[stretch.bytes])
+        scalars = stretch.scalars
+        utf16 = stretch.utf16
+    }
+}
+
+/// Where this replica's deleted characters came back: undo and redo restore deleted text as new
+/// characters, so an older step naming the old ids must act on the new ones (Yjs keeps the same
+/// "redone" links). Each entry maps a range of old sequence numbers to the new ones, one to one.
+struct RestoredIDs: Sendable {
+    struct Entry: Sendable {
+        var old: Range<UInt32>
+        var newStart: UInt32
+    }
+
+    private(set) var entries: [Entry] = []
+
+    mutating func add(old: Range<UInt32>, newStart: UInt32) {
+        entries.append(Entry(old: old, newStart: newStart))
+    }
+
+    mutating func removeAll() { entries.removeAll() }
+
+    /// The new ranges that the old ids `seqs` were restored as.
+    func replacements(of seqs: Range<UInt32>) -> [Range<UInt32>] {
+        var out: [Range<UInt32>] = []
+        for e in entries where e.old.overlaps(seqs) {
+            let lower = max(e.old.lowerBound, seqs.lowerBound)
+            let upper = min(e.old.upperBound, seqs.upperBound)
+            out.append(e.newStart &+ (lower &- e.old.lowerBound)..<e.newStart &+ (upper &- e.old.lowerBound))
+        }
+        return out
+    }
+}
+
+/// One device's undo and redo stacks for a note, and the grouping of its edits into steps.
+/// Local only: never encoded, never merged; a forked copy starts without history.
+///
+/// Every id it holds belongs to the sequence of the note holding it (ids are never removed from
+/// a sequence, and a note's sequence is only ever replaced by making a new note).
+struct UndoHistory: Sendable {
+    /// Maximum steps kept on each stack; 0 keeps nothing and records nothing.
+    private(set) var limit = 0
+    private(set) var undoStack: [UndoStep] = []
+    private(set) var redoStack: [UndoStep] = []
+    /// Where steps' deleted own characters were brought back (kept while either stack holds steps).
+    var restored = RestoredIDs()
+
+    /// How the latest recorded edit can be continued within the same step.
+    enum Group: Sendable, Equatable {
+        /// The next edit starts a new step.
+        case closed
+        /// Inserting at this scalar offset continues the step (typing on).
+        case typing(end: Int)
+        /// Deleting the scalars ending or starting at this offset continues it (backspace, forward delete).
+        case deleting(at: Int)
+    }
+
+    var group = Group.closed
+    /// Content bytes and visible scalars after the latest recorded edit: when they differ at the
+    /// next edit, something else (a merge) changed the text in between, and the step ends.
+    private var contentMark = 0
+    private var scalarMark = 0
+    /// This replica's next sequence number when the edit being recorded began.
+    private var firstSeq: UInt32 = 0
+
+    init() {}
+
+    /// Sets the number of steps kept, dropping the oldest beyond it (all of them for 0).
+    mutating func setLimit(_ newLimit: Int) {
+        limit = max(0, newLimit)
+        trim(&undoStack)
+        trim(&redoStack)
+        if limit == 0 { group = .closed }
+        forgetRestoredIfUnused()
+    }
+
+    /// Drops the restored-id links once no step can refer to them.
+    private mutating func forgetRestoredIfUnused() {
+        if undoStack.isEmpty && redoStack.isEmpty { restored.removeAll() }
+    }
+
+    private func trim(_ stack: inout [UndoStep]) {
+        if stack.count > limit { stack.removeFirst(stack.count - limit) }
+    }
+
+    // MARK: Recording local edits
+
+    /// Records, before it happens, a local edit replacing the visible scalars `range` (inserting
+    /// text when `inserts`): opens a new step unless the edit continues the open one, and keeps
+    /// the text about to be deleted.
+    mutating func willReplace(_ range: Range<Int>, inserts: Bool, in sequence: TextSequence, local: UInt32) {
+        let unchanged = sequence.content.count == contentMark && sequence.scalarCount == scalarMark
+        var continues = false
+        var backspace = false
+        if unchanged {
+            switch group {
+            case .typing(let end): continues = range.isEmpty && inserts && range.lowerBound == end
+            case .deleting(let at):
+                backspace = range.upperBound == at
+                continues = !inserts && (backspace || range.lowerBound == at)
+            case .closed: break
+            }
+        }
+        if !continues { openStep() } else if !redoStack.isEmpty { redoStack.removeAll() }
+        firstSeq = sequence.nextSeq[Int(local)]
+        if !range.isEmpty { recordDeletion(of: range, in: sequence, front: backspace && continues) }
+    }
+
+    /// Records the insertion part of the edit announced by ``willReplace(_:inserts:in:local:)``
+    /// and how the next edit can continue it.
+    mutating func didReplace(_ range: Range<Int>, in sequence: TextSequence, local: UInt32) {
+        let end = sequence.nextSeq[Int(local)]
+        if end > firstSeq {
+            undoStack[undoStack.count - 1].addDeletion(firstSeq..<end)
+            group = .typing(end: range.lowerBound + Int(end - firstSeq))
+        } else {
+            group = .deleting(at: range.lowerBound)
+        }
+        contentMark = sequence.content.count
+        scalarMark = sequence.scalarCount
+    }
+
+    /// Starts a step of its own for a whole-text update (see ``recordDeletion(of:in:)`` and
+    /// ``finishStep(in:local:)``).
+    mutating func beginStep(in sequence: TextSequence, local: UInt32) {
+        openStep()
+        firstSeq = sequence.nextSeq[Int(local)]
+    }
+
+    /// Keeps the visible scalars `range`, about to be deleted, in the open step: after what it
+    /// holds (apart from it unless the step continues with this deletion), or in `front` of it
+    /// (backspacing on).
+    mutating func recordDeletion(of range: Range<Int>, in sequence: TextSequence, front: Bool = false, apart: Bool = false) {
+        let s = undoStack.count - 1
+        if front {
+            // Stretches arrive in document order; each goes in front of the ones after it. Usually
+            // there is one (a backspace), kept without an array.
+            var firstStretch: VisibleStretch? = nil
+            var more: [VisibleStretch] = []
+            sequence.forEachVisibleStretch(in: range) { if firstStretch == nil { firstStretch = $0 } else { more.append($0) } }
+            for stretch in more.reversed() { undoStack[s].addRestoration(stretch, content: sequence.content, on: .front) }
+            if let firstStretch { undoStack[s].addRestoration(firstStretch, content: sequence.content, on: .front) }
+        } else {
+            var side = apart ? UndoStep.Side.apart : .back
+            sequence.forEachVisibleStretch(in: range) { stretch in
+                undoStack[s].addRestoration(stretch, content: sequence.content, on: side)
+                side = .back
+            }
+        }
+    }
+
+    /// Ends a step begun by ``beginStep(in:local:)``: adds what was inserted and closes the group.
+    mutating func finishStep(in sequence: TextSequence, local: UInt32) {
+        undoStack[undoStack.count - 1].addDeletion(firstSeq..<sequence.nextSeq[Int(local)])
+        if undoStack[undoStack.count - 1].isEmpty { undoStack.removeLast() }
+        group = .closed
+    }
+
+    /// Pushes an empty step (dropping the oldest beyond the limit) and clears the redo stack.
+    private mutating func openStep() {
+        if let last = undoStack.last, last.isEmpty { undoStack.removeLast() }
+        if undoStack.count >= limit { undoStack.removeFirst(undoStack.count - limit + 1) }
+        undoStack.append(UndoStep())
+        if !redoStack.isEmpty { redoStack.removeAll() }
+    }
+
+    // MARK: Undo and redo
+
+    /// The step ``NoteText/undo()`` (or, with `redo`, ``NoteText/redo()``) would perform next.
+    func next(redo: Bool) -> UndoStep? {
+        redo ? redoStack.last : undoStack.last
+    }
+
+    /// Removes the step returned by ``next(redo:)`` and, unless it changed nothing, pushes its
+    /// inverse on the other stack.
+    mutating func performed(redo: Bool, inverse: UndoStep) {
+        group = .closed
+        if redo { redoStack.removeLast() } else { undoStack.removeLast() }
+        guard !inverse.isEmpty else { forgetRestoredIfUnused(); return }
+        if redo {
+            if undoStack.count >= limit { undoStack.removeFirst(undoStack.count - limit + 1) }
+            undoStack.append(inverse)
+        } else {
+            if redoStack.count >= limit { redoStack.removeFirst(redoStack.count - limit + 1) }
+            redoStack.append(inverse)
+        }
+    }
+}
