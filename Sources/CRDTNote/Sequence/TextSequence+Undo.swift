@@ -64,7 +64,7 @@ extension TextSequence {
                 if let stretch {
                     patch.replace(scalarOffset: before.scalars, utf16Offset: before.utf16, removedScalars: take,
                                   removedUTF16: stretch.utf16, with: EmptyCollection(), scalars: 0, utf16: 0)
-                    inverse.addRestoration(stretch, content: content, on: before.scalars == previousOffset ? .back : .apart)
+                    inverse.addRestoration(stretch, on: before.scalars == previousOffset ? .back : .apart)
                 }
                 previousOffset = before.scalars
             } else {
@@ -83,12 +83,13 @@ extension TextSequence {
         let next = nextElement(after: leftPosition)
         let right = next == endPosition ? ItemRef.none : ref(at: next)
         let seq = nextSeq[Int(local)]
+        let text = Array(content[piece.bytes])
         let run = Run(replica: local, seq: seq, length: UInt32(piece.scalars), utf16: UInt32(piece.utf16),
-                      byteStart: 0, byteCount: UInt32(piece.text.count), left: piece.last, right: right)
-        integrate(run, content: piece.text[...])
+                      byteStart: 0, byteCount: UInt32(text.count), left: piece.last, right: right)
+        integrate(run, content: text[...])
         let at = visibleOffsets(before: locate(ItemRef(replica: local, seq: seq)))
         patch.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: 0, removedUTF16: 0,
-                      with: piece.text, scalars: piece.scalars, utf16: piece.utf16)
+                      with: text, scalars: piece.scalars, utf16: piece.utf16)
         return seq..<seq &+ UInt32(piece.scalars)
     }
 }

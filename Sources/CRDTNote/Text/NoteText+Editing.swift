@@ -25,11 +25,20 @@ extension NoteText {
         let stamp = clock.tick()
         var text = text
         let recording = undoHistory.limit > 0
-        if recording { undoHistory.willReplace(range, inserts: byteCount > 0, in: sequence, local: local) }
+        if recording {
+            let keep = undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
+            if keep.recordDeletion { undoHistory.recordDeletion(of: range, in: sequence, front: keep.front) }
+        }
         // One call into the sequence: only the stored property is touched in here, so the
         // note is not copied for every keystroke.
         text.withUTF8 { utf8 in sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp) }
-        if recording { undoHistory.didReplace(range, in: sequence, local: local) }
+        if recording { undoHistory.didReplace(range, marks: undoMarks(local)) }
+    }
+
+    /// What undo grouping compares between edits.
+    @inline(__always)
+    private func undoMarks(_ local: UInt32) -> UndoHistory.Marks {
+        UndoHistory.Marks(contentBytes: sequence.content.count, scalars: sequence.scalarCount, nextSeq: sequence.nextSeq[Int(local)])
     }
 
     /// Inserts `text` at UTF-16 `offset` (as in `NSRange`).

@@ -53,7 +53,7 @@ extension NoteText {
             var bytes = 0
             var scalars = 0
             for piece in step.restorations {
-                bytes += piece.text.count
+                bytes += piece.bytes.count
                 scalars += piece.scalars
             }
             if let problem = capacityProblem(adding: bytes, scalars: scalars) { throw problem }

@@ -30,34 +30,36 @@ struct UndoStep: Sendable {
         case apart
     }
 
-    /// Adds a stretch of text about to be deleted (its bytes in `content`) on `side`, joining it
-    /// to its neighbour when both are next to each other in the text and their ids continue each
-    /// other (so a word backspaced letter by letter comes back as one run). Joins copy the bytes
-    /// straight into the neighbour: no allocation per keystroke.
-    mutating func addRestoration(_ stretch: VisibleStretch, content: [UInt8], on side: Side) {
+    /// Adds a stretch of text about to be deleted on `side`, joining it to its neighbour when
+    /// both are next to each other in the text, their ids continue each other and their bytes
+    /// do too in the note's content buffer (so a word backspaced letter by letter comes back as
+    /// one run). Nothing is copied: pieces point into the content buffer, which only grows.
+    mutating func addRestoration(_ stretch: VisibleStretch, on side: Side) {
         switch side {
         case .front:
             if !restorations.isEmpty, stretch.last.replica == restorations[0].first.replica,
-               stretch.last.seq &+ 1 == restorations[0].first.seq {
+               stretch.last.seq &+ 1 == restorations[0].first.seq,
+               stretch.bytes.upperBound == restorations[0].bytes.lowerBound {
                 restorations[0].first = stretch.first
-                restorations[0].text.insert(contentsOf: content[stretch.bytes], at: 0)
+                restorations[0].bytes = stretch.bytes.lowerBound..<restorations[0].bytes.upperBound
                 restorations[0].scalars += stretch.scalars
                 restorations[0].utf16 += stretch.utf16
                 return
             }
-            restorations.insert(RestorePiece(stretch, content: content), at: 0)
+            restorations.insert(RestorePiece(stretch), at: 0)
         case .back:
             let i = restorations.count - 1
-            if i >= 0, restorations[i].last.replica == stretch.first.replica, restorations[i].last.seq &+ 1 == stretch.first.seq {
+            if i >= 0, restorations[i].last.replica == stretch.first.replica, restorations[i].last.seq &+ 1 == stretch.first.seq,
+               restorations[i].bytes.upperBound == stretch.bytes.lowerBound {
                 restorations[i].last = stretch.last
-                restorations[i].text.append(contentsOf: content[stretch.bytes])
+                restorations[i].bytes = restorations[i].bytes.lowerBound..<stretch.bytes.upperBound
                 restorations[i].scalars += stretch.scalars
                 restorations[i].utf16 += stretch.utf16
                 return
             }
-            restorations.append(RestorePiece(stretch, content: content))
+            restorations.append(RestorePiece(stretch))
         case .apart:
-            restorations.append(RestorePiece(stretch, content: content))
+            restorations.append(RestorePiece(stretch))
         }
     }
 }
@@ -75,18 +77,18 @@ struct VisibleStretch {
 /// Deleted text (valid UTF-8) that undo or redo inserts again, as new characters placed right
 /// after `last`, the last element the text was made of (a tombstone by then).
 struct RestorePiece: Sendable {
-    /// The first and last of the deleted elements, in document order.
+    /// The first and last of the deleted elements, in document order (their ids continue each other).
     var first: ItemRef
     var last: ItemRef
-    var text: [UInt8]
+    /// The text, in the note's content buffer (append-only, so it stays there).
+    var bytes: Range<Int>
     var scalars: Int
     var utf16: Int
 
-    /// The text of `stretch`, copied out of `content`.
-    init(_ stretch: VisibleStretch, content: [UInt8]) {
+    init(_ stretch: VisibleStretch) {
         first = stretch.first
         last = stretch.last
-        text = Array(content[stretch.bytes])
+        bytes = stretch.bytes
         scalars = stretch.scalars
         utf16 = stretch.utf16
     }
@@ -129,8 +131,8 @@ struct RestoredIDs: Sendable {
 struct UndoHistory: Sendable {
     /// Maximum steps kept on each stack; 0 keeps nothing and records nothing.
     private(set) var limit = 0
-    private(set) var undoStack: [UndoStep] = []
-    private(set) var redoStack: [UndoStep] = []
+    private(set) var undoStack = UndoStepStack()
+    private(set) var redoStack = UndoStepStack()
     /// Where steps' deleted own characters were brought back (kept while either stack holds steps).
     var restored = RestoredIDs()
 
@@ -157,8 +159,8 @@ struct UndoHistory: Sendable {
     /// Sets the number of steps kept, dropping the oldest beyond it (all of them for 0).
     mutating func setLimit(_ newLimit: Int) {
         limit = max(0, newLimit)
-        trim(&undoStack)
-        trim(&redoStack)
+        undoStack.trim(to: limit)
+        redoStack.trim(to: limit)
         if limit == 0 { group = .closed }
         forgetRestoredIfUnused()
     }
@@ -168,17 +170,23 @@ struct UndoHistory: Sendable {
         if undoStack.isEmpty && redoStack.isEmpty { restored.removeAll() }
     }
 
-    private func trim(_ stack: inout [UndoStep]) {
-        if stack.count > limit { stack.removeFirst(stack.count - limit) }
-    }
-
     // MARK: Recording local edits
 
+    /// The few numbers of a sequence the grouping looks at, read without handing the whole
+    /// sequence around (passing it costs a retain and release of every buffer it holds).
+    struct Marks {
+        var contentBytes: Int
+        var scalars: Int
+        /// This replica's next sequence number.
+        var nextSeq: UInt32
+    }
+
     /// Records, before it happens, a local edit replacing the visible scalars `range` (inserting
-    /// text when `inserts`): opens a new step unless the edit continues the open one, and keeps
-    /// the text about to be deleted.
-    mutating func willReplace(_ range: Range<Int>, inserts: Bool, in sequence: TextSequence, local: UInt32) {
-        let unchanged = sequence.content.count == contentMark && sequence.scalarCount == scalarMark
+    /// text when `inserts`): opens a new step unless the edit continues the open one. Returns
+    /// whether the deleted text must be kept, and where: call ``recordDeletion(of:in:front:apart:)``
+    /// with `front` set to the answer's value.
+    mutating func willReplace(_ range: Range<Int>, inserts: Bool, marks: Marks) -> (recordDeletion: Bool, front: Bool) {
+        let unchanged = marks.contentBytes == contentMark && marks.scalars == scalarMark
         var continues = false
         var backspace = false
         if unchanged {
@@ -191,22 +199,23 @@ struct UndoHistory: Sendable {
             }
         }
         if !continues { openStep() } else if !redoStack.isEmpty { redoStack.removeAll() }
-        firstSeq = sequence.nextSeq[Int(local)]
-        if !range.isEmpty { recordDeletion(of: range, in: sequence, front: backspace && continues) }
+        firstSeq = marks.nextSeq
+        return (!range.isEmpty, backspace && continues)
     }
 
-    /// Records the insertion part of the edit announced by ``willReplace(_:inserts:in:local:)``
+    /// Records the insertion part of the edit announced by ``willReplace(_:inserts:marks:)``
     /// and how the next edit can continue it.
-    mutating func didReplace(_ range: Range<Int>, in sequence: TextSequence, local: UInt32) {
-        let end = sequence.nextSeq[Int(local)]
+    mutating func didReplace(_ range: Range<Int>, marks: Marks) {
+        let end = marks.nextSeq
         if end > firstSeq {
-            undoStack[undoStack.count - 1].addDeletion(firstSeq..<end)
+            let seqs = firstSeq..<end
+            undoStack.modifyLast { $0.addDeletion(seqs) }
             group = .typing(end: range.lowerBound + Int(end - firstSeq))
         } else {
             group = .deleting(at: range.lowerBound)
         }
-        contentMark = sequence.content.count
-        scalarMark = sequence.scalarCount
+        contentMark = marks.contentBytes
+        scalarMark = marks.scalars
     }
 
     /// Starts a step of its own for a whole-text update (see ``recordDeletion(of:in:)`` and
@@ -220,36 +229,42 @@ struct UndoHistory: Sendable {
     /// holds (apart from it unless the step continues with this deletion), or in `front` of it
     /// (backspacing on).
     mutating func recordDeletion(of range: Range<Int>, in sequence: TextSequence, front: Bool = false, apart: Bool = false) {
-        let s = undoStack.count - 1
         if front {
             // Stretches arrive in document order; each goes in front of the ones after it. Usually
             // there is one (a backspace), kept without an array.
             var firstStretch: VisibleStretch? = nil
             var more: [VisibleStretch] = []
             sequence.forEachVisibleStretch(in: range) { if firstStretch == nil { firstStretch = $0 } else { more.append($0) } }
-            for stretch in more.reversed() { undoStack[s].addRestoration(stretch, content: sequence.content, on: .front) }
-            if let firstStretch { undoStack[s].addRestoration(firstStretch, content: sequence.content, on: .front) }
+            undoStack.modifyLast { step in
+                for stretch in more.reversed() { step.addRestoration(stretch, on: .front) }
+                if let firstStretch { step.addRestoration(firstStretch, on: .front) }
+            }
         } else {
             var side = apart ? UndoStep.Side.apart : .back
-            sequence.forEachVisibleStretch(in: range) { stretch in
-                undoStack[s].addRestoration(stretch, content: sequence.content, on: side)
-                side = .back
+            undoStack.modifyLast { step in
+                sequence.forEachVisibleStretch(in: range) { stretch in
+                    step.addRestoration(stretch, on: side)
+                    side = .back
+                }
             }
         }
     }
 
     /// Ends a step begun by ``beginStep(in:local:)``: adds what was inserted and closes the group.
     mutating func finishStep(in sequence: TextSequence, local: UInt32) {
-        undoStack[undoStack.count - 1].addDeletion(firstSeq..<sequence.nextSeq[Int(local)])
-        if undoStack[undoStack.count - 1].isEmpty { undoStack.removeLast() }
+        let seqs = firstSeq..<sequence.nextSeq[Int(local)]
+        let empty = undoStack.modifyLast { step -> Bool in
+            step.addDeletion(seqs)
+            return step.isEmpty
+        }
+        if empty { undoStack.removeLast() }
         group = .closed
     }
 
     /// Pushes an empty step (dropping the oldest beyond the limit) and clears the redo stack.
     private mutating func openStep() {
         if let last = undoStack.last, last.isEmpty { undoStack.removeLast() }
-        if undoStack.count >= limit { undoStack.removeFirst(undoStack.count - limit + 1) }
-        undoStack.append(UndoStep())
+        undoStack.push(UndoStep(), limit: limit)
         if !redoStack.isEmpty { redoStack.removeAll() }
     }
 
@@ -267,11 +282,9 @@ struct UndoHistory: Sendable {
         if redo { redoStack.removeLast() } else { undoStack.removeLast() }
         guard !inverse.isEmpty else { forgetRestoredIfUnused(); return }
         if redo {
-            if undoStack.count >= limit { undoStack.removeFirst(undoStack.count - limit + 1) }
-            undoStack.append(inverse)
+            undoStack.push(inverse, limit: limit)
         } else {
-            if redoStack.count >= limit { redoStack.removeFirst(redoStack.count - limit + 1) }
-            redoStack.append(inverse)
+            redoStack.push(inverse, limit: limit)
         }
     }
 }
