@@ -141,7 +141,7 @@ struct Inflater {
     /// by `readStoredHeader`) into the window.
     mutating func copyStored(_ n: Int) {
         let from = bits.position
-        UnsafeMutableBufferPointer(rebasing: window.bytes[outCount..<(outCount + n)])
+        _ = UnsafeMutableBufferPointer(rebasing: window.bytes[outCount..<(outCount + n)])
             .update(fromContentsOf: UnsafeBufferPointer(rebasing: bits.input[from..<(from + n)]))
         outCount += n
         bits.position = from + n
