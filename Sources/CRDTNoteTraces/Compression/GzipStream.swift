@@ -1,6 +1,6 @@
 import CRDTNoteSupport
 import CRDTNote
-/// Decompresses a gzip file one chunk at a time (at most 64 KiB each), so a reader can parse the
+/// Decompresses a gzip file one chunk at a time (at most the 96 KiB window each), so a reader can parse the
 /// data without ever holding all of it: the memory used is a 96 KiB window, whatever the file's size.
 ///
 /// Checks everything `Gzip.decompress` checks (headers, each member's CRC-32 and ISIZE, bytes

@@ -6,7 +6,8 @@
 final class InflateWindow {
     /// How far back a DEFLATE match may reach (RFC 1951 section 2.2).
     static let historySize = 32 * 1024
-    /// New output decoded between two slides: the size of the chunks a reader sees.
+    /// New output decoded between two slides: the size of the chunks a reader sees (the first
+    /// chunk of a stream may also fill the history part).
     static let chunkSize = 64 * 1024
 
     /// `historySize + chunkSize + Inflater.maxMatch` bytes, allocated once.

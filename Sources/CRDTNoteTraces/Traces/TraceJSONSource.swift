@@ -17,7 +17,7 @@ struct TraceJSONMark {
 }
 
 /// The bytes of a trace's JSON, one chunk at a time: the whole buffer for plain JSON, or what a
-/// ``GzipStream`` inflated last, so at most one 64 KiB chunk of a gzipped trace is held.
+/// ``GzipStream`` inflated last, so at most one 96 KiB window of a gzipped trace is held.
 ///
 /// Counts lines as whitespace newlines go by (JSON has no raw newline anywhere else), so errors
 /// can say line and column without keeping the text they refer to.
