@@ -77,26 +77,9 @@ enum M1Bench {
     static func run(tracePath: String?, runs: Int) throws -> M1Result {
         let path = tracePath ?? defaultTrace
         let synthetic = !FileManager.default.fileExists(atPath: path)
-        var base = NoteText(replica: ReplicaID(rawValue: 1))
-        var replaySamples: [Double] = []
-        let trace = synthetic ? nil : try loadTrace(path)
-        for _ in 0..<runs {
-            let (ms, note) = try Measure.time { () throws -> NoteText in
-                if let trace { return try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1)) }
-                return try syntheticBase()
-            }
-            replaySamples.append(ms)
-            base = note
-        }
-        try check(base, trace: trace, path: path)
-
-        var saveSamples: [Double] = []
-        var s0 = Snapshots.save(base)
-        for _ in 0..<runs {
-            let (ms, saved) = Measure.time { Snapshots.save(base) }
-            saveSamples.append(ms)
-            s0 = saved
-        }
+        // Each phase runs in its own function so the trace, the base and the diverged notes are
+        // freed before the next phase starts (peak memory is one of M1's figures).
+        let (replayMs, saveMs, s0) = try replayAndSave(path: path, synthetic: synthetic, runs: runs)
         var loadSamples: [Double] = []
         for _ in 0..<runs {
             let (ms, _) = try Measure.time { () throws -> Int in
@@ -105,36 +88,68 @@ enum M1Bench {
             }
             loadSamples.append(ms)
         }
+        let diverged = try diverge(s0)
 
+        var mergeSamples: [Double] = []
+        var merged: (text: String, length: Int, saved: Snapshots.Saved)?
+        for _ in 0..<runs {
+            merged = nil  // free the previous run's result first
+            let (ms, result) = try Measure.time { () throws -> (String, Int, Snapshots.Saved) in
+                try recordMerge(diverged.sa, diverged.sb, replica: ReplicaID(rawValue: 2))
+            }
+            mergeSamples.append(ms)
+            merged = result
+        }
+        let otherText = try recordMerge(diverged.sb, diverged.sa, replica: ReplicaID(rawValue: 3)).0
+        let mergeTiming = Timing(samples: mergeSamples)
+        return M1Result(
+            tracePath: path, syntheticBase: synthetic, runs: runs,
+            replayMs: replayMs, saveMs: saveMs,
+            snapshotBytes: Snapshots.byteCount(s0), loadMs: Timing(samples: loadSamples).median,
+            editMs: diverged.editMs, divergedBytes: [Snapshots.byteCount(diverged.sa), Snapshots.byteCount(diverged.sb)],
+            deltaBytes: diverged.deltaBytes, recordMergeMs: mergeTiming.median, recordMergeMinMs: mergeTiming.min,
+            recordMergeMaxMs: mergeTiming.max, mergedBytes: merged.flatMap { Snapshots.byteCount($0.saved) },
+            mergedLength: merged?.length ?? 0, converged: merged?.text == otherText,
+            peakRSS: Measure.peakRSSBytes())
+    }
+
+    /// Steps 1: replays the base `runs` times (median ms) and saves it as S0 `runs` times
+    /// (median ms); only S0 outlives this call.
+    static func replayAndSave(path: String, synthetic: Bool, runs: Int) throws -> (Double, Double, Snapshots.Saved) {
+        var base = NoteText(replica: ReplicaID(rawValue: 1))
+        var replaySamples: [Double] = []
+        let trace = synthetic ? nil : try loadTrace(path)
+        for _ in 0..<runs {
+            base = NoteText(replica: ReplicaID(rawValue: 1))  // free the previous run's note first
+            let (ms, note) = try Measure.time { () throws -> NoteText in
+                if let trace { return try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1)) }
+                return try syntheticBase()
+            }
+            replaySamples.append(ms)
+            base = note
+        }
+        try check(base, trace: trace, path: path)
+        var saveSamples: [Double] = []
+        var s0 = Snapshots.save(base)
+        for _ in 0..<runs {
+            let (ms, saved) = Measure.time { Snapshots.save(base) }
+            saveSamples.append(ms)
+            s0 = saved
+        }
+        return (Timing(samples: replaySamples).median, Timing(samples: saveSamples).median, s0)
+    }
+
+    /// Steps 2-4: S0 loaded as A and B, 10,000 random edits each, saved as SA and SB.
+    static func diverge(_ s0: Snapshots.Saved) throws
+        -> (sa: Snapshots.Saved, sb: Snapshots.Saved, editMs: Double, deltaBytes: Int?)
+    {
         let editsA = RandomEdits.generate(seed: 1, startLength: M1Result.baseLength, count: M1Result.editsPerSide)
         let editsB = RandomEdits.generate(seed: 2, startLength: M1Result.baseLength, count: M1Result.editsPerSide)
         var a = try Snapshots.load(s0, replica: ReplicaID(rawValue: 2))
         var b = try Snapshots.load(s0, replica: ReplicaID(rawValue: 3))
         let (editMsA, _) = try Measure.time { () throws in try RandomEdits.apply(editsA, to: &a) }
         let (editMsB, _) = try Measure.time { () throws in try RandomEdits.apply(editsB, to: &b) }
-        let sa = Snapshots.save(a), sb = Snapshots.save(b)
-        let delta = Snapshots.deltaByteCount(b, since: a.version)
-
-        var mergeSamples: [Double] = []
-        var merged: (text: String, length: Int, saved: Snapshots.Saved)?
-        for _ in 0..<runs {
-            let (ms, result) = try Measure.time { () throws -> (String, Int, Snapshots.Saved) in
-                try recordMerge(sa, sb, replica: ReplicaID(rawValue: 2))
-            }
-            mergeSamples.append(ms)
-            merged = result
-        }
-        let other = try recordMerge(sb, sa, replica: ReplicaID(rawValue: 3))
-        let mergeTiming = Timing(samples: mergeSamples)
-        return M1Result(
-            tracePath: path, syntheticBase: synthetic, runs: runs,
-            replayMs: Timing(samples: replaySamples).median, saveMs: Timing(samples: saveSamples).median,
-            snapshotBytes: Snapshots.byteCount(s0), loadMs: Timing(samples: loadSamples).median,
-            editMs: (editMsA + editMsB) / 2, divergedBytes: [Snapshots.byteCount(sa), Snapshots.byteCount(sb)],
-            deltaBytes: delta, recordMergeMs: mergeTiming.median, recordMergeMinMs: mergeTiming.min,
-            recordMergeMaxMs: mergeTiming.max, mergedBytes: merged.flatMap { Snapshots.byteCount($0.saved) },
-            mergedLength: merged?.length ?? 0, converged: merged?.text == other.0,
-            peakRSS: Measure.peakRSSBytes())
+        return (Snapshots.save(a), Snapshots.save(b), (editMsA + editMsB) / 2, Snapshots.deltaByteCount(b, since: a.version))
     }
 
     /// The M1 base (trace path, whether synthetic, the note), built once, for other benchmarks.

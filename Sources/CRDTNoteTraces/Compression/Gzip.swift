@@ -23,68 +23,40 @@ public enum Gzip {
     /// The output never grows past `maxOutputBytes` (plus one 258-byte match of slack), however
     /// small and repetitive the input: a gzip bomb fails at the limit, it is not inflated first.
     public static func decompress(_ bytes: [UInt8], maxOutputBytes: Int = 64 << 20) throws(BinaryDecodingError) -> [UInt8] {
-        guard bytes.count >= 2 else {
-            throw BinaryDecodingError(.truncated, at: bytes.count, "gzip data needs at least a 10-byte header, got \(bytes.count) bytes")
-        }
-        guard isGzip(bytes) else {
-            throw BinaryDecodingError(.badMagic, at: 0, "not gzip data: starts with \(hex(bytes[0])) \(hex(bytes[1])), expected 1f 8b")
-        }
         // Size the output from the last member's ISIZE, but never beyond what DEFLATE could produce
-        // from this much input (at most ~1032:1), so a forged ISIZE cannot force a huge allocation.
+        // from this much input (at most ~1032:1) or the limit, so a forged ISIZE cannot force a
+        // huge allocation.
         var expected = 0
         if bytes.count >= 18 {
             let n = bytes.count
             expected = Int(bytes[n - 4]) | Int(bytes[n - 3]) << 8 | Int(bytes[n - 2]) << 16 | Int(bytes[n - 1]) << 24
-            expected = min(expected, bytes.count.multipliedReportingOverflow(by: 1032).partialValue)
+            expected = min(expected, bytes.count.multipliedReportingOverflow(by: 1032).partialValue, max(0, maxOutputBytes))
         }
-        let result: Result<[UInt8], BinaryDecodingError> = bytes.withUnsafeBufferPointer { input in
-            var inflater = Inflater(input: input, maxOutput: maxOutputBytes, expectedOutput: expected)
+        return try withStream(bytes, maxOutputBytes: maxOutputBytes) { (stream) throws(BinaryDecodingError) in
+            var out: [UInt8] = []
+            out.reserveCapacity(expected)
+            while true {
+                let chunk = try stream.read()
+                if chunk.isEmpty { return out }
+                out.append(contentsOf: chunk)
+            }
+        }
+    }
+
+    /// Runs `body` with a ``GzipStream`` over `bytes`, which inflates at most `maxOutputBytes`
+    /// in total (`.outputTooLarge` past that) and holds only a 96 KiB window at a time.
+    static func withStream<R>(
+        _ bytes: [UInt8], maxOutputBytes: Int, _ body: (inout GzipStream) throws(BinaryDecodingError) -> R
+    ) throws(BinaryDecodingError) -> R {
+        let result: Result<R, BinaryDecodingError> = bytes.withUnsafeBufferPointer { input in
+            var stream = GzipStream(bytes, input: input, maxOutputBytes: maxOutputBytes)
             do throws(BinaryDecodingError) {
-                var position = 0
-                repeat {
-                    position = try decodeMember(bytes, at: position, &inflater)
-                    if position < bytes.count {
-                        guard bytes.count - position >= 2, bytes[position] == 0x1F, bytes[position + 1] == 0x8B else {
-                            throw BinaryDecodingError(.trailingBytes, at: position,
-                                "\(bytes.count - position) bytes after the last gzip member are not another member")
-                        }
-                    }
-                } while position < bytes.count
+                return .success(try body(&stream))
             } catch {
                 return .failure(error)
             }
-            var out = inflater.out
-            inflater.out = []
-            out.removeLast(out.count - inflater.outCount)
-            return .success(out)
         }
         return try result.get()
-    }
-
-    /// Decodes the member starting at `start` and returns the offset just after its trailer.
-    static func decodeMember(_ bytes: [UInt8], at start: Int, _ inflater: inout Inflater) throws(BinaryDecodingError) -> Int {
-        var header = ByteReader(bytes, range: start..<bytes.count)
-        try readHeader(&header, memberStart: start, bytes)
-        inflater.memberStart = inflater.outCount
-        inflater.bits = DeflateBitStream(inflater.bits.input, at: header.offset)
-        try inflater.inflateStream()
-
-        var trailer = ByteReader(bytes, range: inflater.bits.position..<bytes.count)
-        let trailerOffset = trailer.offset
-        let storedCRC = try trailer.readUInt32LE()
-        let storedSize = try trailer.readUInt32LE()
-        let memberRange = inflater.memberStart..<inflater.outCount
-        let crc = inflater.out.withUnsafeBytes { CRC32.update(0, UnsafeRawBufferPointer(rebasing: $0[memberRange])) }
-        guard crc == storedCRC else {
-            throw BinaryDecodingError(.checksumMismatch, at: trailerOffset,
-                "gzip member CRC-32 is \(hex32(crc)) but the trailer says \(hex32(storedCRC))")
-        }
-        let size = UInt32(truncatingIfNeeded: memberRange.count)
-        guard size == storedSize else {
-            throw BinaryDecodingError(.checksumMismatch, at: trailerOffset + 4,
-                "gzip member decompressed to \(memberRange.count) bytes but ISIZE says \(storedSize)")
-        }
-        return trailer.offset
     }
 
     /// Header flag bits (RFC 1952 section 2.3.1).

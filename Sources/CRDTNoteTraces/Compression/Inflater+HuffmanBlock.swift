@@ -4,38 +4,32 @@ extension Inflater {
     /// How the inner decoding loop stopped.
     enum BlockStatus {
         case endOfBlock
-        /// Fewer than `maxMatch` bytes of spare output room: grow and call again.
+        /// Fewer than `maxMatch` bytes of spare output room: hand the output out, slide, call again.
         case needSpace
         case failed(BinaryDecodingError)
     }
 
-    /// Decodes a fixed- or dynamic-Huffman block's symbols until its end-of-block code.
-    mutating func decodeHuffmanBlock(_ literals: HuffmanTable, _ distances: HuffmanTable) throws(BinaryDecodingError) {
-        while true {
-            // Work on locals so the unsafe scopes below never overlap an access to `self`.
-            var stream = bits
-            var count = outCount
-            var output = out
-            out = []
-            let floor = memberStart
-            let limit = maxOutput
-            let status = literals.entries.withUnsafeBufferPointer { lt in
-                distances.entries.withUnsafeBufferPointer { dt in
-                    output.withUnsafeMutableBufferPointer { ob in
-                        Inflater.decodeSymbols(&stream, lt, literals.primaryBits, dt, distances.primaryBits,
-                                               ob, &count, floor: floor, limit: limit)
-                    }
-                }
-            }
-            bits = stream
-            outCount = count
-            out = output
-            switch status {
-            case .endOfBlock: return
-            case .needSpace: try reserveOutput(1, at: bits.byteOffset)
-            case let .failed(error): throw error
+    /// Decodes a Huffman block's symbols into the window until its end-of-block code, or until
+    /// less than one maximal match of room is left (`.needSpace`: hand the output out, slide, resume).
+    mutating func decodeHuffman(_ literals: HuffmanTable, _ distances: HuffmanTable) -> BlockStatus {
+        var stream = bits
+        var count = outCount
+        let output = window.bytes
+        // The limit in window indexes: output that slid out already counts against it.
+        let limit = maxOutput - windowBase
+        let status = literals.entries.withUnsafeBufferPointer { lt in
+            distances.entries.withUnsafeBufferPointer { dt in
+                Inflater.decodeSymbols(&stream, lt, literals.primaryBits, dt, distances.primaryBits,
+                                       output, &count, floor: memberStart, limit: limit)
             }
         }
+        bits = stream
+        outCount = count
+        if case let .failed(error) = status, error.code == .outputTooLarge {
+            return .failed(BinaryDecodingError(.outputTooLarge, at: error.offset,
+                                               "decompressed data exceeds the limit of \(maxOutput) bytes"))
+        }
+        return status
     }
 
     /// The hot loop: one literal or one length/distance pair per iteration, with table lookups only.
@@ -132,6 +126,6 @@ extension Inflater {
     }
 
     static func tooLarge(_ offset: Int, _ limit: Int) -> BlockStatus {
-        .failed(BinaryDecodingError(.outputTooLarge, at: offset, "decompressed data exceeds the limit of \(limit) bytes"))
+        .failed(BinaryDecodingError(.outputTooLarge, at: offset, "decompressed data exceeds the output limit"))
     }
 }

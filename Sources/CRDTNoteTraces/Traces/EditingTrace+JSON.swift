@@ -1,140 +1,178 @@
 import CRDTNoteSupport
 import CRDTNote
-/// Streaming trace reader: walks the JSON with `JSONScanner` and builds the trace directly,
-/// never a `JSONValue` tree (hundreds of thousands of small objects would dominate the time).
+/// Reading a trace's JSON: a ``TraceJSONReader`` walks it once, straight into columns, never
+/// building a `JSONValue` tree or a `String` per patch.
 extension EditingTrace {
     /// Reads a trace, sequential unless `"kind": "concurrent"`, and validates it: counts and
     /// positions non-negative, parents refer to earlier transactions, agents below `numAgents`.
     public init(jsonBytes: [UInt8]) throws(TraceError) {
-        let parsed: Result<RawTrace, TraceError> = jsonBytes.withUnsafeBufferPointer { buffer in
-            var scanner = JSONScanner(bytes: buffer, maxDepth: 64)
-            do throws(JSONParseError) {
-                let raw = try RawTrace.read(&scanner)
-                scanner.skipWhitespace()
-                guard scanner.isAtEnd else { throw scanner.error("unexpected data after the trace object") }
-                return .success(raw)
-            } catch {
-                return .failure(TraceError("invalid trace JSON: \(error)"))
-            }
+        let raw: Result<RawTrace, TraceReadError> = jsonBytes.withUnsafeBufferPointer { buffer in
+            RawTrace.read(TraceJSONSource(bytes: buffer))
         }
-        self = try parsed.get().validated()
+        self = try RawTrace.traceOrError(raw).validated()
     }
 }
 
-/// The trace as read, before validation.
+/// The trace as read, before validation: patches in columns, and the few per-transaction facts
+/// of concurrent traces kept only for the transactions that have them.
 struct RawTrace {
-    struct Txn {
-        var parents: [Int]?
-        var agent: Int?
-        /// This transaction's patches in `RawTrace.patches`.
-        var patches: Range<Int> = 0..<0
-    }
-
     var kind: String?
     var startContent: String?
     var endContent: String?
     var numAgents: Int?
-    var txns: [Txn]?
-    /// Every transaction's patches, one after another: one array rather than one per
-    /// transaction, which for 260k single-patch transactions is most of the trace's memory.
-    var patches: [TracePatch] = []
+    var sawTxns = false
+    /// Every transaction's patches, one after another.
+    var columns = TracePatchColumns()
+    /// Index in `columns` of each transaction's first patch.
+    var starts = IntColumn()
+    /// `(transaction, agent)` for each transaction that names its agent, in order.
+    var agents: [(txn: Int, agent: Int)] = []
+    /// `(transaction, range in parentValues)` for each transaction that lists its parents, in order.
+    var parents: [(txn: Int, range: Range<Int>)] = []
+    var parentValues: [Int] = []
+    /// The first patch with a negative position or delete count (reported after the JSON is read,
+    /// so malformed JSON further on still wins, as it would reading the whole file first).
+    var firstNegative: (txn: Int, patch: Int)?
 
-    static func read(_ s: inout JSONScanner) throws(JSONParseError) -> RawTrace {
+    static let topKeys: [[UInt8]] = ["kind", "startContent", "endContent", "numAgents", "txns"].map { Array($0.utf8) }
+    static let txnKeys: [[UInt8]] = ["parents", "agent", "patches", "time", "numChildren"].map { Array($0.utf8) }
+
+    /// Reads the whole trace object from `source` and checks nothing follows it.
+    static func read(_ source: TraceJSONSource) -> Result<RawTrace, TraceReadError> {
+        var reader = TraceJSONReader(source)
         var raw = RawTrace()
-        try s.readObject(depth: 0) { (s: inout JSONScanner, key: String) throws(JSONParseError) in
-            switch key {
-            case "kind": raw.kind = try s.readString()
-            case "startContent": raw.startContent = try s.readString()
-            case "endContent": raw.endContent = try s.readString()
-            case "numAgents": raw.numAgents = try s.readInt("numAgents")
-            case "txns":
-                var txns: [Txn] = []
-                try s.readArray(depth: 1) { (s: inout JSONScanner, _: Int) throws(JSONParseError) in
-                    txns.append(try readTxn(&s, into: &raw.patches))
-                }
-                raw.txns = txns
-            default: try s.skipValue(depth: 1)
+        do throws(TraceReadError) {
+            try reader.skipByteOrderMark()
+            try raw.readTop(&reader)
+            guard try reader.skipWhitespace() == nil else {
+                throw reader.source.error("unexpected data after the trace object")
             }
+            return .success(raw)
+        } catch {
+            return .failure(error)
         }
-        return raw
     }
 
-    private static func readTxn(_ s: inout JSONScanner, into patches: inout [TracePatch]) throws(JSONParseError) -> Txn {
-        var txn = Txn(patches: patches.count..<patches.count)
-        var sawPatches = false
-        try s.readObject(depth: 2) { (s: inout JSONScanner, key: String) throws(JSONParseError) in
-            switch key {
-            case "parents":
-                var parents: [Int] = []
-                try s.readArray(depth: 3) { (s: inout JSONScanner, _: Int) throws(JSONParseError) in
-                    parents.append(try s.readInt("a parent index"))
-                }
-                txn.parents = parents
-            case "agent": txn.agent = try s.readInt("agent")
-            case "patches":
-                guard !sawPatches else { throw s.error("a transaction has \"patches\" twice") }
-                sawPatches = true
-                let start = patches.count
-                try s.readArray(depth: 3) { (s: inout JSONScanner, _: Int) throws(JSONParseError) in
-                    patches.append(try readPatch(&s))
-                }
-                txn.patches = start..<patches.count
-            default: try s.skipValue(depth: 3)
+    /// A read trace, or the read error as a ``TraceError`` ("invalid trace JSON: ...", or for
+    /// the gzip layer the messages `EditingTrace(fileBytes:)` has always used).
+    static func traceOrError(_ result: Result<RawTrace, TraceReadError>, maxBytes: Int? = nil) throws(TraceError) -> RawTrace {
+        switch result {
+        case .success(let raw):
+            return raw
+        case .failure(.json(let error)):
+            throw TraceError("invalid trace JSON: \(error)")
+        case .failure(.gzip(let error)):
+            if error.code == .outputTooLarge, let maxBytes {
+                throw TraceError("gzip data decompresses to more than the \(EditingTrace.describe(maxBytes)) limit for a trace",
+                                 gzipError: error)
             }
+            throw TraceError("invalid gzip data: \(error)", gzipError: error)
         }
-        return txn
     }
 
-    /// Reads `[pos, delCount, insertString]`.
-    private static func readPatch(_ s: inout JSONScanner) throws(JSONParseError) -> TracePatch {
-        var patch = TracePatch(position: 0, deleteCount: 0, insert: "")
-        var count = 0
-        let start = s.index
-        try s.readArray(depth: 4) { (s: inout JSONScanner, i: Int) throws(JSONParseError) in
+    /// The top-level object.
+    mutating func readTop(_ r: inout TraceJSONReader) throws(TraceReadError) {
+        try r.readObject(depth: 0, keys: Self.topKeys) { (r: inout TraceJSONReader, key: Int?) throws(TraceReadError) in
+            switch key {
+            case 0: kind = try r.readStringValue()
+            case 1: startContent = try r.readStringValue()
+            case 2: endContent = try r.readStringValue()
+            case 3: numAgents = try r.readInt("numAgents")
+            case 4:
+                sawTxns = true
+                try r.readArray(depth: 1) { (r: inout TraceJSONReader, t: Int) throws(TraceReadError) in
+                    try readTxn(&r, index: t)
+                }
+            default: try r.skipValue(depth: 1)
+            }
+        }
+    }
+
+    /// One transaction object.
+    mutating func readTxn(_ r: inout TraceJSONReader, index t: Int) throws(TraceReadError) {
+        starts.append(columns.count)
+        try r.readObject(depth: 2, keys: Self.txnKeys) { (r: inout TraceJSONReader, key: Int?) throws(TraceReadError) in
+            switch key {
+            case 0:
+                let first = parentValues.count
+                try r.readArray(depth: 3) { (r: inout TraceJSONReader, _: Int) throws(TraceReadError) in
+                    parentValues.append(try r.readInt("a parent index"))
+                }
+                parents.append((t, first..<parentValues.count))
+            case 1: agents.append((t, try r.readInt("agent")))
+            case 2:
+                // "patches" comes once (a duplicate key is an error), so this transaction's
+                // patches are the ones appended here, right after its start.
+                try r.readArray(depth: 3) { (r: inout TraceJSONReader, k: Int) throws(TraceReadError) in
+                    try readPatch(&r, txn: t, index: k)
+                }
+            default: try r.skipValue(depth: 3)
+            }
+        }
+    }
+
+    /// Reads `[pos, delCount, insertString]`, the text straight into `columns.text`.
+    mutating func readPatch(_ r: inout TraceJSONReader, txn t: Int, index k: Int) throws(TraceReadError) {
+        var position = 0, deleteCount = 0, count = 0
+        try r.readArray(depth: 4) { (r: inout TraceJSONReader, i: Int) throws(TraceReadError) in
             switch i {
-            case 0: patch.position = try s.readInt("a patch position")
-            case 1: patch.deleteCount = try s.readInt("a patch delete count")
-            case 2: patch.insert = try s.readString()
-            default: throw s.error("a patch has more than 3 elements")
+            case 0: position = try r.readInt("a patch position")
+            case 1: deleteCount = try r.readInt("a patch delete count")
+            case 2: try r.readString(into: &columns.text, keep: true)
+            default: throw r.source.error("a patch has more than 3 elements")
             }
             count = i + 1
         }
-        guard count == 3 else { throw s.error("a patch must be [position, deleteCount, insertString]", at: start) }
-        return patch
+        guard count == 3 else {
+            throw r.source.error("a patch must be [position, deleteCount, insertString]", at: r.markBefore())
+        }
+        if firstNegative == nil, position < 0 || deleteCount < 0 { firstNegative = (t, k) }
+        columns.appendPatch(position: position, deleteCount: deleteCount)
     }
 
+    /// The trace, once everything read is known to be consistent.
     func validated() throws(TraceError) -> EditingTrace {
-        guard let txns else { throw TraceError("missing \"txns\"") }
+        guard sawTxns else { throw TraceError("missing \"txns\"") }
         guard let endContent else { throw TraceError("missing \"endContent\"") }
-        for (i, txn) in txns.enumerated() {
-            for (k, p) in patches[txn.patches].enumerated() where p.position < 0 || p.deleteCount < 0 {
-                throw TraceError("txns[\(i)].patches[\(k)]: negative position or delete count")
-            }
+        if let (t, k) = firstNegative {
+            throw TraceError("txns[\(t)].patches[\(k)]: negative position or delete count")
         }
         switch kind {
         case nil, "sequential"?:
             // A transaction without "patches" has none; it still counts as a transaction.
-            return .sequential(SequentialTrace(
-                startContent: startContent ?? "", endContent: endContent,
-                patches: patches, transactionStarts: txns.map(\.patches.lowerBound)))
+            return .sequential(SequentialTrace(startContent: startContent ?? "", endContent: endContent,
+                                               columns: columns, starts: starts))
         case "concurrent"?:
-            guard let numAgents, numAgents > 0 else { throw TraceError("a concurrent trace needs \"numAgents\" > 0") }
-            var out: [ConcurrentTrace.Transaction] = []
-            out.reserveCapacity(txns.count)
-            for (i, txn) in txns.enumerated() {
-                guard let parents = txn.parents else { throw TraceError("txns[\(i)]: missing \"parents\"") }
-                guard let agent = txn.agent else { throw TraceError("txns[\(i)]: missing \"agent\"") }
-                guard agent >= 0, agent < numAgents else {
-                    throw TraceError("txns[\(i)]: agent \(agent) is not below numAgents \(numAgents)")
-                }
-                for (k, p) in parents.enumerated() where p < 0 || p >= i {
-                    throw TraceError("txns[\(i)].parents[\(k)]: parent \(p) is not an earlier transaction")
-                }
-                out.append(ConcurrentTrace.Transaction(parents: parents, agent: agent, patches: Array(patches[txn.patches])))
-            }
-            return .concurrent(ConcurrentTrace(numAgents: numAgents, endContent: endContent, transactions: out))
+            return .concurrent(try concurrent(endContent: endContent))
         case let other?:
             throw TraceError("unknown trace kind \"\(other)\"")
         }
+    }
+
+    /// The transactions as a ``ConcurrentTrace``: each needs parents (earlier ones) and an agent.
+    func concurrent(endContent: String) throws(TraceError) -> ConcurrentTrace {
+        guard let numAgents, numAgents > 0 else { throw TraceError("a concurrent trace needs \"numAgents\" > 0") }
+        var out: [ConcurrentTrace.Transaction] = []
+        out.reserveCapacity(starts.count)
+        var nextAgent = 0, nextParents = 0
+        for i in 0..<starts.count {
+            guard nextParents < parents.count, parents[nextParents].txn == i else {
+                throw TraceError("txns[\(i)]: missing \"parents\"")
+            }
+            let txnParents = Array(parentValues[parents[nextParents].range])
+            nextParents += 1
+            guard nextAgent < agents.count, agents[nextAgent].txn == i else { throw TraceError("txns[\(i)]: missing \"agent\"") }
+            let agent = agents[nextAgent].agent
+            nextAgent += 1
+            guard agent >= 0, agent < numAgents else {
+                throw TraceError("txns[\(i)]: agent \(agent) is not below numAgents \(numAgents)")
+            }
+            for (k, p) in txnParents.enumerated() where p < 0 || p >= i {
+                throw TraceError("txns[\(i)].parents[\(k)]: parent \(p) is not an earlier transaction")
+            }
+            let range = starts[i]..<(i + 1 < starts.count ? starts[i + 1] : columns.count)
+            out.append(ConcurrentTrace.Transaction(parents: txnParents, agent: agent, patches: range.map(columns.patch)))
+        }
+        return ConcurrentTrace(numAgents: numAgents, endContent: endContent, transactions: out)
     }
 }

@@ -26,23 +26,22 @@ extension EditingTrace {
     /// Parses the contents of a trace file: plain JSON, or gzipped JSON (detected by the gzip
     /// magic number, inflated up to `maxBytes`, default ``maximumTraceBytes``). Either form
     /// larger than `maxBytes` fails (`gzipError?.code == .outputTooLarge` for gzip) before more
-    /// than `maxBytes` of output is held.
+    /// than `maxBytes` of output is produced.
+    ///
+    /// Gzipped JSON is inflated and parsed chunk by chunk: only a 96 KiB window of it is ever
+    /// held, never the whole decompressed text.
     public init(fileBytes: [UInt8], maxBytes: Int = EditingTrace.maximumTraceBytes) throws(TraceError) {
-        var bytes = fileBytes
-        if Gzip.isGzip(bytes) {
-            do {
-                bytes = try Gzip.decompress(bytes, maxOutputBytes: maxBytes)
-            } catch {
-                if error.code == .outputTooLarge {
-                    throw TraceError("gzip data decompresses to more than the \(Self.describe(maxBytes)) limit for a trace",
-                                     gzipError: error)
-                }
-                throw TraceError("invalid gzip data: \(error)", gzipError: error)
+        guard Gzip.isGzip(fileBytes) else {
+            guard fileBytes.count <= maxBytes else {
+                throw TraceError("trace is larger than the \(Self.describe(maxBytes)) limit")
             }
-        } else if bytes.count > maxBytes {
-            throw TraceError("trace is larger than the \(Self.describe(maxBytes)) limit")
+            try self.init(jsonBytes: fileBytes)
+            return
         }
-        try self.init(jsonBytes: bytes)
+        let raw: Result<RawTrace, TraceReadError> = fileBytes.withUnsafeBufferPointer { input in
+            RawTrace.read(TraceJSONSource(gzip: GzipStream(fileBytes, input: input, maxOutputBytes: maxBytes)))
+        }
+        self = try RawTrace.traceOrError(raw, maxBytes: maxBytes).validated()
     }
 
     /// `bytes` as "64 MiB" when a whole number of MiB, else "N bytes".
@@ -61,7 +60,7 @@ extension EditingTrace {
     /// Total number of patches in all transactions.
     public var patchCount: Int {
         switch self {
-        case .sequential(let trace): trace.patches.count
+        case .sequential(let trace): trace.columns.count
         case .concurrent(let trace): trace.transactions.reduce(0) { $0 + $1.patches.count }
         }
     }

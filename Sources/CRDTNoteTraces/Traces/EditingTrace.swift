@@ -20,54 +20,87 @@ public struct TracePatch: Hashable, Sendable {
 
 /// A single-writer editing history: replaying the transactions from `startContent` gives `endContent`.
 ///
-/// Patches are stored in one array (transaction after transaction) with the index where each
-/// transaction starts: real traces have hundreds of thousands of one-patch transactions, and one
-/// array per transaction would triple the memory a loaded trace takes.
+/// Patches are stored column by column (``TracePatchColumns``: positions, delete counts, one
+/// UTF-8 buffer of inserted text) with the index where each transaction starts: real traces have
+/// hundreds of thousands of one-patch transactions, and a struct with a `String` per patch, or an
+/// array per transaction, would take several times the memory.
 public struct SequentialTrace: Sendable {
     /// The document before the first transaction.
     public var startContent: String
     /// The document after the last transaction.
     public var endContent: String
-    /// Every patch, in order.
-    public private(set) var patches: [TracePatch]
-    /// Index in `patches` of each transaction's first patch (non-decreasing).
-    public private(set) var transactionStarts: [Int]
+    /// Every patch, transaction after transaction.
+    let columns: TracePatchColumns
+    /// Index in `columns` of each transaction's first patch (non-decreasing, at most `columns.count`).
+    let starts: IntColumn
 
     /// A sequential trace from per-transaction patch lists.
     public init(startContent: String, endContent: String, transactions: [[TracePatch]]) {
-        self.startContent = startContent
-        self.endContent = endContent
-        self.patches = transactions.flatMap { $0 }
-        var starts: [Int] = []
-        starts.reserveCapacity(transactions.count)
-        var next = 0
+        var columns = TracePatchColumns()
+        var starts = IntColumn()
         for txn in transactions {
-            starts.append(next)
-            next += txn.count
+            starts.append(columns.count)
+            for patch in txn { columns.append(patch) }
         }
-        self.transactionStarts = starts
+        self.init(startContent: startContent, endContent: endContent, columns: columns, starts: starts)
     }
 
     /// A sequential trace from its flat form; starts that are out of order or out of range are
     /// clamped, so every patch belongs to exactly one transaction.
     public init(startContent: String, endContent: String, patches: [TracePatch], transactionStarts: [Int]) {
+        var columns = TracePatchColumns()
+        for patch in patches { columns.append(patch) }
+        var starts = IntColumn()
+        for start in transactionStarts { starts.append(start) }
+        self.init(startContent: startContent, endContent: endContent, columns: columns, starts: starts)
+    }
+
+    /// A sequential trace from columns (as read from a file); starts are clamped as above.
+    init(startContent: String, endContent: String, columns: TracePatchColumns, starts: IntColumn) {
         self.startContent = startContent
         self.endContent = endContent
-        self.patches = patches
+        self.columns = columns
+        // Parsed traces are in order (checked here, nothing copied); clamp only when they are not.
+        var ordered = true
         var previous = 0
-        self.transactionStarts = transactionStarts.map { start in
-            previous = min(max(start, previous), patches.count)
-            return previous
+        for i in 0..<starts.count {
+            guard starts[i] >= previous, starts[i] <= columns.count else {
+                ordered = false
+                break
+            }
+            previous = starts[i]
+        }
+        if ordered {
+            self.starts = starts
+        } else {
+            var clamped = IntColumn()
+            previous = 0
+            for i in 0..<starts.count {
+                previous = min(max(starts[i], previous), columns.count)
+                clamped.append(previous)
+            }
+            self.starts = clamped
         }
     }
 
+    /// Every patch, in order.
+    public var patches: TracePatchList { TracePatchList(columns, 0..<columns.count) }
+
+    /// Index in `patches` of each transaction's first patch (non-decreasing).
+    public var transactionStarts: [Int] { starts.values }
+
     /// Number of transactions.
-    public var transactionCount: Int { transactionStarts.count }
+    public var transactionCount: Int { starts.count }
+
+    /// The range in `patches` of transaction `index` (`0..<transactionCount`).
+    @inline(__always)
+    func patchRange(ofTransaction index: Int) -> Range<Int> {
+        starts[index]..<(index + 1 < starts.count ? starts[index + 1] : columns.count)
+    }
 
     /// The patches of transaction `index` (`0..<transactionCount`).
-    public func transaction(_ index: Int) -> ArraySlice<TracePatch> {
-        let end = index + 1 < transactionStarts.count ? transactionStarts[index + 1] : patches.count
-        return patches[transactionStarts[index]..<end]
+    public func transaction(_ index: Int) -> TracePatchList {
+        TracePatchList(columns, patchRange(ofTransaction: index))
     }
 
     /// Transactions as separate lists (allocates one array per transaction; prefer

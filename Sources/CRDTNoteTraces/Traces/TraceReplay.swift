@@ -27,8 +27,14 @@ public enum TraceReplay {
             throw TraceError("startContent: \(error)")
         }
         note.undoLimit = undoLimit
+        // Straight from the columns: no TracePatch, and no String for empty or one-ASCII inserts.
+        let columns = trace.columns
         for t in 0..<trace.transactionCount {
-            try apply(trace.transaction(t), to: &note, transaction: t)
+            let range = trace.patchRange(ofTransaction: t)
+            for i in range {
+                try apply(position: columns.positions[i], deleteCount: columns.deleteCounts[i], insert: columns.insert(i),
+                          to: &note, transaction: t, patch: i - range.lowerBound)
+            }
         }
         return note
     }
@@ -36,16 +42,25 @@ public enum TraceReplay {
     /// Applies one transaction's patches in order.
     static func apply(_ patches: some Collection<TracePatch>, to note: inout NoteText, transaction t: Int) throws(TraceError) {
         for (k, patch) in patches.enumerated() {
-            let (end, overflow) = patch.position.addingReportingOverflow(patch.deleteCount)
-            guard patch.position >= 0, patch.deleteCount >= 0, !overflow, end <= note.scalarCount else {
-                throw TraceError("txns[\(t)].patches[\(k)]: deleting \(patch.deleteCount) at \(patch.position) "
-                    + "does not fit a document of \(note.scalarCount) scalars")
-            }
-            do {
-                try note.replaceScalars(in: patch.position..<end, with: patch.insert)
-            } catch {
-                throw TraceError("txns[\(t)].patches[\(k)]: \(error)")
-            }
+            try apply(position: patch.position, deleteCount: patch.deleteCount, insert: patch.insert,
+                      to: &note, transaction: t, patch: k)
+        }
+    }
+
+    /// Applies patch `k` of transaction `t`, checking it fits the document first.
+    @inline(__always)
+    static func apply(
+        position: Int, deleteCount: Int, insert: String, to note: inout NoteText, transaction t: Int, patch k: Int
+    ) throws(TraceError) {
+        let (end, overflow) = position.addingReportingOverflow(deleteCount)
+        guard position >= 0, deleteCount >= 0, !overflow, end <= note.scalarCount else {
+            throw TraceError("txns[\(t)].patches[\(k)]: deleting \(deleteCount) at \(position) "
+                + "does not fit a document of \(note.scalarCount) scalars")
+        }
+        do {
+            try note.replaceScalars(in: position..<end, with: insert)
+        } catch {
+            throw TraceError("txns[\(t)].patches[\(k)]: \(error)")
         }
     }
 }
