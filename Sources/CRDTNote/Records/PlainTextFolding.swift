@@ -113,7 +113,7 @@ enum PlainTextFolding {
     static func union(_ states: [NoteText]) throws(ChangeSetError) -> NoteText? {
         guard var merged = states.first else { return nil }
         for other in states.dropFirst() {
-            try merged.apply(other.changes(since: merged.version))
+            try merged.merge(other, recordingPatch: false)
         }
         return merged
     }

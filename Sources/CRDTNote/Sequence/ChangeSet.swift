@@ -52,22 +52,25 @@ extension TextSequence {
         set.replicas = replicas
         set.latestStamps = latestStamp
         func from(_ r: Int) -> UInt32 { r < known.count ? known[r] : 0 }
-        // New runs, keyed by their place in the document so they go out in document order.
-        var found: [PlacedRun] = []
+        // The leaves holding new ids (each once), then the new runs in them, keyed by their
+        // place in the document so they go out in document order.
+        var slots: [Int] = []
+        var listed = Set<Int>()
         for r in replicas.indices where from(r) < nextSeq[r] {
-            let have = from(r)
-            var s = have
+            var s = from(r)
             while s < nextSeq[r] {
-                let (slot32, end) = leafOf[r].segment(containing: s)
-                let slot = Int(slot32)
-                let place = Int64(orderIndex[slot]) << 20
-                for (i, run) in leaves[slot].enumerated() where run.replica == UInt32(r) {
-                    // Each run is taken in the segment holding its first new id.
-                    let first = max(run.seq, have)
-                    guard first < run.seqEnd, first >= s, first < end else { continue }
+                let (slot, end) = leafOf[r].segment(containing: s)
+                if listed.insert(Int(slot)).inserted { slots.append(Int(slot)) }
+                s = end
+            }
+        }
+        var found: [PlacedRun] = []
+        for slot in slots {
+            let place = Int64(orderIndex[slot]) << 20
+            leaves[slot].withUnsafeBufferPointer { runs in
+                for (i, run) in runs.enumerated() where run.seqEnd > from(Int(run.replica)) {
                     found.append(PlacedRun(position: place | Int64(i), run: run))
                 }
-                s = end
             }
         }
         found.sort { $0.position < $1.position }

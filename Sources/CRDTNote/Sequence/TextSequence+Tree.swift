@@ -312,12 +312,13 @@ extension TextSequence {
         if position.order >= order.count { return (scalarCount, utf16Count) }
         var scalars = scalarTree.prefixSum(position.order)
         var units = utf16Tree.prefixSum(position.order)
-        let runs = leaves[Int(order[position.order])]
-        for i in 0..<position.run {
-            scalars += runs[i].visibleScalars
-            units += runs[i].visibleUTF16
+        let r: Run = leaves[Int(order[position.order])].withUnsafeBufferPointer { runs in
+            for i in 0..<position.run {
+                scalars &+= runs[i].visibleScalars
+                units &+= runs[i].visibleUTF16
+            }
+            return runs[position.run]
         }
-        let r = runs[position.run]
         if position.offset > 0 && !r.isDeleted {
             scalars += Int(position.offset)
             units += r.utf16 == r.length

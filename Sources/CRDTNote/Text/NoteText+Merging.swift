@@ -33,7 +33,8 @@ extension NoteText {
         try merge(other, recordingPatch: true)
     }
 
-    /// ``merge(_:)``, building the patch only when asked (the benchmarks time the difference).
+    /// ``merge(_:)``, building the patch only when asked: record merging and the sync engine
+    /// have no view to update (and the benchmarks time the difference).
     @discardableResult
     package mutating func merge(_ other: NoteText, recordingPatch: Bool) throws(ChangeSetError) -> TextPatch {
         let known = other.sequence.replicas.map { id in sequence.replicaIndex[id].map { sequence.nextSeq[Int($0)] } ?? 0 }

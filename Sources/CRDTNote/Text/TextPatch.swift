@@ -37,16 +37,19 @@ public struct TextReplacement: Sendable, Equatable {
 
 /// Collects replacements in the order they happen and coalesces neighbours: a change that
 /// starts right where the previous one's new text ends (typing on, deleting forwards at the
-/// same place) or ends right where it starts (deleting backwards) joins it.
+/// same place) or ends right where it starts (deleting backwards) joins it. New text goes into
+/// one shared buffer (a piece's text is a range of it), so recording costs no allocation per
+/// change; Strings are made once, when the patch is read.
 struct TextPatchBuilder {
     private var pieces: [Piece] = []
+    private var buffer: [UInt8] = []
 
     private struct Piece {
         var scalarStart: Int
         var utf16Start: Int
         var removedScalars: Int
         var removedUTF16: Int
-        var text: [UInt8]
+        var text: Range<Int>
         var textScalars: Int
         var textUTF16: Int
     }
@@ -65,7 +68,7 @@ struct TextPatchBuilder {
                 // Starts where the previous new text ends.
                 last.removedScalars += removedScalars
                 last.removedUTF16 += removedUTF16
-                last.text.append(contentsOf: text)
+                last.text = append(text, after: last.text)
                 last.textScalars += scalars
                 last.textUTF16 += utf16
                 pieces[pieces.count - 1] = last
@@ -77,7 +80,10 @@ struct TextPatchBuilder {
                 last.utf16Start = utf16Offset
                 last.removedScalars += removedScalars
                 last.removedUTF16 += removedUTF16
-                last.text = Array(text) + last.text
+                let start = buffer.count
+                buffer.append(contentsOf: text)
+                buffer.append(contentsOf: buffer[last.text])
+                last.text = start..<buffer.count
                 last.textScalars += scalars
                 last.textUTF16 += utf16
                 pieces[pieces.count - 1] = last
@@ -85,8 +91,25 @@ struct TextPatchBuilder {
                 return
             }
         }
+        let start = buffer.count
+        buffer.append(contentsOf: text)
         pieces.append(Piece(scalarStart: scalarOffset, utf16Start: utf16Offset, removedScalars: removedScalars,
-                            removedUTF16: removedUTF16, text: Array(text), textScalars: scalars, textUTF16: utf16))
+                            removedUTF16: removedUTF16, text: start..<buffer.count, textScalars: scalars, textUTF16: utf16))
+    }
+
+    /// The buffer range holding `range`'s bytes followed by `text`: extended in place when
+    /// `range` ends the buffer, else copied to its end first.
+    private mutating func append<Bytes: Collection<UInt8>>(_ text: Bytes, after range: Range<Int>) -> Range<Int> {
+        if text.isEmpty { return range }
+        if range.upperBound == buffer.count || range.isEmpty {
+            let start = range.isEmpty ? buffer.count : range.lowerBound
+            buffer.append(contentsOf: text)
+            return start..<buffer.count
+        }
+        let start = buffer.count
+        buffer.append(contentsOf: buffer[range])
+        buffer.append(contentsOf: text)
+        return start..<buffer.count
     }
 
     /// After the last piece grew backwards it may now start where the one before ends.
@@ -97,7 +120,7 @@ struct TextPatchBuilder {
         guard last.scalarStart == previous.scalarStart + previous.textScalars else { return }
         previous.removedScalars += last.removedScalars
         previous.removedUTF16 += last.removedUTF16
-        previous.text += last.text
+        previous.text = append(buffer[last.text], after: previous.text)
         previous.textScalars += last.textScalars
         previous.textUTF16 += last.textUTF16
         pieces.removeLast(2)
@@ -110,7 +133,7 @@ struct TextPatchBuilder {
             if p.removedScalars == 0 && p.textScalars == 0 { return nil }
             return TextReplacement(utf16Range: p.utf16Start..<p.utf16Start + p.removedUTF16,
                                    scalarRange: p.scalarStart..<p.scalarStart + p.removedScalars,
-                                   text: String(decoding: p.text, as: UTF8.self))
+                                   text: String(decoding: buffer[p.text], as: UTF8.self))
         })
     }
 }

@@ -41,7 +41,7 @@ extension NoteSyncCore {
             note.base = stored
         }
         do {
-            try note.text.merge(remote)
+            try note.text.merge(remote, recordingPatch: false)
         } catch {
             throw NoteSyncError(.recordUnreadable, noteName: name, "the server's record contradicts the local note: \(error)")
         }

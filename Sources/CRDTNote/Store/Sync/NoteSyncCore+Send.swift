@@ -98,7 +98,7 @@ extension NoteSyncCore {
         // A merged state that contradicts the local note or would exceed the limits leaves the
         // local note and the server record as they were.
         do {
-            try note.text.merge(merged.note)
+            try note.text.merge(merged.note, recordingPatch: false)
         } catch {
             noteFailed(NoteSyncError(.recordUnreadable, noteName: name, "the merged record contradicts the local note: \(error)"), name: name)
             return .giveUp
