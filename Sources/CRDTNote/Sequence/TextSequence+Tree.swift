@@ -307,15 +307,27 @@ extension TextSequence {
 
 extension TextSequence {
     /// Visible scalars and UTF-16 units before `position` (the element there excluded):
-    /// a Fenwick prefix plus a scan of one leaf, O(log n + leaf).
+    /// a Fenwick prefix plus a scan of one leaf from its nearer end, O(log n + leaf).
     func visibleOffsets(before position: TreePosition) -> (scalars: Int, utf16: Int) {
         if position.order >= order.count { return (scalarCount, utf16Count) }
-        var scalars = scalarTree.prefixSum(position.order)
-        var units = utf16Tree.prefixSum(position.order)
+        var scalars = 0
+        var units = 0
         let r: Run = leaves[Int(order[position.order])].withUnsafeBufferPointer { runs in
-            for i in 0..<position.run {
-                scalars &+= runs[i].visibleScalars
-                units &+= runs[i].visibleUTF16
+            if position.run <= runs.count / 2 {
+                scalars = scalarTree.prefixSum(position.order)
+                units = utf16Tree.prefixSum(position.order)
+                for i in 0..<position.run {
+                    scalars &+= runs[i].visibleScalars
+                    units &+= runs[i].visibleUTF16
+                }
+            } else {
+                // Everything up to the end of this leaf, minus the runs from `position.run` on.
+                scalars = scalarTree.prefixSum(position.order + 1)
+                units = utf16Tree.prefixSum(position.order + 1)
+                for i in position.run..<runs.count {
+                    scalars &-= runs[i].visibleScalars
+                    units &-= runs[i].visibleUTF16
+                }
             }
             return runs[position.run]
         }
