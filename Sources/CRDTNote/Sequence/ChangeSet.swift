@@ -43,8 +43,9 @@ extension TextSequence {
     /// (indexed by this document's replica indexes; missing entries count as 0).
     ///
     /// Costs what is sent, not the size of the note: the new ids of each replica are found
-    /// through `leafOf` (only the leaves holding them are scanned) and the tombstones through
-    /// the delete set, so it is O(k log n + d) for k new runs and d deleted id ranges. When the
+    /// through `leafOf` (only the leaves holding them are scanned; when much of the note is new,
+    /// one walk in document order instead) and the tombstones through the delete set, so it is
+    /// O(k log n + d) for k new runs and d deleted id ranges. When the
     /// receiving document is at hand (`receiver`), stretches of the delete set it holds as they
     /// are here (copies forked from each other share unchanged storage) are left out.
     func changes(since known: [UInt32], receiver: TextSequence? = nil) -> ChangeSet {
@@ -52,28 +53,19 @@ extension TextSequence {
         set.replicas = replicas
         set.latestStamps = latestStamp
         func from(_ r: Int) -> UInt32 { r < known.count ? known[r] : 0 }
-        // The leaves holding new ids (each once), then the new runs in them, keyed by their
-        // place in the document so they go out in document order.
-        var slots: [Int] = []
-        var listed = Set<Int>()
-        for r in replicas.indices where from(r) < nextSeq[r] {
-            var s = from(r)
-            while s < nextSeq[r] {
-                let (slot, end) = leafOf[r].segment(containing: s)
-                if listed.insert(Int(slot)).inserted { slots.append(Int(slot)) }
-                s = end
-            }
-        }
         var found: [PlacedRun] = []
-        for slot in slots {
-            let place = Int64(orderIndex[slot]) << 20
-            leaves[slot].withUnsafeBufferPointer { runs in
-                for (i, run) in runs.enumerated() where run.seqEnd > from(Int(run.replica)) {
-                    found.append(PlacedRun(position: place | Int64(i), run: run))
+        var newIDs = 0
+        for r in replicas.indices where from(r) < nextSeq[r] { newIDs += Int(nextSeq[r] - from(r)) }
+        if newIDs >= runCount / 8 {
+            // Much of the note is new to the peer: one walk in document order is cheaper.
+            for slot in order {
+                leaves[Int(slot)].withUnsafeBufferPointer { runs in
+                    for run in runs where run.seqEnd > from(Int(run.replica)) { found.append(PlacedRun(position: 0, run: run)) }
                 }
             }
+        } else {
+            found = newRunsThroughIDIndex(known)
         }
-        found.sort { $0.position < $1.position }
         for run in found.lazy.map(\.run) {
             let have = from(Int(run.replica))
             var part = run
@@ -115,6 +107,35 @@ extension TextSequence {
             return log.entries(inForceFrom: have)
         }
         return set
+    }
+}
+
+extension TextSequence {
+    /// The runs holding ids beyond `known`, found through `leafOf`: each leaf holding new ids is
+    /// scanned once, and the runs are sorted into document order.
+    fileprivate func newRunsThroughIDIndex(_ known: [UInt32]) -> [PlacedRun] {
+        func from(_ r: Int) -> UInt32 { r < known.count ? known[r] : 0 }
+        var slots: [Int] = []
+        var listed = Set<Int>()
+        for r in replicas.indices where from(r) < nextSeq[r] {
+            var s = from(r)
+            while s < nextSeq[r] {
+                let (slot, end) = leafOf[r].segment(containing: s)
+                if listed.insert(Int(slot)).inserted { slots.append(Int(slot)) }
+                s = end
+            }
+        }
+        var found: [PlacedRun] = []
+        for slot in slots {
+            let place = Int64(orderIndex[slot]) << 20
+            leaves[slot].withUnsafeBufferPointer { runs in
+                for (i, run) in runs.enumerated() where run.seqEnd > from(Int(run.replica)) {
+                    found.append(PlacedRun(position: place | Int64(i), run: run))
+                }
+            }
+        }
+        found.sort { $0.position < $1.position }
+        return found
     }
 }
 
