@@ -24,6 +24,15 @@ extension TextSequence {
         }
     }
 
+    /// The visible scalars `range` as stretches of one run each, in document order: the first
+    /// apart (usually the only one: no array for a single keystroke), the rest in an array.
+    func visibleStretches(in range: Range<Int>) -> (first: VisibleStretch?, more: [VisibleStretch]) {
+        var first: VisibleStretch? = nil
+        var more: [VisibleStretch] = []
+        forEachVisibleStretch(in: range) { if first == nil { first = $0 } else { more.append($0) } }
+        return (first, more)
+    }
+
     /// Performs an undo or redo step as local edits of replica `local`: deletes the step's ids
     /// that are still visible, then inserts each piece of text to restore as a new run of `local`
     /// placed right after the element it followed (with `integrate`, so every replica puts it at

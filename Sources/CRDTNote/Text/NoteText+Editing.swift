@@ -27,7 +27,7 @@ extension NoteText {
         let recording = undoHistory.limit > 0
         if recording {
             let keep = undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
-            if keep.recordDeletion { undoHistory.recordDeletion(of: range, in: sequence, front: keep.front) }
+            if keep.recordDeletion { undoHistory.recordDeletion(sequence.visibleStretches(in: range), front: keep.front) }
         }
         // One call into the sequence: only the stored property is touched in here, so the
         // note is not copied for every keystroke.
@@ -133,7 +133,9 @@ extension NoteText {
         if recording { undoHistory.beginStep(in: sequence, local: local) }
         // Edits are sorted from the end of the text backwards, so offsets stay valid.
         for edit in edits {
-            if recording { undoHistory.recordDeletion(of: edit.offset..<edit.offset + edit.deleteCount, in: sequence, apart: true) }
+            if recording && edit.deleteCount > 0 {
+                undoHistory.recordDeletion(sequence.visibleStretches(in: edit.offset..<edit.offset + edit.deleteCount), apart: true)
+            }
             sequence.deleteLocal(edit.offset..<edit.offset + edit.deleteCount)
             edit.insert.withUnsafeBufferPointer { bytes in sequence.insertLocal(bytes, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: local) }
         }

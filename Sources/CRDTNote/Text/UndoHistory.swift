@@ -19,6 +19,19 @@ struct UndoStep: Sendable {
         }
     }
 
+    /// Puts `piece` in front of the step's pieces, joining the first one when it continues it
+    /// (ids and bytes).
+    mutating func addFrontPiece(_ piece: RestorePiece) {
+        if !restorations.isEmpty, restorations[0].canTakeInFront(piece) {
+            restorations[0].first = piece.first
+            restorations[0].bytes = piece.bytes.lowerBound..<restorations[0].bytes.upperBound
+            restorations[0].scalars += piece.scalars
+            restorations[0].utf16 += piece.utf16
+        } else {
+            restorations.insert(piece, at: 0)
+        }
+    }
+
     /// Where pieces of deleted text go in a step.
     enum Side {
         /// In front of the step's pieces, right before the first one in the text (backspacing).
@@ -84,6 +97,24 @@ struct RestorePiece: Sendable {
     var bytes: Range<Int>
     var scalars: Int
     var utf16: Int
+
+    /// Whether `stretch` comes right before this piece, in ids and in bytes.
+    func canTake(_ stretch: VisibleStretch) -> Bool {
+        stretch.last.replica == first.replica && stretch.last.seq &+ 1 == first.seq && stretch.bytes.upperBound == bytes.lowerBound
+    }
+
+    /// Whether `piece` comes right before this one, in ids and in bytes.
+    func canTakeInFront(_ piece: RestorePiece) -> Bool {
+        piece.last.replica == first.replica && piece.last.seq &+ 1 == first.seq && piece.bytes.upperBound == bytes.lowerBound
+    }
+
+    /// Puts `stretch` (which ``canTake(_:)``) in front.
+    mutating func prepend(_ stretch: VisibleStretch) {
+        first = stretch.first
+        bytes = stretch.bytes.lowerBound..<bytes.upperBound
+        scalars += stretch.scalars
+        utf16 += stretch.utf16
+    }
 
     init(_ stretch: VisibleStretch) {
         first = stretch.first
@@ -153,11 +184,18 @@ struct UndoHistory: Sendable {
     private var scalarMark = 0
     /// This replica's next sequence number when the edit being recorded began.
     private var firstSeq: UInt32 = 0
+    /// Ids typed into the newest step and not yet added to it: typing on extends this range,
+    /// which joins the step when anything else looks at or changes the stacks.
+    private var pendingTyped: Range<UInt32>? = nil
+    /// Text backspaced in the newest step and not yet added to it (it goes in front of the
+    /// step's pieces), grown one character at a time while backspacing on.
+    private var pendingFront: RestorePiece? = nil
 
     init() {}
 
     /// Sets the number of steps kept, dropping the oldest beyond it (all of them for 0).
     mutating func setLimit(_ newLimit: Int) {
+        flushTyped()
         limit = max(0, newLimit)
         undoStack.trim(to: limit)
         redoStack.trim(to: limit)
@@ -183,7 +221,7 @@ struct UndoHistory: Sendable {
 
     /// Records, before it happens, a local edit replacing the visible scalars `range` (inserting
     /// text when `inserts`): opens a new step unless the edit continues the open one. Returns
-    /// whether the deleted text must be kept, and where: call ``recordDeletion(of:in:front:apart:)``
+    /// whether the deleted text must be kept, and where: call ``recordDeletion(_:front:apart:)``
     /// with `front` set to the answer's value.
     mutating func willReplace(_ range: Range<Int>, inserts: Bool, marks: Marks) -> (recordDeletion: Bool, front: Bool) {
         let unchanged = marks.contentBytes == contentMark && marks.scalars == scalarMark
@@ -208,8 +246,12 @@ struct UndoHistory: Sendable {
     mutating func didReplace(_ range: Range<Int>, marks: Marks) {
         let end = marks.nextSeq
         if end > firstSeq {
-            let seqs = firstSeq..<end
-            undoStack.modifyLast { $0.addDeletion(seqs) }
+            if let pending = pendingTyped, pending.upperBound == firstSeq {
+                pendingTyped = pending.lowerBound..<end
+            } else {
+                flushTyped()
+                pendingTyped = firstSeq..<end
+            }
             group = .typing(end: range.lowerBound + Int(end - firstSeq))
         } else {
             group = .deleting(at: range.lowerBound)
@@ -218,9 +260,10 @@ struct UndoHistory: Sendable {
         scalarMark = marks.scalars
     }
 
-    /// Starts a step of its own for a whole-text update (see ``recordDeletion(of:in:)`` and
+    /// Starts a step of its own for a whole-text update (see ``recordDeletion(_:front:apart:)`` and
     /// ``finishStep(in:local:)``).
     mutating func beginStep(in sequence: TextSequence, local: UInt32) {
+        flushTyped()
         openStep()
         firstSeq = sequence.nextSeq[Int(local)]
     }
@@ -228,21 +271,32 @@ struct UndoHistory: Sendable {
     /// Keeps the visible scalars `range`, about to be deleted, in the open step: after what it
     /// holds (apart from it unless the step continues with this deletion), or in `front` of it
     /// (backspacing on).
-    mutating func recordDeletion(of range: Range<Int>, in sequence: TextSequence, front: Bool = false, apart: Bool = false) {
+    /// The stretches come from ``TextSequence/visibleStretches(in:)`` (read by the caller, so the
+    /// sequence is not handed around).
+    mutating func recordDeletion(_ stretches: (first: VisibleStretch?, more: [VisibleStretch]), front: Bool = false, apart: Bool = false) {
+        let (firstStretch, more) = stretches
         if front {
             // Stretches arrive in document order; each goes in front of the ones after it. Usually
             // there is one (a backspace), kept without an array.
-            var firstStretch: VisibleStretch? = nil
-            var more: [VisibleStretch] = []
-            sequence.forEachVisibleStretch(in: range) { if firstStretch == nil { firstStretch = $0 } else { more.append($0) } }
+            if more.isEmpty, let stretch = firstStretch, pendingFront?.canTake(stretch) != false {
+                // Backspacing on: grows the piece held outside the stack.
+                if pendingFront == nil { pendingFront = RestorePiece(stretch) } else { pendingFront?.prepend(stretch) }
+                return
+            }
+            flushFront()
             undoStack.modifyLast { step in
                 for stretch in more.reversed() { step.addRestoration(stretch, on: .front) }
                 if let firstStretch { step.addRestoration(firstStretch, on: .front) }
             }
         } else {
+            flushFront()
             var side = apart ? UndoStep.Side.apart : .back
             undoStack.modifyLast { step in
-                sequence.forEachVisibleStretch(in: range) { stretch in
+                if let firstStretch {
+                    step.addRestoration(firstStretch, on: side)
+                    side = .back
+                }
+                for stretch in more {
                     step.addRestoration(stretch, on: side)
                     side = .back
                 }
@@ -252,6 +306,7 @@ struct UndoHistory: Sendable {
 
     /// Ends a step begun by ``beginStep(in:local:)``: adds what was inserted and closes the group.
     mutating func finishStep(in sequence: TextSequence, local: UInt32) {
+        flushTyped()
         let seqs = firstSeq..<sequence.nextSeq[Int(local)]
         let empty = undoStack.modifyLast { step -> Bool in
             step.addDeletion(seqs)
@@ -263,6 +318,7 @@ struct UndoHistory: Sendable {
 
     /// Pushes an empty step (dropping the oldest beyond the limit) and clears the redo stack.
     private mutating func openStep() {
+        flushTyped()
         if let last = undoStack.last, last.isEmpty { undoStack.removeLast() }
         undoStack.push(UndoStep(), limit: limit)
         if !redoStack.isEmpty { redoStack.removeAll() }
@@ -272,12 +328,31 @@ struct UndoHistory: Sendable {
 
     /// The step ``NoteText/undo()`` (or, with `redo`, ``NoteText/redo()``) would perform next.
     func next(redo: Bool) -> UndoStep? {
-        redo ? redoStack.last : undoStack.last
+        if redo { return redoStack.last }
+        guard var step = undoStack.last else { return nil }
+        if let pending = pendingFront { step.addFrontPiece(pending) }
+        if let pending = pendingTyped { step.addDeletion(pending) }
+        return step
+    }
+
+    /// Adds the ids typed on, and the text backspaced, to the newest step.
+    private mutating func flushTyped() {
+        flushFront()
+        guard let pending = pendingTyped else { return }
+        pendingTyped = nil
+        undoStack.modifyLast { $0.addDeletion(pending) }
+    }
+
+    private mutating func flushFront() {
+        guard let pending = pendingFront else { return }
+        pendingFront = nil
+        undoStack.modifyLast { $0.addFrontPiece(pending) }
     }
 
     /// Removes the step returned by ``next(redo:)`` and, unless it changed nothing, pushes its
     /// inverse on the other stack.
     mutating func performed(redo: Bool, inverse: UndoStep) {
+        flushTyped()
         group = .closed
         if redo { redoStack.removeLast() } else { undoStack.removeLast() }
         guard !inverse.isEmpty else { forgetRestoredIfUnused(); return }
