@@ -19,6 +19,37 @@ struct FenwickTree: Sendable {
         propagate()
     }
 
+    /// Rebuilds the tree over `count` slots whose values are `value(slot)`, keeping the nodes that
+    /// cover only slots before `start` (those slots must not have changed): O(count - start).
+    mutating func rebuild(from start: Int, count n: Int, value: (Int) -> Int) {
+        if start <= 0 || start > n || tree.count < start + 1 {
+            tree.removeAll(keepingCapacity: true)
+            tree.append(0)
+            for slot in 0..<n { tree.append(value(slot)) }
+            propagate()
+            return
+        }
+        // Held-back change first, so the kept nodes are exact.
+        flush()
+        tree.removeSubrange((start + 1)...)
+        for slot in start..<n { tree.append(value(slot)) }
+        tree.withUnsafeMutableBufferPointer { t in
+            // Kept nodes whose parents are rebuilt: the chain that sums slots 0..<start.
+            var c = start
+            while c > 0 {
+                let parent = c + (c & -c)
+                if parent <= n { t[parent] += t[c] }
+                c -= c & -c
+            }
+            if start + 1 <= n {
+                for i in (start + 1)...n {
+                    let parent = i + (i & -i)
+                    if parent <= n { t[parent] += t[i] }
+                }
+            }
+        }
+    }
+
     /// Turns `tree[1...]`, holding plain per-slot values, into a Fenwick tree in linear time
     /// (any held-back change is dropped: the values are the truth).
     mutating func propagate() {

@@ -218,10 +218,12 @@ extension TextSequence {
         slotUTF16[slot] -= movedUTF16
         slotScalars.append(movedScalars)
         slotUTF16.append(movedUTF16)
-        let at = Int(orderIndex[slot]) + (moveFirst ? 0 : 1)
+        let position = Int(orderIndex[slot])
+        let at = position + (moveFirst ? 0 : 1)
         order.insert(Int32(newSlot), at: at)
         orderIndex.append(0)
-        rebuildIndexes(from: at)
+        // The split leaf's own count changed too: its position is the first that changed.
+        rebuildIndexes(from: position)
         // A leaf that grew by many runs at once (bulk merges) may still be too large.
         splitLeafIfNeeded(slot)
         splitLeafIfNeeded(newSlot)
@@ -288,20 +290,20 @@ extension TextSequence {
         }
     }
 
-    /// Recomputes order positions from `start` on and both Fenwick trees, in place.
+    /// Recomputes order positions from `start` on and both Fenwick trees, in place. Positions
+    /// before `start` must hold the same leaves with the same counts as before: the trees keep
+    /// what covers only them and rebuild the rest (O(leaves - start)).
     mutating func rebuildIndexes(from start: Int = 0) {
         let n = order.count
         for i in start..<n { orderIndex[Int(order[i])] = Int32(i) }
-        scalarTree.tree.removeAll(keepingCapacity: true)
-        utf16Tree.tree.removeAll(keepingCapacity: true)
-        scalarTree.tree.append(0)
-        utf16Tree.tree.append(0)
-        for s in order {
-            scalarTree.tree.append(slotScalars[Int(s)])
-            utf16Tree.tree.append(slotUTF16[Int(s)])
+        order.withUnsafeBufferPointer { order in
+            slotScalars.withUnsafeBufferPointer { values in
+                scalarTree.rebuild(from: start, count: n) { values[Int(order[$0])] }
+            }
+            slotUTF16.withUnsafeBufferPointer { values in
+                utf16Tree.rebuild(from: start, count: n) { values[Int(order[$0])] }
+            }
         }
-        scalarTree.propagate()
-        utf16Tree.propagate()
     }
 }
 
