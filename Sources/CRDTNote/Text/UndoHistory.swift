@@ -23,10 +23,7 @@ struct UndoStep: Sendable {
     /// (ids and bytes).
     mutating func addFrontPiece(_ piece: RestorePiece) {
         if !restorations.isEmpty, restorations[0].canTakeInFront(piece) {
-            restorations[0].first = piece.first
-            restorations[0].bytes = piece.bytes.lowerBound..<restorations[0].bytes.upperBound
-            restorations[0].scalars += piece.scalars
-            restorations[0].utf16 += piece.utf16
+            restorations[0].prepend(piece)
         } else {
             restorations.insert(piece, at: 0)
         }
@@ -50,27 +47,14 @@ struct UndoStep: Sendable {
     mutating func addRestoration(_ stretch: VisibleStretch, on side: Side) {
         switch side {
         case .front:
-            if !restorations.isEmpty, stretch.last.replica == restorations[0].first.replica,
-               stretch.last.seq &+ 1 == restorations[0].first.seq,
-               stretch.bytes.upperBound == restorations[0].bytes.lowerBound {
-                restorations[0].first = stretch.first
-                restorations[0].bytes = stretch.bytes.lowerBound..<restorations[0].bytes.upperBound
-                restorations[0].scalars += stretch.scalars
-                restorations[0].utf16 += stretch.utf16
-                return
-            }
-            restorations.insert(RestorePiece(stretch), at: 0)
+            addFrontPiece(RestorePiece(stretch))
         case .back:
-            let i = restorations.count - 1
-            if i >= 0, restorations[i].last.replica == stretch.first.replica, restorations[i].last.seq &+ 1 == stretch.first.seq,
-               restorations[i].bytes.upperBound == stretch.bytes.lowerBound {
-                restorations[i].last = stretch.last
-                restorations[i].bytes = restorations[i].bytes.lowerBound..<stretch.bytes.upperBound
-                restorations[i].scalars += stretch.scalars
-                restorations[i].utf16 += stretch.utf16
-                return
+            let piece = RestorePiece(stretch)
+            if let i = restorations.indices.last, piece.canTakeInFront(restorations[i]) {
+                restorations[i].append(piece)
+            } else {
+                restorations.append(piece)
             }
-            restorations.append(RestorePiece(stretch))
         case .apart:
             restorations.append(RestorePiece(stretch))
         }
@@ -98,22 +82,25 @@ struct RestorePiece: Sendable {
     var scalars: Int
     var utf16: Int
 
-    /// Whether `stretch` comes right before this piece, in ids and in bytes.
-    func canTake(_ stretch: VisibleStretch) -> Bool {
-        stretch.last.replica == first.replica && stretch.last.seq &+ 1 == first.seq && stretch.bytes.upperBound == bytes.lowerBound
-    }
-
     /// Whether `piece` comes right before this one, in ids and in bytes.
     func canTakeInFront(_ piece: RestorePiece) -> Bool {
         piece.last.replica == first.replica && piece.last.seq &+ 1 == first.seq && piece.bytes.upperBound == bytes.lowerBound
     }
 
-    /// Puts `stretch` (which ``canTake(_:)``) in front.
-    mutating func prepend(_ stretch: VisibleStretch) {
-        first = stretch.first
-        bytes = stretch.bytes.lowerBound..<bytes.upperBound
-        scalars += stretch.scalars
-        utf16 += stretch.utf16
+    /// Puts `piece` (which ``canTakeInFront(_:)``) in front of this one.
+    mutating func prepend(_ piece: RestorePiece) {
+        first = piece.first
+        bytes = piece.bytes.lowerBound..<bytes.upperBound
+        scalars += piece.scalars
+        utf16 += piece.utf16
+    }
+
+    /// Puts `piece` (in front of which this one ``canTakeInFront(_:)``) after this one.
+    mutating func append(_ piece: RestorePiece) {
+        last = piece.last
+        bytes = bytes.lowerBound..<piece.bytes.upperBound
+        scalars += piece.scalars
+        utf16 += piece.utf16
     }
 
     init(_ stretch: VisibleStretch) {
@@ -278,10 +265,17 @@ struct UndoHistory: Sendable {
         if front {
             // Stretches arrive in document order; each goes in front of the ones after it. Usually
             // there is one (a backspace), kept without an array.
-            if more.isEmpty, let stretch = firstStretch, pendingFront?.canTake(stretch) != false {
+            if more.isEmpty, let stretch = firstStretch {
                 // Backspacing on: grows the piece held outside the stack.
-                if pendingFront == nil { pendingFront = RestorePiece(stretch) } else { pendingFront?.prepend(stretch) }
-                return
+                let piece = RestorePiece(stretch)
+                if pendingFront == nil {
+                    pendingFront = piece
+                    return
+                }
+                if pendingFront?.canTakeInFront(piece) == true {
+                    pendingFront?.prepend(piece)
+                    return
+                }
             }
             flushFront()
             undoStack.modifyLast { step in

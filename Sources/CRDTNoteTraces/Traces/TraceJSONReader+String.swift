@@ -134,16 +134,10 @@ struct UTF8StreamCheck {
             return true
         }
         sequenceStart = mark
-        switch b {
-        case 0xC2...0xDF: needed = 1
-        case 0xE0: needed = 2; low = 0xA0
-        case 0xE1...0xEC, 0xEE...0xEF: needed = 2
-        case 0xED: needed = 2; high = 0x9F
-        case 0xF0: needed = 3; low = 0x90
-        case 0xF1...0xF3: needed = 3
-        case 0xF4: needed = 3; high = 0x8F
-        default: return false
-        }
+        guard let (count, first, last) = UTF8Validation.sequence(startingWith: b) else { return false }
+        needed = count
+        low = first
+        high = last
         return true
     }
 }
