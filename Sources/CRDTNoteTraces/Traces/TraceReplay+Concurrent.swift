@@ -27,7 +27,7 @@ extension TraceReplay {
             var note = try start(of: t, parents: uniqueParents(txn.parents), replica: replica,
                                  open: &open, childrenLeft: &childrenLeft)
             try apply(txn.patches, to: &note, transaction: t)
-            open[t] = note
+            open[t] = consume note
         }
         // Whatever is still open has no children left: the branch tips.
         var result: NoteText?
@@ -49,33 +49,43 @@ extension TraceReplay {
 
     /// The merged parents of transaction `t`, forked as `replica`. Takes each parent out of
     /// `open` when `t` is its last child, so the document stays uniquely referenced.
+    ///
+    /// Documents are moved, never copied, where the parent is not needed again: a copy of a
+    /// `NoteText` retains every array it holds, and its release later releases them all again.
     private static func start(
         of t: Int, parents: [Int], replica: ReplicaID,
         open: inout [Int: NoteText], childrenLeft: inout [Int]
     ) throws(TraceError) -> NoteText {
-        var merged: NoteText?
         for p in parents { childrenLeft[p] -= 1 }
+        var merged: NoteText?
         // Parents this is the last child of go first: merging into a document nobody else holds
         // changes it in place, where merging into one still shared would copy it (merging is
         // commutative, so the order does not change the result).
-        let ordered = parents.filter { childrenLeft[$0] == 0 } + parents.filter { childrenLeft[$0] != 0 }
-        for p in ordered {
-            let parent: NoteText?
-            if childrenLeft[p] == 0 { parent = open.removeValue(forKey: p) } else { parent = open[p] }
-            guard let parent else {
-                throw TraceError("txns[\(t)]: parent \(p) is no longer available")
+        for lastChild in [true, false] {
+            for p in parents where (childrenLeft[p] == 0) == lastChild {
+                var parent = lastChild ? open.removeValue(forKey: p) : open[p]
+                if parent == nil {
+                    throw TraceError("txns[\(t)]: parent \(p) is no longer available")
+                }
+                if merged == nil {
+                    merged = parent.take()
+                } else if let other = parent.take() {
+                    try merge(other, into: &merged, transaction: t)
+                }
             }
-            if merged == nil { merged = parent } else { try merge(parent, into: &merged, transaction: t) }
         }
-        guard let merged else { return NoteText(replica: replica) }
-        if merged.replica == replica { return merged }
-        return merged.forked(as: replica)
+        guard let note = merged.take() else { return NoteText(replica: replica) }
+        if note.replica == replica { return note }
+        return note.forked(as: replica)
     }
 
-    /// Parents in order of first appearance, each once.
+    /// Parents in order of first appearance, each once (a quadratic scan: transactions have
+    /// one or two parents, rarely more).
     private static func uniqueParents(_ parents: [Int]) -> [Int] {
         if parents.count < 2 { return parents }
-        var seen: Set<Int> = []
-        return parents.filter { seen.insert($0).inserted }
+        var unique: [Int] = []
+        unique.reserveCapacity(parents.count)
+        for p in parents where !unique.contains(p) { unique.append(p) }
+        return unique
     }
 }
