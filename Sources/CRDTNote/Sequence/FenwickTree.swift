@@ -22,30 +22,33 @@ struct FenwickTree: Sendable {
     /// Rebuilds the tree over `count` slots whose values are `value(slot)`, keeping the nodes that
     /// cover only slots before `start` (those slots must not have changed): O(count - start).
     mutating func rebuild(from start: Int, count n: Int, value: (Int) -> Int) {
+        let keep: Int
         if start <= 0 || start > n || tree.count < start + 1 {
-            tree.removeAll(keepingCapacity: true)
-            tree.append(0)
-            for slot in 0..<n { tree.append(value(slot)) }
-            propagate()
-            return
+            keep = 0
+            pendingIndex = -1
+            pendingDelta = 0
+        } else {
+            // Held-back change first, so the kept nodes are exact.
+            flush()
+            keep = start
         }
-        // Held-back change first, so the kept nodes are exact.
-        flush()
-        tree.removeSubrange((start + 1)...)
-        for slot in start..<n { tree.append(value(slot)) }
+        // One resize, then plain stores: no capacity check per slot.
+        if tree.count > keep + 1 { tree.removeSubrange((keep + 1)...) }
+        tree.append(contentsOf: repeatElement(0, count: n - keep))
         tree.withUnsafeMutableBufferPointer { t in
-            // Kept nodes whose parents are rebuilt: the chain that sums slots 0..<start.
-            var c = start
+            for slot in keep..<n { t[slot + 1] = value(slot) }
+            // Kept nodes whose parents are rebuilt: the chain that sums slots 0..<keep.
+            var c = keep
             while c > 0 {
                 let parent = c + (c & -c)
                 if parent <= n { t[parent] += t[c] }
                 c -= c & -c
             }
-            if start + 1 <= n {
-                for i in (start + 1)...n {
-                    let parent = i + (i & -i)
-                    if parent <= n { t[parent] += t[i] }
-                }
+            var i = keep + 1
+            while i <= n {
+                let parent = i + (i & -i)
+                if parent <= n { t[parent] += t[i] }
+                i += 1
             }
         }
     }
