@@ -115,18 +115,20 @@ extension TextSequence {
     /// scanned once, and the runs are sorted into document order.
     fileprivate func newRunsThroughIDIndex(_ known: [UInt32]) -> [PlacedRun] {
         func from(_ r: Int) -> UInt32 { r < known.count ? known[r] : 0 }
-        var slots: [Int] = []
-        var listed = Set<Int>()
+        var slots: [Int32] = []
         for r in replicas.indices where from(r) < nextSeq[r] {
             var s = from(r)
             while s < nextSeq[r] {
                 let (slot, end) = leafOf[r].segment(containing: s)
-                if listed.insert(Int(slot)).inserted { slots.append(Int(slot)) }
+                slots.append(slot)
                 s = end
             }
         }
+        // Each leaf once (sorting a short array costs less than hashing every slot).
+        slots.sort()
         var found: [PlacedRun] = []
-        for slot in slots {
+        for (k, slot32) in slots.enumerated() where k == 0 || slots[k - 1] != slot32 {
+            let slot = Int(slot32)
             let place = Int64(orderIndex[slot]) << 20
             leaves[slot].withUnsafeBufferPointer { runs in
                 for (i, run) in runs.enumerated() where run.seqEnd > from(Int(run.replica)) {

@@ -38,7 +38,8 @@ extension TextSequence {
             }
             integrate(run, content: bytes)
         }
-        var touched = Set<Int>()
+        // Leaf slots that lost visible runs (may repeat), to coalesce once each at the end.
+        var touched: [Int] = []
         for d in set.deletes {
             let r = local[Int(d.replica)]
             // Only ids not deleted here yet: most tombstones a peer lists are known already.
@@ -48,7 +49,8 @@ extension TextSequence {
                 deleteIDs(replica: r, seq: missing.lowerBound, length: UInt32(missing.count), touched: &touched)
             }
         }
-        for slot in touched where slot < leaves.count {
+        touched.sort()
+        for (i, slot) in touched.enumerated() where slot < leaves.count && (i == 0 || touched[i - 1] != slot) {
             coalesce(slot: slot)
         }
         for (i, r) in local.enumerated() {

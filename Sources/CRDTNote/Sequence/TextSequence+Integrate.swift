@@ -77,8 +77,9 @@ extension TextSequence {
         splitLeafIfNeeded(slot)
     }
 
-    /// Marks the ids `seq..<seq+length` of `replica` deleted (all must exist).
-    mutating func deleteIDs(replica r: UInt32, seq: UInt32, length: UInt32, touched: inout Set<Int>) {
+    /// Marks the ids `seq..<seq+length` of `replica` deleted (all must exist), noting in `touched`
+    /// the leaf slots that changed (a slot may be noted more than once).
+    mutating func deleteIDs(replica r: UInt32, seq: UInt32, length: UInt32, touched: inout [Int]) {
         typingCursor = nil
         editCursor = nil
         var s = seq
@@ -103,7 +104,7 @@ extension TextSequence {
                 }
                 leaves[slot][p.run].markDeleted()
                 adjust(slot: slot, scalars: -Int(target.length), utf16: -Int(target.utf16))
-                touched.insert(slot)
+                if touched.last != slot { touched.append(slot) }
                 splitLeafIfNeeded(slot)
             }
             s += take

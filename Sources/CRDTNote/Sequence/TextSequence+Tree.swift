@@ -234,9 +234,11 @@ extension TextSequence {
     /// Only the leaves noted in `oversizedSlots` are looked at, so a small merge into a large
     /// note does not walk every leaf.
     mutating func splitOversizedLeaves() {
-        let candidates = Set(oversizedSlots).filter { leaves[$0].count > Self.leafCapacity }
+        // Each slot once, from the last position back (a slot's position is unique to it).
+        var candidates = oversizedSlots.filter { leaves[$0].count > Self.leafCapacity }
         oversizedSlots.removeAll(keepingCapacity: true)
         guard !candidates.isEmpty else { return }
+        candidates.sort { orderIndex[$0] > orderIndex[$1] }
         typingCursor = nil
         editCursor = nil
         // Three quarters full: a leaf just over capacity moves few runs (each moved run is
@@ -244,7 +246,7 @@ extension TextSequence {
         let chunk = Self.leafCapacity * 3 / 4
         var lowest = order.count
         // From the last position back, so inserting after one leaf leaves earlier positions valid.
-        for slot in candidates.sorted(by: { orderIndex[$0] > orderIndex[$1] }) {
+        for (k, slot) in candidates.enumerated() where k == 0 || candidates[k - 1] != slot {
             let runs = leaves[slot]
             leaves[slot] = Array(runs[0..<chunk])
             var added: [Int32] = []
@@ -295,8 +297,10 @@ extension TextSequence {
     /// what covers only them and rebuild the rest (O(leaves - start)).
     mutating func rebuildIndexes(from start: Int = 0) {
         let n = order.count
-        for i in start..<n { orderIndex[Int(order[i])] = Int32(i) }
         order.withUnsafeBufferPointer { order in
+            orderIndex.withUnsafeMutableBufferPointer { index in
+                for i in max(start, 0)..<n { index[Int(order[i])] = Int32(i) }
+            }
             slotScalars.withUnsafeBufferPointer { values in
                 scalarTree.rebuild(from: start, count: n) { values[Int(order[$0])] }
             }
