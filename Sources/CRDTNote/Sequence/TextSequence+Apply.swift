@@ -76,6 +76,9 @@ extension TextSequence {
 
     /// Checks a change set against this document and orders its inserts causally
     /// (each after its origins), without changing anything.
+    ///
+    /// Works on flat arrays (inserts sorted by replica and id, with per-replica bounds) rather
+    /// than an array per replica: merges are frequent and mostly small, so allocations dominate.
     func plan(_ set: ChangeSet) throws(ChangeSetError) -> ApplyPlan {
         let n = set.replicas.count
         if set.clockLogs.count > n || set.latestStamps.count > n {
@@ -84,62 +87,83 @@ extension TextSequence {
         if let twice = Self.firstDuplicate(set.replicas) {
             throw ChangeSetError(.inconsistent, "replica \(twice) is listed twice")
         }
-        let known = set.replicas.map { id in replicaIndex[id].map { nextSeq[Int($0)] } ?? 0 }
-        // Per replica, the inserts in id order; the new ids must continue the known ones without gaps.
-        var queues = [[PlannedInsert]](repeating: [], count: n)
-        var byReplica = [[Int]](repeating: [], count: n)
+        var known: [UInt32] = []
+        known.reserveCapacity(n)
+        for id in set.replicas { known.append(replicaIndex[id].map { nextSeq[Int($0)] } ?? 0) }
+        var inOrder = true
         for (i, ins) in set.inserts.enumerated() {
             let r = Int(ins.replica)
             guard r < n else { throw ChangeSetError(.inconsistent, "insert \(i) names replica index \(r) of \(n)") }
             guard ins.length > 0, UInt64(ins.seq) + UInt64(ins.length) <= UInt64(UInt32.max) else {
                 throw ChangeSetError(.inconsistent, "insert \(i) has an invalid id range")
             }
-            for origin in [ins.left, ins.right] where !origin.isNone && Int(origin.replica) >= n {
+            func outside(_ origin: ItemRef) -> Bool { !origin.isNone && Int(origin.replica) >= n }
+            if let origin = outside(ins.left) ? ins.left : (outside(ins.right) ? ins.right : nil) {
                 throw ChangeSetError(.inconsistent, "insert \(i) has an origin naming replica index \(origin.replica) of \(n)")
             }
             guard UInt64(ins.byteStart) + UInt64(ins.byteCount) <= UInt64(set.content.count) else {
                 throw ChangeSetError(.inconsistent, "insert \(i) points past the end of the content")
             }
-            byReplica[r].append(i)
+            if i > 0 {
+                let previous = set.inserts[i - 1]
+                if (previous.replica, previous.seq) >= (ins.replica, ins.seq) { inOrder = false }
+            }
         }
-        var available = known
+        // Insert indexes by replica, then id (stable: equal ids keep their order in the set).
+        var byID = Array(set.inserts.indices)
+        if !inOrder {
+            byID.sort { (set.inserts[$0].replica, set.inserts[$0].seq) < (set.inserts[$1].replica, set.inserts[$1].seq) }
+        }
+        // Per replica, the inserts in id order, minus ids already present; the new ids must
+        // continue the known ones without gaps. Queue r is `queue[bounds[r]..<bounds[r + 1]]`.
+        var queue: [PlannedInsert] = []
+        queue.reserveCapacity(byID.count)
+        var bounds = [Int](repeating: 0, count: n + 1)
+        var next = 0
         for r in 0..<n {
-            let seqs = byReplica[r].map { set.inserts[$0].seq }
-            let inOrder = zip(seqs, seqs.dropFirst()).allSatisfy { $0 < $1 }
-            let sorted = inOrder ? byReplica[r] : byReplica[r].indices.sorted { seqs[$0] < seqs[$1] }.map { byReplica[r][$0] }
-            for i in sorted {
+            bounds[r] = queue.count
+            var available = known[r]
+            while next < byID.count, Int(set.inserts[byID[next]].replica) == r {
+                let i = byID[next]
+                next += 1
                 let ins = set.inserts[i]
                 let end = ins.seq + ins.length
                 if end <= known[r] { continue }
-                if ins.seq > available[r] {
+                if ins.seq > available {
                     throw ChangeSetError(.missingDependency,
-                        "replica \(set.replicas[r]) ids \(available[r])..<\(ins.seq) are missing before insert \(i)")
+                        "replica \(set.replicas[r]) ids \(available)..<\(ins.seq) are missing before insert \(i)")
                 }
-                if ins.seq < available[r] && available[r] != known[r] {
+                if ins.seq < available && available != known[r] {
                     throw ChangeSetError(.inconsistent, "insert \(i) overlaps another insert of replica \(set.replicas[r])")
                 }
-                queues[r].append(PlannedInsert(insert: i, skip: available[r] - ins.seq))
-                available[r] = end
+                queue.append(PlannedInsert(insert: i, skip: available - ins.seq))
+                available = end
             }
         }
+        bounds[n] = queue.count
         for (i, d) in set.deletes.enumerated() {
-            guard Int(d.replica) < n, UInt64(d.seq) + UInt64(d.length) <= UInt64(available[Int(d.replica)]) else {
+            let r = Int(d.replica)
+            guard r < n else {
+                throw ChangeSetError(.missingDependency, "deletion \(i) names ids this document will not have")
+            }
+            // Ids this document will have: the known ones, or up to the end of the last queued insert.
+            let last = bounds[r + 1] > bounds[r] ? set.inserts[queue[bounds[r + 1] - 1].insert] : nil
+            let available = last.map { $0.seq + $0.length } ?? known[r]
+            guard UInt64(d.seq) + UInt64(d.length) <= UInt64(available) else {
                 throw ChangeSetError(.missingDependency, "deletion \(i) names ids this document will not have")
             }
         }
         var total = content.count
         for ins in set.inserts { total += Int(ins.byteCount) }
         guard total < Int(UInt32.max) else { throw ChangeSetError(.tooLarge, "text content would exceed 4 GiB") }
-        var skips = [UInt32](repeating: 0, count: set.inserts.count)
-        for step in queues.joined() { skips[step.insert] = step.skip }
-        let order = try CausalOrder.order(queues: queues.map { $0.map(\.insert) }, known: known) { i in
-            let ins = set.inserts[i]
-            let skip = skips[i]
+        let order = try CausalOrder.order(queueBounds: bounds, known: known, item: { position in
+            let step = queue[position]
+            let ins = set.inserts[step.insert]
             // A trimmed insert starts after ids already present: its left origin is its predecessor.
-            let left = skip > 0 ? ItemRef(replica: ins.replica, seq: ins.seq + skip - 1) : ins.left
-            return (ins.replica, ins.seq + skip, ins.length - skip, left, ins.right)
-        }
-        return ApplyPlan(inserts: order.map { PlannedInsert(insert: $0, skip: skips[$0]) }, known: known)
+            let left = step.skip > 0 ? ItemRef(replica: ins.replica, seq: ins.seq + step.skip - 1) : ins.left
+            return (ins.replica, ins.seq + step.skip, ins.length - step.skip, left, ins.right)
+        }, index: { queue[$0].insert })
+        return ApplyPlan(inserts: order.map { queue[$0] }, known: known)
     }
 
     /// A replica listed more than once, if any (a linear scan for the few replicas notes have).
