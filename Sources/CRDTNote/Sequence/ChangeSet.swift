@@ -92,7 +92,7 @@ extension TextSequence {
         for r in replicas.indices {
             let have = from(r)
             let unshared = receiver.flatMap { other in other.replicaIndex[replicas[r]].map { deleted[r].chunks(notHeldBy: other.deleted[Int($0)]) } }
-            chunks: for chunk in unshared ?? deleted[r].chunks {
+            chunks: for chunk in unshared ?? deleted[r].chunks.map({ $0[...] }) {
                 for range in chunk {
                     if range.lowerBound >= have { break chunks }
                     let end = min(range.upperBound, have)

@@ -43,24 +43,30 @@ struct DeletedIDs: Sendable, Equatable {
     /// Every range, in order.
     var ranges: FlattenSequence<[[Range<UInt32>]]> { chunks.joined() }
 
-    /// The chunks `other` does not hold as they are, in order. Copies of a document share the
+    /// The ranges `other` may lack, chunk by chunk, in order. Copies of a document share the
     /// chunks neither has changed since (same storage: skipped without looking inside), and
     /// copies that made or merged the same deletions hold equal chunks (compared when they start
-    /// at the same range). Whatever is left may still be partly known to `other`.
-    func chunks(notHeldBy other: DeletedIDs) -> [[Range<UInt32>]] {
-        if other.chunks.isEmpty { return chunks }
-        return chunks.filter { chunk in
-            guard let first = chunk.first else { return false }
-            let c = other.chunkIndex(for: first.lowerBound)
-            let candidate = other.chunks[c]
-            if candidate.first != first || candidate.count != chunk.count { return true }
-            let same = chunk.withUnsafeBufferPointer { mine in
+    /// at the same range). Of a chunk that differs, the ranges it shares with `other`'s chunk from
+    /// the start are left out too (both copies appending to their last chunk is the common case).
+    /// Whatever is left may still be partly known to `other`.
+    func chunks(notHeldBy other: DeletedIDs) -> [ArraySlice<Range<UInt32>>] {
+        if other.chunks.isEmpty { return chunks.map { $0[...] } }
+        var out: [ArraySlice<Range<UInt32>>] = []
+        for chunk in chunks {
+            guard let first = chunk.first else { continue }
+            let candidate = other.chunks[other.chunkIndex(for: first.lowerBound)]
+            let shared: Int = chunk.withUnsafeBufferPointer { mine in
                 candidate.withUnsafeBufferPointer { theirs in
-                    mine.baseAddress == theirs.baseAddress || mine.elementsEqual(theirs)
+                    if mine.baseAddress == theirs.baseAddress && mine.count == theirs.count { return mine.count }
+                    var i = 0
+                    let end = Swift.min(mine.count, theirs.count)
+                    while i < end && mine[i] == theirs[i] { i += 1 }
+                    return i
                 }
             }
-            return !same
+            if shared < chunk.count { out.append(chunk[shared...]) }
         }
+        return out
     }
 
     /// Adds `range` (which may overlap or touch ranges already present).
