@@ -61,7 +61,8 @@ extension TraceReplay {
         // Parents this is the last child of go first: merging into a document nobody else holds
         // changes it in place, where merging into one still shared would copy it (merging is
         // commutative, so the order does not change the result).
-        for lastChild in [true, false] {
+        for pass in 0..<2 {
+            let lastChild = pass == 0
             for p in parents where (childrenLeft[p] == 0) == lastChild {
                 var parent = lastChild ? open.removeValue(forKey: p) : open[p]
                 if parent == nil {
