@@ -56,11 +56,13 @@ extension NoteText {
                 bytes += piece.bytes.count
                 scalars += piece.scalars
             }
+            // Only a note that has edited has steps, so its index is built; checked all the same.
+            if deferred != nil { try buildIndexForEdit() }
             if let problem = capacityProblem(adding: bytes, scalars: scalars) { throw problem }
             let local = localIndex()
             let firstSeq = sequence.nextSeq[Int(local)]
             var patch = TextPatchBuilder()
-            let inverse = sequence.perform(step, replica: local, restored: &undoHistory.restored, patch: &patch)
+            let inverse = built.perform(step, replica: local, restored: &undoHistory.restored, patch: &patch)
             undoHistory.performed(redo: redo, inverse: inverse)
             if inverse.isEmpty { continue }
             let stamp = clock.tick()
