@@ -9,7 +9,7 @@ extension NoteText {
     /// prove corrupt then, its bytes are returned unchanged (so the damage is reported wherever
     /// they are read and edited next, never replaced by a different state).
     public func encodedSnapshot() -> [UInt8] {
-        guard let deferred else { return PayloadHeader.wrap(SnapshotEncoder.encode(built), kind: .snapshot) }
+        guard let deferred else { return PayloadHeader.wrap(SnapshotEncoder.encode(sequence), kind: .snapshot) }
         if SnapshotDecoder.writesUnchanged(deferred.payload) { return deferred.payload }
         do {
             return PayloadHeader.wrap(SnapshotEncoder.encode(try deferred.sequence()), kind: .snapshot)

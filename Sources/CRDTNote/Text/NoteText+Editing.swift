@@ -68,7 +68,7 @@ extension NoteText {
             throw NoteTextError(.outOfBounds, "UTF-16 range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(utf16Count)")
         }
         // The built index is passed borrowed: no copy of the note per keystroke.
-        if deferred == nil { return try Self.scalarRange(forUTF16: range, in: built) }
+        if deferred == nil { return try Self.scalarRange(forUTF16: range, in: sequence) }
         return try Self.scalarRange(forUTF16: range, in: indexForReading())
     }
 
@@ -84,7 +84,7 @@ extension NoteText {
         guard offset >= 0, offset <= scalarCount else {
             throw NoteTextError(.outOfBounds, "scalar offset \(offset) is outside 0...\(scalarCount)")
         }
-        if deferred == nil { return built.utf16Offset(ofScalar: offset) }
+        if deferred == nil { return sequence.utf16Offset(ofScalar: offset) }
         return try indexForReading().utf16Offset(ofScalar: offset)
     }
 

@@ -62,7 +62,7 @@ extension NoteText {
             let local = localIndex()
             let firstSeq = sequence.nextSeq[Int(local)]
             var patch = TextPatchBuilder()
-            let inverse = built.perform(step, replica: local, restored: &undoHistory.restored, patch: &patch)
+            let inverse = sequence.perform(step, replica: local, restored: &undoHistory.restored, patch: &patch)
             undoHistory.performed(redo: redo, inverse: inverse)
             if inverse.isEmpty { continue }
             let stamp = clock.tick()

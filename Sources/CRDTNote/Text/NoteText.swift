@@ -22,8 +22,10 @@
 /// counts straight from the payload and builds its CRDT index on the first edit, merge or
 /// position lookup; see that initializer for what is checked when.
 public struct NoteText: Sendable {
-    /// The CRDT index; empty while `deferred` is set (use ``sequence``, which checks that).
-    @usableFromInline var built: TextSequence
+    /// The CRDT index; empty while `deferred` is set. Every mutating entry point calls
+    /// ``buildIndex()`` before touching it; reads of a note that may still be deferred go
+    /// through ``loadedSequence()`` or the prologue's facts (``scalarCount``, ``version``...).
+    @usableFromInline var sequence: TextSequence
     /// Set for a note loaded from a snapshot whose index has not been built in this copy yet.
     var deferred: DeferredSequence?
     /// The replica this copy's edits are attributed to.
@@ -51,7 +53,7 @@ public struct NoteText: Sendable {
 
     @usableFromInline init(sequence: TextSequence, replica: ReplicaID, clock: HybridLogicalClock) {
         self.localIndexIfAny = sequence.replicaIndex[replica]
-        self.built = sequence
+        self.sequence = sequence
         self.replica = replica
         self.clock = clock
         if let latest = sequence.latestStamp.max(), latest > .zero {
@@ -62,7 +64,7 @@ public struct NoteText: Sendable {
     /// A note whose index is built from `deferred` on first need.
     init(deferred: DeferredSequence, replica: ReplicaID, clock: HybridLogicalClock) {
         self.localIndexIfAny = deferred.replicas.firstIndex(of: replica).map { UInt32($0) }
-        self.built = TextSequence()
+        self.sequence = TextSequence()
         self.deferred = deferred
         self.replica = replica
         self.clock = clock
@@ -76,33 +78,13 @@ public struct NoteText: Sendable {
     /// A copy of a note loaded from a snapshot shares the not yet built index with it.
     public func forked(as replica: ReplicaID, clock: HybridLogicalClock? = nil) -> NoteText {
         if let deferred { return NoteText(deferred: deferred, replica: replica, clock: clock ?? self.clock) }
-        return NoteText(sequence: built, replica: replica, clock: clock ?? self.clock)
-    }
-
-    /// The CRDT index of a note whose index is built (every mutating entry point calls
-    /// ``buildIndex()`` first; reads of a loaded note go through ``loadedSequence()``).
-    /// Reaching it on a note still deferred is a bug: debug builds stop, release builds read
-    /// the shared build (empty when the payload is corrupt).
-    @usableFromInline var sequence: TextSequence {
-        _read {
-            if _slowPath(deferred != nil) {
-                assertionFailure("NoteText.sequence read before the loaded snapshot's index was built")
-                let fallback = (try? deferred?.sequence()) ?? TextSequence()
-                yield fallback
-            } else {
-                yield built
-            }
-        }
-        _modify {
-            assert(deferred == nil, "NoteText.sequence changed before the loaded snapshot's index was built")
-            yield &built
-        }
+        return NoteText(sequence: sequence, replica: replica, clock: clock ?? self.clock)
     }
 
     /// The index, built from the loaded snapshot if need be (and then kept for every copy of it),
     /// without changing this copy; throws when the snapshot's runs are corrupt.
     func loadedSequence() throws(BinaryDecodingError) -> TextSequence {
-        guard let deferred else { return built }
+        guard let deferred else { return sequence }
         return try deferred.sequence()
     }
 
@@ -112,7 +94,7 @@ public struct NoteText: Sendable {
         guard var box = deferred else { return }
         deferred = nil
         do {
-            built = isKnownUniquelyReferenced(&box) ? try box.takeSequence() : try box.sequence()
+            sequence = isKnownUniquelyReferenced(&box) ? try box.takeSequence() : try box.sequence()
         } catch {
             deferred = box
             throw error
@@ -131,32 +113,32 @@ public struct NoteText: Sendable {
     /// The current text.
     public var string: String {
         if let deferred { return String(decoding: deferred.text, as: UTF8.self) }
-        return built.string
+        return sequence.string
     }
 
     /// The current text as UTF-8 bytes.
     public var utf8: [UInt8] {
         if let deferred { return Array(deferred.text) }
-        return built.utf8Bytes()
+        return sequence.utf8Bytes()
     }
 
     /// Length in Unicode scalars.
-    public var scalarCount: Int { deferred?.scalarCount ?? built.scalarCount }
+    public var scalarCount: Int { deferred?.scalarCount ?? sequence.scalarCount }
 
     /// Length in UTF-16 code units.
-    public var utf16Count: Int { deferred?.utf16Count ?? built.utf16Count }
+    public var utf16Count: Int { deferred?.utf16Count ?? sequence.utf16Count }
 
     /// True when no visible character remains.
     public var isEmpty: Bool { scalarCount == 0 }
 
     /// Replica table: document-local index to replica id (the same before and after the index is built).
-    var replicaTable: [ReplicaID] { deferred?.replicas ?? built.replicas }
+    var replicaTable: [ReplicaID] { deferred?.replicas ?? sequence.replicas }
     /// Per replica (parallel to `replicaTable`): ids this copy holds.
-    var idCounts: [UInt32] { deferred?.nextSeq ?? built.nextSeq }
+    var idCounts: [UInt32] { deferred?.nextSeq ?? sequence.nextSeq }
     /// Per replica: the latest stamp of any of its operations.
-    var latestStamps: [HLCTimestamp] { deferred?.latestStamp ?? built.latestStamp }
+    var latestStamps: [HLCTimestamp] { deferred?.latestStamp ?? sequence.latestStamp }
     /// Per replica: stamps of its insertions.
-    var clockLogs: [ClockLog] { deferred?.clockLog ?? built.clockLog }
+    var clockLogs: [ClockLog] { deferred?.clockLog ?? sequence.clockLog }
 
     /// Characters each replica has inserted that this copy holds.
     public var version: VersionVector {
@@ -180,5 +162,5 @@ public struct NoteText: Sendable {
     }
 
     /// Number of runs (stretches of characters typed together) in the structure, tombstones included.
-    public var runCount: Int { deferred?.runCount ?? built.runCount }
+    public var runCount: Int { deferred?.runCount ?? sequence.runCount }
 }
