@@ -62,7 +62,12 @@ private func violation(_ what: String) -> Never {
 }
 
 private func checkInvariants(_ note: NoteText, _ context: String) {
-    let problems = note.sequence.invariantViolations()
+    let problems: [String]
+    do {
+        problems = try note.loadedSequence().invariantViolations()
+    } catch {
+        problems = ["index cannot be built: \(error)"]
+    }
     if !problems.isEmpty { violation("\(context): \(problems.prefix(3))") }
 }
 
@@ -71,9 +76,14 @@ private func exerciseSnapshot(_ bytes: [UInt8]) {
     let loaded: NoteText
     do {
         loaded = try NoteText(snapshot: bytes, replica: ReplicaID(rawValue: 77), clock: fixedClock)
+        // Loading is lazy: decode the runs now, as an edit or merge would.
+        try loaded.checkLoadedSnapshot()
     } catch let error as PayloadError where error.decodingError != nil {
         let offset = error.decodingError?.offset ?? 0
         if offset < 0 || offset > bytes.count { violation("error offset \(offset) outside \(bytes.count) bytes") }
+        return
+    } catch let error as BinaryDecodingError {
+        if error.offset < 0 || error.offset > bytes.count { violation("error offset \(error.offset) outside \(bytes.count) bytes") }
         return
     } catch {
         return

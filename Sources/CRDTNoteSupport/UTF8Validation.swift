@@ -42,4 +42,49 @@ package enum UTF8Validation {
         }
         return nil
     }
+
+    /// What ``validateAndCount(in:)`` found: the first bad byte (nil when valid) and, for valid
+    /// text, its length in Unicode scalars and in UTF-16 code units.
+    package struct Counts: Sendable, Hashable {
+        /// Offset of the first bad byte from the buffer's start, nil when the text is valid.
+        package var firstInvalidByte: Int?
+        /// Unicode scalars (counted up to the first bad byte).
+        package var scalars: Int
+        /// UTF-16 code units (counted up to the first bad byte).
+        package var utf16: Int
+    }
+
+    /// Validates like ``firstInvalidByte(in:)`` and counts scalars and UTF-16 units in the same
+    /// pass; runs of ASCII are stepped over eight bytes at a time.
+    package static func validateAndCount(in bytes: UnsafeBufferPointer<UInt8>) -> Counts {
+        var i = 0
+        let end = bytes.count
+        var scalars = 0
+        var astral = 0
+        guard let base = bytes.baseAddress else { return Counts(firstInvalidByte: nil, scalars: 0, utf16: 0) }
+        let raw = UnsafeRawPointer(base)
+        while i < end {
+            if end - i >= 8 && raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                i += 8
+                scalars += 8
+                continue
+            }
+            let b = bytes[i]
+            if b < 0x80 { i += 1; scalars += 1; continue }
+            guard let (need, lower, upper) = sequence(startingWith: b), end - i > need else {
+                return Counts(firstInvalidByte: i, scalars: scalars, utf16: scalars + astral)
+            }
+            let second = bytes[i + 1]
+            if second < lower || second > upper {
+                return Counts(firstInvalidByte: i + 1, scalars: scalars, utf16: scalars + astral)
+            }
+            for k in 2..<(need + 1) where bytes[i + k] & 0xC0 != 0x80 {
+                return Counts(firstInvalidByte: i + k, scalars: scalars, utf16: scalars + astral)
+            }
+            if need == 3 { astral += 1 }
+            scalars += 1
+            i += need + 1
+        }
+        return Counts(firstInvalidByte: nil, scalars: scalars, utf16: scalars + astral)
+    }
 }

@@ -1,22 +1,63 @@
 extension NoteText {
     /// The note's full state in crdtnote's binary format: visible text, ids, origins and
     /// tombstones, clock stamps. Deleted text is not included.
+    ///
+    /// A note loaded from a snapshot whose index has not been built yet (never edited, merged
+    /// or asked for a position) returns the bytes it was loaded from when they are in the
+    /// format this library writes (``SnapshotDecoder/writesUnchanged(_:)``): the same state, read
+    /// back identically. Otherwise the state is encoded again; should the loaded snapshot's runs
+    /// prove corrupt then, its bytes are returned unchanged (so the damage is reported wherever
+    /// they are read and edited next, never replaced by a different state).
     public func encodedSnapshot() -> [UInt8] {
-        PayloadHeader.wrap(SnapshotEncoder.encode(sequence), kind: .snapshot)
+        guard let deferred else { return PayloadHeader.wrap(SnapshotEncoder.encode(sequence), kind: .snapshot) }
+        if SnapshotDecoder.writesUnchanged(deferred.payload) { return deferred.payload }
+        do {
+            return PayloadHeader.wrap(SnapshotEncoder.encode(try deferred.sequence()), kind: .snapshot)
+        } catch {
+            return deferred.payload
+        }
     }
 
     /// Loads a snapshot; edits made from now on are attributed to `replica`.
-    /// Throws ``PayloadError/newerFormat(requiredReader:supportedReader:)`` before
-    /// decoding anything when the payload needs a newer crdtnote.
+    ///
+    /// Loading is lazy. Checked here, before anything is kept: the header (magic, version gate,
+    /// kind, length) and the CRC-32C of the body, then the clock table, the visible text (within
+    /// `limits`, valid UTF-8) and the framing of the run columns. Errors here are
+    /// ``PayloadError``s: ``PayloadError/newerFormat(requiredReader:supportedReader:)`` before
+    /// decoding anything when the payload needs a newer crdtnote, ``PayloadError/Code/corrupt``
+    /// otherwise. ``string``, ``utf8``, the counts, ``version`` and ``lastModified`` are then
+    /// read straight from the payload.
+    ///
+    /// The runs (ids, origins, tombstones) are decoded, with every check a full decode makes,
+    /// when the note is first edited, merged (on either side of the merge), asked for changes,
+    /// or asked to resolve a position (anchors, selections, UTF-16/scalar conversions); copies
+    /// made with ``forked(as:clock:)`` or by assignment share that one decode. Runs found
+    /// corrupt then make the edit throw ``NoteTextError/Code/corruptSnapshot`` and the merge
+    /// ``ChangeSetError/Code/corruptSnapshot`` (with the ``BinaryDecodingError``), changing
+    /// nothing; reads that cannot throw document what they return instead.
     public init(snapshot: [UInt8], replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock(),
                 limits: NoteLimits = .default) throws(PayloadError) {
         var reader = try PayloadHeader.body(of: snapshot, expecting: .snapshot)
+        let prologue: SnapshotPrologue
         do {
-            let sequence = try SnapshotDecoder.decode(&reader, limits: limits)
-            self.init(sequence: sequence, replica: replica, clock: clock)
+            prologue = try SnapshotDecoder.prologue(&reader, limits: limits)
         } catch {
             throw .corrupt(error)
         }
+        let deferred = DeferredSequence(
+            text: prologue.text, scalarCount: prologue.scalarCount, utf16Count: prologue.utf16Count,
+            runCount: prologue.runCount, replicas: prologue.table.replicas, nextSeq: prologue.table.nextSeq,
+            latestStamp: prologue.table.latest, clockLog: prologue.table.logs.map(ClockLog.init), payload: snapshot,
+            build: { () throws(BinaryDecodingError) -> TextSequence in try SnapshotDecoder.runs(prologue) })
+        self.init(deferred: deferred, replica: replica, clock: clock)
+    }
+
+    /// Decodes the rest of a loaded snapshot now (the runs, with every check; a no-op for any
+    /// other note) and throws what an edit or merge would, without changing the note: for
+    /// tools that verify payloads (`crdtnote verify`) and readers that must refuse a damaged
+    /// one up front.
+    package func checkLoadedSnapshot() throws(BinaryDecodingError) {
+        _ = try loadedSequence()
     }
 }
 

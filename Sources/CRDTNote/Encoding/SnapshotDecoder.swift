@@ -1,12 +1,61 @@
 import CRDTNoteSupport
 
+/// What a snapshot body declares before its runs: the clock table, the visible text (checked
+/// and counted), and the framing of the run columns. A lazy load (``NoteText/init(snapshot:replica:clock:limits:)``)
+/// reads this much up front and keeps it; the runs are decoded on first need.
+struct SnapshotPrologue: Sendable {
+    /// Replica ids, id counts, latest stamps and clock logs.
+    var table: ClockTableCoding.Table
+    /// The visible text in document order: valid UTF-8, within the text limit (a slice of the payload).
+    var text: ArraySlice<UInt8>
+    /// Offset of the text's length prefix, for errors about the text.
+    var textOffset: Int
+    /// Unicode scalars and UTF-16 code units of `text`.
+    var scalarCount: Int
+    var utf16Count: Int
+    /// Runs declared (within the run limit, one flag byte each).
+    var runCount: Int
+    /// Offset of the run count, for errors about the runs as a whole.
+    var countOffset: Int
+    /// The six run columns, each a reader over exactly its bytes.
+    var flags: ByteReader
+    var replicaColumn: ByteReader
+    var seqColumn: ByteReader
+    var lengthColumn: ByteReader
+    var leftColumn: ByteReader
+    var rightColumn: ByteReader
+}
+
 /// Reads a snapshot body back into a document, checking every field: counts against
 /// the bytes left and the decoding limits, ids against the replica table, every id
 /// present exactly once, text valid UTF-8 and fully used. Never traps.
+///
+/// Two phases: ``prologue(_:limits:)`` (clock table, text, column framing: what a lazy load
+/// checks up front) and ``runs(_:)`` (the column contents, id tiling, causality, and the
+/// index). The column encoding lives entirely in `runs`.
 struct SnapshotDecoder {
+    /// Whether a snapshot payload (header included) is exactly what this library writes for
+    /// its state, so a note loaded from it and never changed may hand it back unchanged: the
+    /// same format version and minimum reader version as `PayloadHeader.wrap` writes. The one
+    /// place that decides it; a format version 2 writer changes it here.
+    /// Reads only the two version fields: the header was checked when the note was loaded.
+    static func writesUnchanged(_ payload: [UInt8]) -> Bool {
+        guard payload.count >= NoteFormat.headerSize else { return false }
+        let format = UInt16(payload[4]) | UInt16(payload[5]) << 8
+        let minimumReader = UInt16(payload[6]) | UInt16(payload[7]) << 8
+        return format == NoteFormat.version && minimumReader == NoteFormat.readerVersion
+    }
+
+    /// Both phases at once: the whole document, or the first problem found.
     static func decode(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> TextSequence {
+        try runs(try prologue(&reader, limits: limits))
+    }
+
+    /// Reads and checks everything before the runs' contents: the clock table, the text (length
+    /// within `limits`, valid UTF-8, counted in the same pass) and the column lengths, which must
+    /// fill the body exactly, with one flag byte per run and the run count within `limits`.
+    static func prologue(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> SnapshotPrologue {
         let table = try ClockTableCoding.read(&reader, withCounts: true, limits: limits)
-        let replicaCount = table.replicas.count
         for (r, log) in table.logs.enumerated() where (log.last?.seq ?? 0) >= max(table.nextSeq[r], 1) {
             throw BinaryDecodingError(.invalidValue, at: reader.offset, "clock log of replica \(table.replicas[r]) covers ids it does not have")
         }
@@ -15,18 +64,18 @@ struct SnapshotDecoder {
         guard text.count <= limits.maximumTextBytes else {
             throw BinaryDecodingError(.lengthTooLarge, at: textOffset, "text of \(text.count) bytes exceeds the limit of \(limits.maximumTextBytes)")
         }
-        if let bad = UTF8Validation.firstInvalidByte(text) {
-            throw BinaryDecodingError(.invalidValue, at: bad, "text is not valid UTF-8")
+        let counts = text.withUnsafeBufferPointer { UTF8Validation.validateAndCount(in: $0) }
+        if let bad = counts.firstInvalidByte {
+            throw BinaryDecodingError(.invalidValue, at: reader.absolute(text.startIndex + bad), "text is not valid UTF-8")
         }
-        let content = Array(text)
         let countOffset = reader.offset
         let runCount = try reader.readCount("run count", minimumBytesEach: 2)
-        var flags = try reader.subReader(length: try columnLength(&reader, "flag column"), "flag column")
-        var replicaColumn = try reader.subReader(length: try columnLength(&reader, "replica column"), "replica column")
-        var seqColumn = try reader.subReader(length: try columnLength(&reader, "sequence column"), "sequence column")
-        var lengthColumn = try reader.subReader(length: try columnLength(&reader, "length column"), "length column")
-        var leftColumn = try reader.subReader(length: try columnLength(&reader, "left-origin column"), "left-origin column")
-        var rightColumn = try reader.subReader(length: try columnLength(&reader, "right-origin column"), "right-origin column")
+        let flags = try reader.subReader(length: try columnLength(&reader, "flag column"), "flag column")
+        let replicaColumn = try reader.subReader(length: try columnLength(&reader, "replica column"), "replica column")
+        let seqColumn = try reader.subReader(length: try columnLength(&reader, "sequence column"), "sequence column")
+        let lengthColumn = try reader.subReader(length: try columnLength(&reader, "length column"), "length column")
+        let leftColumn = try reader.subReader(length: try columnLength(&reader, "left-origin column"), "left-origin column")
+        let rightColumn = try reader.subReader(length: try columnLength(&reader, "right-origin column"), "right-origin column")
         try reader.expectEnd("snapshot")
         guard flags.remaining == runCount else {
             throw BinaryDecodingError(.invalidValue, at: countOffset, "\(runCount) runs but \(flags.remaining) flag bytes")
@@ -34,6 +83,28 @@ struct SnapshotDecoder {
         guard runCount <= limits.maximumRuns else {
             throw BinaryDecodingError(.lengthTooLarge, at: countOffset, "\(runCount) runs exceed the limit of \(limits.maximumRuns)")
         }
+        return SnapshotPrologue(table: table, text: text, textOffset: textOffset, scalarCount: counts.scalars,
+                                utf16Count: counts.utf16, runCount: runCount, countOffset: countOffset, flags: flags,
+                                replicaColumn: replicaColumn, seqColumn: seqColumn, lengthColumn: lengthColumn,
+                                leftColumn: leftColumn, rightColumn: rightColumn)
+    }
+
+    /// Decodes the run columns framed by `prologue` and builds the document: every run's flags,
+    /// replica, ids, length and origins checked, the text used exactly, the ids of every replica
+    /// tiled exactly once, the origins causally ordered.
+    static func runs(_ prologue: SnapshotPrologue) throws(BinaryDecodingError) -> TextSequence {
+        let table = prologue.table
+        let replicaCount = table.replicas.count
+        let runCount = prologue.runCount
+        let textOffset = prologue.textOffset
+        let countOffset = prologue.countOffset
+        let content = Array(prologue.text)
+        var flags = prologue.flags
+        var replicaColumn = prologue.replicaColumn
+        var seqColumn = prologue.seqColumn
+        var lengthColumn = prologue.lengthColumn
+        var leftColumn = prologue.leftColumn
+        var rightColumn = prologue.rightColumn
         // Nothing here is sized by the declared id counts: ids are checked run by run, as ranges.
         var runs: [Run] = []
         runs.reserveCapacity(runCount)

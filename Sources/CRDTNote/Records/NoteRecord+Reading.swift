@@ -32,6 +32,11 @@ extension NoteRecord {
     /// Throws `.newerVersion` (record `version` above 2, or a payload needing a newer reader)
     /// before decoding anything past the gate; `.corruptPayload`, `.invalidField`,
     /// `.invalidText` or `.assetUnavailable` for bad content.
+    ///
+    /// The payload is loaded lazily (see ``NoteText/init(snapshot:replica:clock:limits:)``): its
+    /// header, checksum, text and clock table are checked here, its runs when the note is first
+    /// edited or merged (or when a record is written from it, `.corruptPayload`). Two payload
+    /// fields to unite, or a mirror to fold in, are checked here in full.
     public func read(as replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) throws(NoteRecordError) -> NoteReading {
         switch try source() {
         case .plain(let text):
@@ -42,17 +47,33 @@ extension NoteRecord {
         }
     }
 
+    /// ``read(as:clock:)`` with the payload's runs decoded and checked now: for readers that
+    /// must refuse a damaged record up front (the sync engine, `crdtnote verify` and the other
+    /// commands). The note shares that decode, so its first edit does not repeat it.
+    package func readVerified(as replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) throws(NoteRecordError) -> NoteReading {
+        let reading = try read(as: replica, clock: clock)
+        do {
+            try reading.note.checkLoadedSnapshot()
+        } catch {
+            let field = record[field: NoteSchema.Field.payload] != nil ? NoteSchema.Field.payload : NoteSchema.Field.payloadAsset
+            throw self.error(.corruptPayload, field, "\(error.code) at byte \(error.offset): \(error.message)")
+        }
+        return reading
+    }
+
     /// The content, version-gated. A record with a payload is a CRDT state (several payload
     /// fields are united; a differing mirror is folded); one without is plain text.
     func source() throws(NoteRecordError) -> NoteSource {
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: false)
         var states: [NoteText] = []
+        var fields: [String] = []
         if let value = record[field: NoteSchema.Field.payload] {
             guard case .bytes(let bytes) = value else {
                 throw error(.invalidField, NoteSchema.Field.payload, "expected BYTES, found \(value.defaultTypeName)")
             }
             states.append(try decodePayload(bytes, field: NoteSchema.Field.payload))
+            fields.append(NoteSchema.Field.payload)
         }
         if let value = record[field: NoteSchema.Field.payloadAsset] {
             guard case .asset = value else {
@@ -62,6 +83,12 @@ extension NoteRecord {
                 throw error(.assetUnavailable, NoteSchema.Field.payloadAsset, "the asset's bytes were not supplied (load them with NoteRecord(_:loadingAssetsFrom:))")
             }
             states.append(try decodePayload(bytes, field: NoteSchema.Field.payloadAsset))
+            fields.append(NoteSchema.Field.payloadAsset)
+        }
+        if states.count > 1 {
+            // Both payload fields: each one's runs are checked before they are united, so damage
+            // is reported against its field rather than as a contradiction.
+            for i in states.indices { states[i] = try states[i].built(forRecord: recordName, field: fields[i]) }
         }
         let text = try textField()
         let union: NoteText?

@@ -6,7 +6,8 @@ extension NoteRecord {
     ///
     /// Refuses with `.limitExceeded`, changing nothing, a note beyond `limits` (elements,
     /// replicas, runs, text bytes) or whose payload would be larger than
-    /// ``NoteLimits/maximumAssetBytes``: every record written reads back.
+    /// ``NoteLimits/maximumAssetBytes``: every record written reads back. A note loaded from a
+    /// snapshot and never edited has that snapshot's runs checked first (`.corruptPayload`).
     ///
     /// Never downgrades: throws `.newerVersion` (changing nothing) when the record or its
     /// payload is newer than this library, and `.assetUnavailable` when the existing
@@ -20,6 +21,13 @@ extension NoteRecord {
             try note.checkLimits(limits)
         } catch {
             throw self.error(.limitExceeded, "", "note '\(recordName)' not written: \(error.message)")
+        }
+        // A note loaded lazily and never edited has its runs checked before its payload is kept.
+        do {
+            try note.checkLoadedSnapshot()
+        } catch {
+            throw self.error(.corruptPayload, NoteSchema.Field.payload,
+                             "note '\(recordName)' not written: its loaded snapshot is corrupt: \(error.code) at byte \(error.offset): \(error.message)")
         }
         let payload = note.encodedSnapshot()
         guard payload.count <= limits.maximumAssetBytes else {
@@ -64,7 +72,7 @@ extension NoteRecord {
         let now = min(note.clock.physicalClock.now(), HLCTimestamp.maxMilliseconds)
         let (bound, overflow) = now.addingReportingOverflow(note.clock.maximumForwardDrift)
         if overflow || latest.milliseconds <= bound { return Int64(latest.milliseconds) }
-        let trusted = note.sequence.latestStamp.filter { $0.milliseconds <= bound }.max()
+        let trusted = note.latestStamps.filter { $0.milliseconds <= bound }.max()
         return Int64(trusted?.milliseconds ?? now)
     }
 

@@ -80,11 +80,20 @@ struct Hasher64 {
 
     /// Element order with ids and tombstones, maximal id-consecutive stretches (so run splits
     /// do not matter), the latest stamp, and the visible text.
+    ///
+    /// Callers pass notes whose index is built or buildable; a loaded snapshot whose runs are
+    /// corrupt has no state to digest and hashes as the tag `corrupt` and its text, unequal to
+    /// the digest of any sound state (stretch counts are never `UInt64.max`).
     mutating func add(stateDigest note: NoteText) {
         var stretches: UInt64 = 0
-        note.forEachStretch { s in
-            word(s.replica.rawValue); word(UInt64(s.start)); word(UInt64(s.end)); byte(s.deleted ? 1 : 0)
-            stretches += 1
+        do {
+            try note.forEachStretch { s in
+                word(s.replica.rawValue); word(UInt64(s.start)); word(UInt64(s.end)); byte(s.deleted ? 1 : 0)
+                stretches += 1
+            }
+        } catch {
+            add(tag: "corrupt")
+            stretches = .max
         }
         word(stretches)
         word(note.lastModified?.rawValue ?? 0)

@@ -27,8 +27,10 @@ enum PlainTextFolding {
     /// `base` with `text` applied as a diff (insertions and deletions) by a replica derived
     /// from (record, base, text). Used when `base` is the state the plain text was edited from.
     /// Throws `.limitExceeded` when the result would exceed the note's limits.
+    /// A base loaded lazily whose runs prove corrupt is `.corruptPayload`.
     static func fold(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
         if base.string == text { return base }
+        let base = try base.built(forRecord: recordName)
         let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: .diff)
         var folded = base.forked(as: replica, clock: clock(modified: modified))
         do {
@@ -48,12 +50,14 @@ enum PlainTextFolding {
     /// that would join two letters or digits into one word (`apples` + `eggs`), the space or
     /// tab just before the second piece in its own text (else just after the first piece in
     /// its own text) goes between them, so both words stay words; without one, nothing is added.
-    /// Throws `.limitExceeded` when the result would exceed the note's limits.
+    /// Throws `.limitExceeded` when the result would exceed the note's limits, `.corruptPayload`
+    /// as ``fold(_:text:recordName:modified:)`` does.
     static func foldInsertions(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
         let old = base.utf8
         let new = Array(text.utf8)
         let edits = TextDiff.edits(from: old, to: new)
         guard edits.contains(where: { !$0.insert.isEmpty }) else { return base }
+        let base = try base.built(forRecord: recordName)
         let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: .insertions)
         var folded = base.forked(as: replica, clock: clock(modified: modified))
         let scalars = Array(String(decoding: old, as: UTF8.self).unicodeScalars)

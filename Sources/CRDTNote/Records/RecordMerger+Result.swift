@@ -3,7 +3,9 @@ extension RecordMerger {
     /// unless it already holds exactly the merged state, then app fields are merged in.
     func finish(merged: NoteText?, base: NoteRecord, baseSource: NoteSource, others: [NoteRecord],
                 ancestor: NoteRecord?, log: [String]) throws(NoteRecordError) -> RecordMergeResult {
-        guard let merged else { throw NoteRecordError(.noRecords, recordName: base.recordName, "nothing to merge") }
+        guard let unchecked = merged else { throw NoteRecordError(.noRecords, recordName: base.recordName, "nothing to merge") }
+        // A lone loaded state merged with nothing still has its runs checked before it is kept.
+        let merged = try unchecked.built(forRecord: base.recordName)
         var out = base
         if !Self.holdsExactly(merged, record: base, source: baseSource) {
             // Written by this device now: `modified` follows the drift rule against the system clock

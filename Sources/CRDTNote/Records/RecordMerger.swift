@@ -61,7 +61,7 @@ public struct RecordMerger: Sendable {
         if let ancestor, !plainSides.isEmpty {
             do {
                 switch try ancestor.source() {
-                case .crdt(let state, _): ancestorState = state
+                case .crdt(let state, _): ancestorState = try state.built(forRecord: ancestor.recordName)
                 case .plain(let text):
                     ancestorState = try PlainTextFolding.legacyNote(text: text, recordName: server.recordName, modified: ancestor.modifiedMilliseconds)
                 }
@@ -144,6 +144,9 @@ public struct RecordMerger: Sendable {
     private func unite(_ states: [NoteText], recordName: String) throws(NoteRecordError) -> NoteText? {
         do {
             return try PlainTextFolding.union(states)
+        } catch where error.code == .corruptSnapshot {
+            throw NoteRecordError(.corruptPayload, recordName: recordName, field: NoteSchema.Field.payload,
+                                  error.decodingError.map { "\($0.code) at byte \($0.offset): \($0.message)" } ?? error.message)
         } catch {
             throw NoteRecordError(.inconsistentStates, recordName: recordName, "the records' states contradict each other: \(error)")
         }

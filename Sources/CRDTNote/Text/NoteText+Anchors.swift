@@ -4,25 +4,27 @@ extension NoteText {
     /// `.before` gives ``TextAnchor/start``; the end with `.after` gives ``TextAnchor/end``.
     ///
     /// Throws ``NoteTextError/Code/outOfBounds`` outside the text and
-    /// ``NoteTextError/Code/insideSurrogatePair`` between the halves of a surrogate pair.
+    /// ``NoteTextError/Code/insideSurrogatePair`` between the halves of a surrogate pair
+    /// (``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built).
     public func anchor(atUTF16 offset: Int, bias: TextAnchor.Bias) throws(NoteTextError) -> TextAnchor {
-        guard offset >= 0, offset <= sequence.utf16Count else {
-            throw NoteTextError(.outOfBounds, "UTF-16 offset \(offset) is outside 0...\(sequence.utf16Count)")
+        guard offset >= 0, offset <= utf16Count else {
+            throw NoteTextError(.outOfBounds, "UTF-16 offset \(offset) is outside 0...\(utf16Count)")
         }
-        if offset == sequence.utf16Count { return anchor(scalar: sequence.scalarCount, bias: bias) }
+        let sequence = try indexForReading()
+        if offset == sequence.utf16Count { return Self.anchor(scalar: sequence.scalarCount, bias: bias, in: sequence) }
         guard let scalar = sequence.scalarIndex(ofUTF16: offset) else {
             throw NoteTextError(.insideSurrogatePair, "UTF-16 offset \(offset) falls inside a surrogate pair")
         }
-        return anchor(scalar: scalar, bias: bias)
+        return Self.anchor(scalar: scalar, bias: bias, in: sequence)
     }
 
     /// An anchor for Unicode-scalar `offset` (0...scalarCount); see ``anchor(atUTF16:bias:)``.
     /// Throws ``NoteTextError/Code/outOfBounds`` outside the text.
     public func anchor(atScalar offset: Int, bias: TextAnchor.Bias) throws(NoteTextError) -> TextAnchor {
-        guard offset >= 0, offset <= sequence.scalarCount else {
-            throw NoteTextError(.outOfBounds, "scalar offset \(offset) is outside 0...\(sequence.scalarCount)")
+        guard offset >= 0, offset <= scalarCount else {
+            throw NoteTextError(.outOfBounds, "scalar offset \(offset) is outside 0...\(scalarCount)")
         }
-        return anchor(scalar: offset, bias: bias)
+        return Self.anchor(scalar: offset, bias: bias, in: try indexForReading())
     }
 
     /// The anchor's current UTF-16 offset, or nil when this copy has never held the character it
@@ -31,6 +33,11 @@ extension NoteText {
     /// A ``TextAnchor/Bias/after`` anchor sits just before its character, a
     /// ``TextAnchor/Bias/before`` anchor just after it; once the character is deleted, either sits
     /// where it was. O(log n): a lookup by id and a prefix sum, never a walk of the text.
+    ///
+    /// On a note loaded from a snapshot this builds the index (once, shared by its copies); when
+    /// the snapshot's runs are corrupt, anchors on characters resolve to nil (the note's next
+    /// edit or merge throws `corruptSnapshot`), while ``TextAnchor/start`` and ``TextAnchor/end``
+    /// still resolve.
     public func utf16Offset(of anchor: TextAnchor) -> Int? {
         resolve(anchor)?.utf16
     }
@@ -46,8 +53,14 @@ extension NoteText {
         case .start:
             return (0, 0)
         case .end:
-            return (sequence.scalarCount, sequence.utf16Count)
+            return (scalarCount, utf16Count)
         case .character(let replica, let seq):
+            let sequence: TextSequence
+            do {
+                sequence = try loadedSequence()
+            } catch {
+                return nil  // documented: a corrupt loaded snapshot knows no character
+            }
             guard let position = sequence.position(of: replica, seq: seq) else { return nil }
             return anchor.bias == .after
                 ? sequence.visibleOffsets(before: position)
@@ -56,7 +69,7 @@ extension NoteText {
     }
 
     /// The anchor for a valid scalar offset.
-    private func anchor(scalar k: Int, bias: TextAnchor.Bias) -> TextAnchor {
+    private static func anchor(scalar k: Int, bias: TextAnchor.Bias, in sequence: TextSequence) -> TextAnchor {
         switch bias {
         case .before:
             if k == 0 { return .start }

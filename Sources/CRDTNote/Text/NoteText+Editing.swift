@@ -10,7 +10,11 @@ extension NoteText {
     }
 
     /// Replaces the Unicode scalars in `range` with `text`, as one edit.
+    ///
+    /// Every edit of a note loaded from a snapshot first builds its index; a snapshot whose runs
+    /// are corrupt makes it throw ``NoteTextError/Code/corruptSnapshot``, changing nothing.
     public mutating func replaceScalars(in range: Range<Int>, with text: String) throws(NoteTextError) {
+        if deferred != nil { try buildIndexForEdit() }
         guard range.lowerBound >= 0, range.upperBound <= sequence.scalarCount else {
             throw NoteTextError(.outOfBounds, "scalar range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(sequence.scalarCount)")
         }
@@ -53,28 +57,48 @@ extension NoteText {
 
     /// Replaces the UTF-16 code units in `range` (as in `NSRange`) with `text`.
     public mutating func replaceUTF16(in range: Range<Int>, with text: String) throws(NoteTextError) {
+        if deferred != nil { try buildIndexForEdit() }
         try replaceScalars(in: scalarRange(forUTF16: range), with: text)
     }
 
-    /// The Unicode-scalar range covering a UTF-16 range; throws when an end splits a surrogate pair.
+    /// The Unicode-scalar range covering a UTF-16 range; throws when an end splits a surrogate pair
+    /// (and ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built).
     public func scalarRange(forUTF16 range: Range<Int>) throws(NoteTextError) -> Range<Int> {
-        guard range.lowerBound >= 0, range.upperBound <= sequence.utf16Count else {
-            throw NoteTextError(.outOfBounds, "UTF-16 range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(sequence.utf16Count)")
+        guard range.lowerBound >= 0, range.upperBound <= utf16Count else {
+            throw NoteTextError(.outOfBounds, "UTF-16 range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(utf16Count)")
         }
-        let lower = try scalarOffset(forUTF16: range.lowerBound)
-        let upper = range.isEmpty ? lower : try scalarOffset(forUTF16: range.upperBound)
+        // The built index is passed borrowed: no copy of the note per keystroke.
+        if deferred == nil { return try Self.scalarRange(forUTF16: range, in: sequence) }
+        return try Self.scalarRange(forUTF16: range, in: indexForReading())
+    }
+
+    private static func scalarRange(forUTF16 range: Range<Int>, in sequence: TextSequence) throws(NoteTextError) -> Range<Int> {
+        let lower = try scalarOffset(forUTF16: range.lowerBound, in: sequence)
+        let upper = range.isEmpty ? lower : try scalarOffset(forUTF16: range.upperBound, in: sequence)
         return lower..<upper
     }
 
-    /// The UTF-16 offset of a Unicode-scalar offset (0...scalarCount).
+    /// The UTF-16 offset of a Unicode-scalar offset (0...scalarCount); throws
+    /// ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built.
     public func utf16Offset(forScalar offset: Int) throws(NoteTextError) -> Int {
-        guard offset >= 0, offset <= sequence.scalarCount else {
-            throw NoteTextError(.outOfBounds, "scalar offset \(offset) is outside 0...\(sequence.scalarCount)")
+        guard offset >= 0, offset <= scalarCount else {
+            throw NoteTextError(.outOfBounds, "scalar offset \(offset) is outside 0...\(scalarCount)")
         }
-        return sequence.utf16Offset(ofScalar: offset)
+        if deferred == nil { return sequence.utf16Offset(ofScalar: offset) }
+        return try indexForReading().utf16Offset(ofScalar: offset)
     }
 
-    private func scalarOffset(forUTF16 offset: Int) throws(NoteTextError) -> Int {
+    /// The index for a read that can throw (built from a loaded snapshot if need be, without
+    /// changing this copy).
+    func indexForReading() throws(NoteTextError) -> TextSequence {
+        do {
+            return try loadedSequence()
+        } catch {
+            throw NoteTextError(corruptSnapshot: error)
+        }
+    }
+
+    private static func scalarOffset(forUTF16 offset: Int, in sequence: TextSequence) throws(NoteTextError) -> Int {
         if offset == sequence.utf16Count { return sequence.scalarCount }
         guard let scalar = sequence.scalarIndex(ofUTF16: offset) else {
             throw NoteTextError(.insideSurrogatePair, "UTF-16 offset \(offset) falls inside a surrogate pair")
@@ -116,8 +140,10 @@ extension NoteText {
     /// what was recorded. Docs/GETTING-STARTED.md, "Whole-text updates", explains the trade-off.
     ///
     /// Throws ``NoteTextError/Code/tooLarge``, leaving the text unchanged, when the result would
-    /// exceed the note's limits (4 GiB of text storage, 2^32 characters inserted by this replica).
+    /// exceed the note's limits (4 GiB of text storage, 2^32 characters inserted by this replica),
+    /// and ``NoteTextError/Code/corruptSnapshot`` as ``replaceScalars(in:with:)`` does.
     public mutating func setText(_ newText: String) throws(NoteTextError) {
+        if deferred != nil { try buildIndexForEdit() }
         let old = sequence.utf8Bytes()
         let new = Array(newText.utf8)
         let edits = TextDiff.edits(from: old, to: new)

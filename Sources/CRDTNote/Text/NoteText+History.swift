@@ -17,12 +17,14 @@ extension NoteText {
     /// without any operation (such as this copy's own replica before its first edit) are left out.
     public var replicaHistories: [ReplicaHistory] {
         var out: [ReplicaHistory] = []
-        for (i, replica) in sequence.replicas.enumerated() {
+        // Read from the clock table: a loaded note answers without building its index.
+        let nextSeq = idCounts, latestStamp = latestStamps, clockLog = clockLogs
+        for (i, replica) in replicaTable.enumerated() {
             // The tables are parallel; bounds are checked anyway since this is only a report.
-            let inserted = i < sequence.nextSeq.count ? UInt64(sequence.nextSeq[i]) : 0
-            let latest = i < sequence.latestStamp.count ? sequence.latestStamp[i] : .zero
+            let inserted = i < nextSeq.count ? UInt64(nextSeq[i]) : 0
+            let latest = i < latestStamp.count ? latestStamp[i] : .zero
             guard inserted > 0 || latest > .zero else { continue }
-            let first = i < sequence.clockLog.count ? sequence.clockLog[i].first?.stamp : nil
+            let first = i < clockLog.count ? clockLog[i].first?.stamp : nil
             out.append(ReplicaHistory(
                 replica: replica, insertedCount: inserted,
                 firstInsertion: first.flatMap { $0 > .zero ? $0 : nil },

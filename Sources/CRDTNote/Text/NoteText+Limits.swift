@@ -1,6 +1,6 @@
 extension NoteText {
     /// Elements (ids ever inserted, tombstones included) this note holds, over all replicas.
-    public var elementCount: Int { sequence.nextSeq.reduce(0) { $0 + Int($1) } }
+    public var elementCount: Int { idCounts.reduce(0) { $0 + Int($1) } }
 
     /// Throws ``NoteTextError/Code/tooLarge`` when this note is beyond `limits`: its snapshot
     /// would be refused by a reader with those limits (elements, replicas, runs, text bytes).
@@ -10,11 +10,12 @@ extension NoteText {
         if elements > limits.maximumElements {
             throw NoteTextError(.tooLarge, "the note has \(elements) elements, more than the \(limits.maximumElements) a reader accepts")
         }
-        if sequence.replicas.count > limits.maximumReplicas {
-            throw NoteTextError(.tooLarge, "the note has \(sequence.replicas.count) replicas, more than the \(limits.maximumReplicas) a reader accepts")
+        let replicaCount = replicaTable.count
+        if replicaCount > limits.maximumReplicas {
+            throw NoteTextError(.tooLarge, "the note has \(replicaCount) replicas, more than the \(limits.maximumReplicas) a reader accepts")
         }
-        if sequence.runCount > limits.maximumRuns {
-            throw NoteTextError(.tooLarge, "the note has \(sequence.runCount) runs, more than the \(limits.maximumRuns) a reader accepts")
+        if runCount > limits.maximumRuns {
+            throw NoteTextError(.tooLarge, "the note has \(runCount) runs, more than the \(limits.maximumRuns) a reader accepts")
         }
         let bytes = visibleUTF8Count
         if bytes > limits.maximumTextBytes {
@@ -24,6 +25,7 @@ extension NoteText {
 
     /// UTF-8 bytes of the visible text, counted from the runs (no copy).
     var visibleUTF8Count: Int {
+        if let deferred { return deferred.text.count }
         var total = 0
         for slot in sequence.order {
             for run in sequence.leaves[Int(slot)] { total += Int(run.byteCount) }

@@ -1,15 +1,28 @@
 extension NoteText {
     /// The operations a copy at `version` lacks. Applying them there equals merging this copy.
+    ///
+    /// On a note loaded from a snapshot this builds the index (once, shared by its copies); when
+    /// the snapshot's runs are corrupt the changes are empty (there is nothing sound to send),
+    /// and the note's next edit or merge throws `corruptSnapshot`.
     public func changes(since version: VersionVector) -> NoteChanges {
+        let sequence: TextSequence
+        do {
+            sequence = try loadedSequence()
+        } catch {
+            return NoteChanges(changeSet: ChangeSet())  // documented above
+        }
         let known = sequence.replicas.map { UInt32(clamping: version[$0]) }
         return NoteChanges(changeSet: sequence.changes(since: known))
     }
 
     /// Applies changes from another copy and returns how the visible text changed (for a
     /// text view: see ``TextPatch``). Idempotent; throws (changing nothing) when they build on
-    /// operations this copy lacks or contradict themselves.
+    /// operations this copy lacks or contradict themselves, and with
+    /// ``ChangeSetError/Code/corruptSnapshot`` when this note was loaded from a snapshot whose
+    /// runs prove corrupt.
     @discardableResult
     public mutating func apply(_ changes: NoteChanges) throws(ChangeSetError) -> TextPatch {
+        if deferred != nil { try buildIndexForMerge() }
         let patch = try sequence.apply(changes.changeSet, recordingPatch: true)
         observe(changes.changeSet.latestStamps)
         return patch
@@ -23,7 +36,9 @@ extension NoteText {
     /// - ``ChangeSetError/Code/inconsistent`` or ``ChangeSetError/Code/missingDependency``: the
     ///   copies contradict each other. Copies whose writers each used their own ``ReplicaID``
     ///   never do; two writers sharing an id, or a state rolled back and edited again under the
-    ///   same id, can (see ``ReplicaID``).
+    ///   same id, can (see ``ReplicaID``);
+    /// - ``ChangeSetError/Code/corruptSnapshot``: this note or `other` was loaded from a snapshot
+    ///   whose runs are corrupt (found now, when its index is first built).
     ///
     /// Returns how the visible text changed (for a text view: see ``TextPatch``). The cost is
     /// that of what `other` adds, not the size of the note: O(k log n) for k new runs of
@@ -37,8 +52,17 @@ extension NoteText {
     /// have no view to update (and the benchmarks time the difference).
     @discardableResult
     package mutating func merge(_ other: NoteText, recordingPatch: Bool) throws(ChangeSetError) -> TextPatch {
-        let known = other.sequence.replicas.map { id in sequence.replicaIndex[id].map { sequence.nextSeq[Int($0)] } ?? 0 }
-        let set = other.sequence.changes(since: known, receiver: sequence)
+        if deferred != nil { try buildIndexForMerge() }
+        let theirs: TextSequence
+        do {
+            theirs = try other.loadedSequence()
+        } catch {
+            var failure = ChangeSetError(corruptSnapshot: error)
+            failure.message = "the merged copy's snapshot is corrupt: \(error)"
+            throw failure
+        }
+        let known = theirs.replicas.map { id in sequence.replicaIndex[id].map { sequence.nextSeq[Int($0)] } ?? 0 }
+        let set = theirs.changes(since: known, receiver: sequence)
         let patch = try sequence.apply(set, recordingPatch: recordingPatch)
         observe(set.latestStamps)
         return patch
@@ -49,6 +73,15 @@ extension NoteText {
         var copy = self
         try copy.merge(other)
         return copy
+    }
+
+    /// ``buildIndex()`` for merges: a corrupt snapshot is ``ChangeSetError/Code/corruptSnapshot``.
+    private mutating func buildIndexForMerge() throws(ChangeSetError) {
+        do {
+            try buildIndex()
+        } catch {
+            throw ChangeSetError(corruptSnapshot: error)
+        }
     }
 
     /// Lets the local clock see remote stamps (the drift guard keeps far-future ones out).

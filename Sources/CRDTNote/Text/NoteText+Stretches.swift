@@ -15,8 +15,11 @@ extension NoteText {
     /// Calls `body` with the element order in canonical form: maximal stretches of
     /// id-consecutive elements with the same deleted state, in document order. Equal states give
     /// the same stretches however their runs happen to be split internally.
-    func forEachStretch(_ body: (NoteTextStretch) -> Void) {
-        let seq = sequence
+    ///
+    /// Builds a loaded snapshot's index (once, shared by its copies); throws, calling `body`
+    /// for nothing, when the snapshot's runs are corrupt.
+    func forEachStretch(_ body: (NoteTextStretch) -> Void) throws(BinaryDecodingError) {
+        let seq = try loadedSequence()
         var current: NoteTextStretch?
         for slot in seq.order {
             for run in seq.leaves[Int(slot)] {

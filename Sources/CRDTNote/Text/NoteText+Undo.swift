@@ -56,6 +56,8 @@ extension NoteText {
                 bytes += piece.bytes.count
                 scalars += piece.scalars
             }
+            // Only a note that has edited has steps, so its index is built; checked all the same.
+            if deferred != nil { try buildIndexForEdit() }
             if let problem = capacityProblem(adding: bytes, scalars: scalars) { throw problem }
             let local = localIndex()
             let firstSeq = sequence.nextSeq[Int(local)]

@@ -17,8 +17,17 @@
 /// ```
 ///
 /// `NoteText` is a value type with copy-on-write storage; copies are cheap until edited.
+///
+/// A note loaded from a snapshot (``init(snapshot:replica:clock:limits:)``) reads its text and
+/// counts straight from the payload and builds its CRDT index on the first edit, merge or
+/// position lookup; see that initializer for what is checked when.
 public struct NoteText: Sendable {
+    /// The CRDT index; empty while `deferred` is set. Every mutating entry point calls
+    /// ``buildIndex()`` before touching it; reads of a note that may still be deferred go
+    /// through ``loadedSequence()`` or the prologue's facts (``scalarCount``, ``version``...).
     @usableFromInline var sequence: TextSequence
+    /// Set for a note loaded from a snapshot whose index has not been built in this copy yet.
+    var deferred: DeferredSequence?
     /// The replica this copy's edits are attributed to.
     public let replica: ReplicaID
     /// This copy's hybrid logical clock.
@@ -52,37 +61,96 @@ public struct NoteText: Sendable {
         }
     }
 
+    /// A note whose index is built from `deferred` on first need.
+    init(deferred: DeferredSequence, replica: ReplicaID, clock: HybridLogicalClock) {
+        self.localIndexIfAny = deferred.replicas.firstIndex(of: replica).map { UInt32($0) }
+        self.sequence = TextSequence()
+        self.deferred = deferred
+        self.replica = replica
+        self.clock = clock
+        if let latest = deferred.latestStamp.max(), latest > .zero {
+            self.clock.receive(latest)
+        }
+    }
+
     /// The same note state, edited from now on as another replica (e.g. on another device).
     /// `replica` must be that writer's own id, never one another writer uses (see ``ReplicaID``).
+    /// A copy of a note loaded from a snapshot shares the not yet built index with it.
     public func forked(as replica: ReplicaID, clock: HybridLogicalClock? = nil) -> NoteText {
-        NoteText(sequence: sequence, replica: replica, clock: clock ?? self.clock)
+        if let deferred { return NoteText(deferred: deferred, replica: replica, clock: clock ?? self.clock) }
+        return NoteText(sequence: sequence, replica: replica, clock: clock ?? self.clock)
+    }
+
+    /// The index, built from the loaded snapshot if need be (and then kept for every copy of it),
+    /// without changing this copy; throws when the snapshot's runs are corrupt.
+    func loadedSequence() throws(BinaryDecodingError) -> TextSequence {
+        guard let deferred else { return sequence }
+        return try deferred.sequence()
+    }
+
+    /// Builds this copy's index from the loaded snapshot (nothing to do otherwise). Throws,
+    /// changing nothing, when the snapshot's runs are corrupt.
+    mutating func buildIndex() throws(BinaryDecodingError) {
+        guard var box = deferred else { return }
+        deferred = nil
+        do {
+            sequence = isKnownUniquelyReferenced(&box) ? try box.takeSequence() : try box.sequence()
+        } catch {
+            deferred = box
+            throw error
+        }
+    }
+
+    /// ``buildIndex()`` for local edits: a corrupt snapshot is ``NoteTextError/Code/corruptSnapshot``.
+    mutating func buildIndexForEdit() throws(NoteTextError) {
+        do {
+            try buildIndex()
+        } catch {
+            throw NoteTextError(corruptSnapshot: error)
+        }
     }
 
     /// The current text.
-    public var string: String { sequence.string }
+    public var string: String {
+        if let deferred { return String(decoding: deferred.text, as: UTF8.self) }
+        return sequence.string
+    }
 
     /// The current text as UTF-8 bytes.
-    public var utf8: [UInt8] { sequence.utf8Bytes() }
+    public var utf8: [UInt8] {
+        if let deferred { return Array(deferred.text) }
+        return sequence.utf8Bytes()
+    }
 
     /// Length in Unicode scalars.
-    public var scalarCount: Int { sequence.scalarCount }
+    public var scalarCount: Int { deferred?.scalarCount ?? sequence.scalarCount }
 
     /// Length in UTF-16 code units.
-    public var utf16Count: Int { sequence.utf16Count }
+    public var utf16Count: Int { deferred?.utf16Count ?? sequence.utf16Count }
 
     /// True when no visible character remains.
-    public var isEmpty: Bool { sequence.scalarCount == 0 }
+    public var isEmpty: Bool { scalarCount == 0 }
+
+    /// Replica table: document-local index to replica id (the same before and after the index is built).
+    var replicaTable: [ReplicaID] { deferred?.replicas ?? sequence.replicas }
+    /// Per replica (parallel to `replicaTable`): ids this copy holds.
+    var idCounts: [UInt32] { deferred?.nextSeq ?? sequence.nextSeq }
+    /// Per replica: the latest stamp of any of its operations.
+    var latestStamps: [HLCTimestamp] { deferred?.latestStamp ?? sequence.latestStamp }
+    /// Per replica: stamps of its insertions.
+    var clockLogs: [ClockLog] { deferred?.clockLog ?? sequence.clockLog }
 
     /// Characters each replica has inserted that this copy holds.
     public var version: VersionVector {
         var counts: [ReplicaID: UInt64] = [:]
-        for (i, r) in sequence.replicas.enumerated() { counts[r] = UInt64(sequence.nextSeq[i]) }
+        let counted = idCounts
+        for (i, r) in replicaTable.enumerated() { counts[r] = UInt64(counted[i]) }
         return VersionVector(counts)
     }
 
     /// The latest clock stamp of any edit in this copy (from any replica), if any.
     public var lastModified: HLCTimestamp? {
-        sequence.latestStamp.max().flatMap { $0 > .zero ? $0 : nil }
+        latestStamps.max().flatMap { $0 > .zero ? $0 : nil }
     }
 
     /// This replica's index, adding it to the replica table on first use (the first edit).
@@ -94,5 +162,5 @@ public struct NoteText: Sendable {
     }
 
     /// Number of runs (stretches of characters typed together) in the structure, tombstones included.
-    public var runCount: Int { sequence.runCount }
+    public var runCount: Int { deferred?.runCount ?? sequence.runCount }
 }

@@ -14,17 +14,30 @@ public struct NoteTextError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let insideSurrogatePair = Code(rawValue: "insideSurrogatePair")
         /// The note would exceed the format's limits (4 GiB of text, 2^32 characters per replica).
         public static let tooLarge = Code(rawValue: "tooLarge")
+        /// The note was loaded from a snapshot whose header, checksum, text and clock table are
+        /// sound but whose runs are not (found when the index was first built, on this edit or
+        /// merge); ``decodingError`` says what and at which byte. Nothing was changed; every later
+        /// edit or merge of the note fails the same way (reload it from another copy).
+        public static let corruptSnapshot = Code(rawValue: "corruptSnapshot")
     }
 
     /// The class of problem.
     public var code: Code
     /// What is wrong, with the offending offsets.
     public var message: String
+    /// For ``Code/corruptSnapshot``: what is wrong with the snapshot and at which byte.
+    public var decodingError: BinaryDecodingError?
 
     /// Creates an error.
     public init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
+    }
+
+    /// A ``Code/corruptSnapshot`` error for the decoder's `error`.
+    public init(corruptSnapshot error: BinaryDecodingError) {
+        self.init(.corruptSnapshot, "the note's snapshot is corrupt: \(error)")
+        decodingError = error
     }
 
     /// "<code>: <message>".

@@ -52,7 +52,7 @@ struct RecordFile: Sendable {
     /// `replica`.
     func read(as replica: ReplicaID = ReplicaID(rawValue: 0)) throws(CLIError) -> NoteReading {
         do {
-            return try record.read(as: replica)
+            return try record.readVerified(as: replica)
         } catch {
             throw .noteRecord(error, file: displayName)
         }

@@ -15,11 +15,7 @@ import CRDTNoteTestSupport
     func check(_ bytes: [UInt8], against base: NoteText) -> Bool {
         do {
             let loaded = try NoteText(snapshot: bytes, replica: .test(77))
-            if !loaded.invariantViolations.isEmpty { return false }
-            // Whatever decodes must also merge into another note.
-            do { _ = try loaded.merging(base).string } catch { return false }
-            var fresh = NoteText(replica: .test(78))
-            do { try fresh.apply(loaded.changes(since: VersionVector())) } catch { return false }
+            if !checkLoaded(loaded, bytes, against: base) { return false }
         } catch {
             if let offset = error.decodingError?.offset, offset < 0 || offset > bytes.count { return false }
         }
@@ -31,6 +27,38 @@ import CRDTNoteTestSupport
         } catch {
             if let offset = error.decodingError?.offset, offset < 0 || offset > bytes.count { return false }
         }
+        return true
+    }
+
+    /// A snapshot that loaded (lazily): either its runs decode, and then the note is consistent
+    /// and merges both ways, or they do not, and then its text still reads, every edit and merge
+    /// throws `corruptSnapshot` with the decoder's error (offset inside the input), and nothing changes.
+    func checkLoaded(_ loaded: NoteText, _ bytes: [UInt8], against base: NoteText) -> Bool {
+        let text = loaded.string
+        if text.unicodeScalars.count != loaded.scalarCount || text.utf16.count != loaded.utf16Count { return false }
+        do {
+            try loaded.checkLoadedSnapshot()
+        } catch {
+            if error.offset < 0 || error.offset > bytes.count { return false }
+            var edited = loaded
+            do { try edited.insert("x", atScalarOffset: 0); return false } catch {
+                if error.code != .corruptSnapshot || error.decodingError?.offset == nil { return false }
+            }
+            var receiver = base
+            do { try receiver.merge(loaded); return false } catch {
+                if error.code != .corruptSnapshot || error.decodingError?.offset == nil { return false }
+            }
+            do { try edited.merge(base); return false } catch {
+                if error.code != .corruptSnapshot { return false }
+            }
+            return edited.string == text && edited.encodedSnapshot() == loaded.encodedSnapshot()
+                && receiver.encodedSnapshot() == base.encodedSnapshot()
+        }
+        if !loaded.invariantViolations.isEmpty { return false }
+        // Whatever decodes must also merge into another note.
+        do { _ = try loaded.merging(base).string } catch { return false }
+        var fresh = NoteText(replica: .test(78))
+        do { try fresh.apply(loaded.changes(since: VersionVector())) } catch { return false }
         return true
     }
 

@@ -68,7 +68,8 @@ import CRDTNoteTestSupport
     }
 
     /// Found by the libFuzzer harness: runs whose origins form a cycle used to decode and then
-    /// fail to merge. They must be refused as corrupt.
+    /// fail to merge. They must be refused as corrupt: the lazy load reads the text, and the
+    /// first edit or merge decodes the runs and throws `corruptSnapshot`, changing nothing.
     @Test func cyclicOriginsAreRefused() throws {
         let hex = "43524e540100010001002e000000e811ae600101000000ffffff041100001168656c2c6c206f6465617220776f726c00030310000c0003000c17030405050000"
         var bytes: [UInt8] = []
@@ -78,13 +79,26 @@ import CRDTNoteTestSupport
             bytes.append(try #require(UInt8(hex[i..<j], radix: 16)))
             i = j
         }
-        do {
-            _ = try NoteText(snapshot: bytes, replica: .test(9))
-            Issue.record("a snapshot with cyclic origins was accepted")
+        var note = try NoteText(snapshot: bytes, replica: .test(9))
+        let text = note.string
+        do throws(NoteTextError) {
+            try note.insert("x", atScalarOffset: 0)
+            Issue.record("a snapshot with cyclic origins was edited")
         } catch {
-            guard error.code == .corrupt, let e = error.decodingError else { Issue.record("wrong error \(error)"); return }
-            #expect(e.message.contains("causally"))
+            #expect(error.code == .corruptSnapshot)
+            #expect(error.decodingError?.message.contains("causally") == true)
         }
+        var other = NoteText(replica: .test(10))
+        do throws(ChangeSetError) {
+            try other.merge(note)
+            Issue.record("a snapshot with cyclic origins was merged")
+        } catch {
+            #expect(error.code == .corruptSnapshot)
+            #expect(error.decodingError?.message.contains("causally") == true)
+        }
+        #expect(note.string == text)
+        #expect(other.string.isEmpty && other.version == VersionVector())
+        #expect(throws: BinaryDecodingError.self) { try note.checkLoadedSnapshot() }
     }
 
     /// A run whose id delta is the largest signed varint made `seq + length` overflow in the
@@ -97,13 +111,17 @@ import CRDTNoteTestSupport
         let seqColumn = 55 - NoteFormat.headerSize
         #expect(Array(body[seqColumn..<seqColumn + 2]) == [0x01, 0x00])
         body.replaceSubrange(seqColumn..<seqColumn + 2, with: [0x0A, 0xFE, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0xFF, 0x01])
-        do throws(PayloadError) {
-            _ = try NoteText(snapshot: PayloadHeader.wrap(body, kind: .snapshot), replica: .test(2))
+        var note = try NoteText(snapshot: PayloadHeader.wrap(body, kind: .snapshot), replica: .test(2))
+        #expect(note.string == "hi")
+        do throws(NoteTextError) {
+            try note.deleteScalars(in: 0..<1)
             Issue.record("a run id of 2^63 - 1 was accepted")
         } catch {
-            #expect(error.code == .corrupt)
+            #expect(error.code == .corruptSnapshot)
             #expect(error.decodingError?.code == .invalidValue)
+            #expect(error.decodingError?.offset == 56)   // the delta, after the column's length byte
         }
+        #expect(note.string == "hi")
     }
 
     /// A second clock-log entry whose seq delta is 2^64 - 1 made `seq += delta` overflow: a trap.

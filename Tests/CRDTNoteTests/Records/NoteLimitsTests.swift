@@ -14,7 +14,7 @@ import CRDTNoteTestSupport
         let note = try NoteText(snapshot: bomb, replica: .test(9), clock: Self.clock)
         #expect(note.elementCount == 1 << 26)
         #expect(note.string.isEmpty)
-        #expect(note.sequence.leafOf.map(\.segmentCount) == [1])
+        #expect(note.index.leafOf.map(\.segmentCount) == [1])
         // One id more than the limit is refused before anything is allocated for it.
         #expect(throws: PayloadError.self) { try NoteText(snapshot: PayloadBomb.snapshot(ids: (1 << 26) + 1), replica: .test(9)) }
     }

@@ -143,12 +143,12 @@ import CRDTNoteTestSupport
         }
         outcome.accepted += 1
         let limits = NoteLimits.default
-        if note.elementCount > limits.maximumElements || note.sequence.runCount > limits.maximumRuns {
+        if note.elementCount > limits.maximumElements || note.index.runCount > limits.maximumRuns {
             outcome.failures.append("accepted a note beyond the limits")
         }
-        let indexEntries = note.sequence.leafOf.reduce(0) { $0 + $1.segmentCount }
-        if indexEntries > note.sequence.runCount + note.sequence.replicas.count {
-            outcome.failures.append("id index has \(indexEntries) entries for \(note.sequence.runCount) runs")
+        let indexEntries = note.index.leafOf.reduce(0) { $0 + $1.segmentCount }
+        if indexEntries > note.index.runCount + note.index.replicas.count {
+            outcome.failures.append("id index has \(indexEntries) entries for \(note.index.runCount) runs")
         }
         if !String(decoding: note.utf8, as: UTF8.self).unicodeScalars.elementsEqual(note.string.unicodeScalars) {
             outcome.failures.append("text is not valid")

@@ -18,7 +18,7 @@ extension NoteSyncCore {
     /// The note state a record holds, edited from now on as `replica`.
     package static func text(from record: CloudRecord, replica: ReplicaID, clock: HybridLogicalClock) throws(NoteSyncError) -> NoteText {
         do {
-            return try NoteRecord(record).read(as: replica, clock: clock).note
+            return try NoteRecord(record).readVerified(as: replica, clock: clock).note
         } catch {
             throw syncError(error, name: record.recordName)
         }

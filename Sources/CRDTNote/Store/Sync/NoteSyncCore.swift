@@ -85,6 +85,8 @@ public struct NoteSyncCore: Sendable {
         for (name, saved) in state.notes {
             do {
                 let text = try NoteText(snapshot: saved.snapshot, replica: replica, clock: clock)
+                // Saved states are checked in full on resume, as records are on receipt.
+                try text.checkLoadedSnapshot()
                 notes[name] = LocalNote(text: text, base: saved.base, hasUnsavedChanges: saved.hasUnsavedChanges)
             } catch {
                 throw NoteSyncError(.recordUnreadable, noteName: name, "saved state of the note is unreadable: \(error)")
