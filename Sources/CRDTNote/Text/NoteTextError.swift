@@ -14,6 +14,8 @@ public struct NoteTextError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let insideSurrogatePair = Code(rawValue: "insideSurrogatePair")
         /// The note would exceed the format's limits (4 GiB of text, 2^32 characters per replica).
         public static let tooLarge = Code(rawValue: "tooLarge")
+        /// Inserted bytes are not valid UTF-8 (only the package's own byte-level entry point takes bytes).
+        package static let invalidUTF8 = Code(rawValue: "invalidUTF8")
     }
 
     /// The class of problem.
