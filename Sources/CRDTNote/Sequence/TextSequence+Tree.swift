@@ -67,6 +67,9 @@ extension TextSequence {
     /// tree search, after at most `nearbyRuns` steps wasted.
     static let nearbyRuns = 6
 
+    /// Always inlined: the local edits calling it are mutating, and a call would copy the
+    /// whole sequence struct (280 bytes) to pass it.
+    @inline(__always)
     func nearbyPosition(ofScalar k: Int) -> TreePosition {
         if let c = editCursor {
             let found: TreePosition? = leaves[c.slot].withUnsafeBufferPointer { runs in
