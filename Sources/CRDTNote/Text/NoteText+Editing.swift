@@ -30,8 +30,8 @@ extension NoteText {
     /// callers that hold bytes (trace replay), so no `String` is made per edit. Throws
     /// ``NoteTextError/Code/invalidUTF8``, changing nothing, when `utf8` is not valid UTF-8.
     package mutating func replaceScalars(in range: Range<Int>, withUTF8 utf8: UnsafeBufferPointer<UInt8>) throws(NoteTextError) {
-        // One ASCII byte (most keystrokes) needs no scan.
-        if !(utf8.count == 1 && utf8[0] < 0x80), let bad = UTF8Validation.firstInvalidByte(in: utf8) {
+        // Nothing or one ASCII byte (most keystrokes) needs no scan.
+        if utf8.count > 1 || (utf8.count == 1 && utf8[0] >= 0x80), let bad = UTF8Validation.firstInvalidByte(in: utf8) {
             throw NoteTextError(.invalidUTF8, "the inserted text is not valid UTF-8 (byte \(bad) of \(utf8.count))")
         }
         try replaceScalars(in: range, validUTF8: utf8)
