@@ -48,6 +48,8 @@ extension TextSequence {
     }
 
     /// The position of the visible scalar with index `k` (`0 <= k < scalarCount`).
+    /// Always inlined, like `nearbyPosition`, which falls back to it.
+    @inline(__always)
     func position(ofScalar k: Int) -> TreePosition {
         let (orderPos, before) = scalarTree.find(k)
         var remaining = k - before
