@@ -29,10 +29,18 @@ public struct PhysicalClock: Sendable {
         read()
     }
 
-    /// The system wall clock (`CLOCK_REALTIME` where available, else Foundation's `Date`).
+    /// The system wall clock: on Linux `CLOCK_REALTIME_COARSE`, elsewhere `CLOCK_REALTIME` where
+    /// available, else Foundation's `Date`.
     ///
     /// Wall time, not a monotonic clock: it may jump backwards, which the HLC tolerates.
     /// Times before 1970 read as 0.
+    ///
+    /// On Linux the reading is the time of the last kernel tick, so it trails `CLOCK_REALTIME`
+    /// by less than one tick (1–10 ms depending on the kernel's `HZ`; 4 ms on most
+    /// distributions). A note ticks its clock on every edit, and the exact clock costs 25–30 ns
+    /// a reading on virtual machines (a quarter of a replayed keystroke), the coarse one 5–7 ns.
+    /// Stamps only need to be close to physical time (the HLC's counter orders edits within a
+    /// millisecond, or within a tick, alike); Docs/ARCHITECTURE.md, "One edit, from the API to the store".
     public static let system = PhysicalClock { PhysicalClock.wallMilliseconds() }
 
     /// A clock stuck at `milliseconds`.
@@ -43,8 +51,13 @@ public struct PhysicalClock: Sendable {
     /// Reads the wall clock without going through floating point where the platform allows.
     private static func wallMilliseconds() -> UInt64 {
         #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
+        #if os(Linux)
+        let source = CLOCK_REALTIME_COARSE
+        #else
+        let source = CLOCK_REALTIME
+        #endif
         var spec = timespec()
-        if clock_gettime(CLOCK_REALTIME, &spec) == 0, spec.tv_sec >= 0 {
+        if clock_gettime(source, &spec) == 0, spec.tv_sec >= 0 {
             return UInt64(spec.tv_sec) &* 1_000 &+ UInt64(spec.tv_nsec / 1_000_000)
         }
         #endif

@@ -8,6 +8,8 @@ struct ClockLog: Sendable, Equatable {
     static let chunkCapacity = 128
 
     private var chunks: [[ClockLogEntry]] = []
+    /// The last entry, kept beside the chunks: every local edit compares its stamp with it.
+    private(set) var last: ClockLogEntry?
 
     init() {}
 
@@ -17,18 +19,19 @@ struct ClockLog: Sendable, Equatable {
             chunks.append(Array(entries[start..<min(start + Self.chunkCapacity, entries.count)]))
             start += Self.chunkCapacity
         }
+        last = entries.last
     }
 
     static func == (a: ClockLog, b: ClockLog) -> Bool { a.entries == b.entries }
 
     var first: ClockLogEntry? { chunks.first?.first }
-    var last: ClockLogEntry? { chunks.last?.last }
     var isEmpty: Bool { chunks.isEmpty }
 
     /// Every entry, in order.
     var entries: [ClockLogEntry] { Array(chunks.joined()) }
 
     mutating func append(_ entry: ClockLogEntry) {
+        last = entry
         if let c = chunks.indices.last, chunks[c].count < Self.chunkCapacity {
             chunks[c].append(entry)
         } else {

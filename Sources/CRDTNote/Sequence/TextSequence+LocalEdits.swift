@@ -2,7 +2,7 @@ extension TextSequence {
     /// One local edit: deletes the visible scalars `range`, inserts valid UTF-8 `utf8` at its
     /// start as new elements of `replica`, and logs `stamp`.
     mutating func replaceLocal(_ range: Range<Int>, with utf8: UnsafeBufferPointer<UInt8>, replica local: UInt32, stamp: HLCTimestamp) {
-        deleteLocal(range)
+        if !range.isEmpty { deleteLocal(range) }
         let firstSeq = nextSeq[Int(local)]
         if !utf8.isEmpty {
             let counts = UTF8Counting.counts(utf8)

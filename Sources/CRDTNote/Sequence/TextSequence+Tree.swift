@@ -48,6 +48,8 @@ extension TextSequence {
     }
 
     /// The position of the visible scalar with index `k` (`0 <= k < scalarCount`).
+    /// Always inlined, like `nearbyPosition`, which falls back to it.
+    @inline(__always)
     func position(ofScalar k: Int) -> TreePosition {
         let (orderPos, before) = scalarTree.find(k)
         var remaining = k - before
@@ -67,6 +69,9 @@ extension TextSequence {
     /// tree search, after at most `nearbyRuns` steps wasted.
     static let nearbyRuns = 6
 
+    /// Always inlined: the local edits calling it are mutating, and a call would copy the
+    /// whole sequence struct (280 bytes) to pass it.
+    @inline(__always)
     func nearbyPosition(ofScalar k: Int) -> TreePosition {
         if let c = editCursor {
             let found: TreePosition? = leaves[c.slot].withUnsafeBufferPointer { runs in

@@ -1,3 +1,5 @@
+import CRDTNoteSupport
+
 extension NoteText {
     /// Inserts `text` so that it starts at Unicode-scalar `offset` (0...scalarCount).
     public mutating func insert(_ text: String, atScalarOffset offset: Int) throws(NoteTextError) {
@@ -14,12 +16,39 @@ extension NoteText {
     /// Every edit of a note loaded from a snapshot first builds its index; a snapshot whose runs
     /// are corrupt makes it throw ``NoteTextError/Code/corruptSnapshot``, changing nothing.
     public mutating func replaceScalars(in range: Range<Int>, with text: String) throws(NoteTextError) {
+        var text = text
+        // `withUTF8` rethrows untyped errors: the typed one comes out as a value.
+        let failure: NoteTextError? = text.withUTF8 { utf8 in
+            do throws(NoteTextError) {
+                try replaceScalars(in: range, validUTF8: utf8)
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let failure { throw failure }
+    }
+
+    /// Replaces the Unicode scalars in `range` with the UTF-8 text `utf8`, as one edit: for
+    /// callers that hold bytes (trace replay), so no `String` is made per edit. Throws
+    /// ``NoteTextError/Code/invalidUTF8``, changing nothing, when `utf8` is not valid UTF-8.
+    package mutating func replaceScalars(in range: Range<Int>, withUTF8 utf8: UnsafeBufferPointer<UInt8>) throws(NoteTextError) {
+        // Nothing or one ASCII byte (most keystrokes) needs no scan.
+        if utf8.count > 1 || (utf8.count == 1 && utf8[0] >= 0x80), let bad = UTF8Validation.firstInvalidByte(in: utf8) {
+            throw NoteTextError(.invalidUTF8, "the inserted text is not valid UTF-8 (byte \(bad) of \(utf8.count))")
+        }
+        try replaceScalars(in: range, validUTF8: utf8)
+    }
+
+    /// The one local edit both entry points make; `utf8` is valid UTF-8.
+    @inline(__always)
+    private mutating func replaceScalars(in range: Range<Int>, validUTF8 utf8: UnsafeBufferPointer<UInt8>) throws(NoteTextError) {
         if deferred != nil { try buildIndexForEdit() }
         guard range.lowerBound >= 0, range.upperBound <= sequence.scalarCount else {
             throw NoteTextError(.outOfBounds, "scalar range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(sequence.scalarCount)")
         }
         // Checked before touching the bytes: UTF-8 length bounds the scalar count.
-        let byteCount = text.utf8.count
+        let byteCount = utf8.count
         // Stored properties only (a method call on `self` here copies the whole note).
         if let problem = Self.capacityProblem(
             contentBytes: sequence.content.count, nextSeq: sequence.nextSeq, local: localIndexIfAny,
@@ -27,7 +56,6 @@ extension NoteText {
         if range.isEmpty && byteCount == 0 { return }
         let local = localIndex()
         let stamp = clock.tick()
-        var text = text
         let recording = undoHistory.limit > 0
         if recording {
             let keep = undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
@@ -35,7 +63,7 @@ extension NoteText {
         }
         // One call into the sequence: only the stored property is touched in here, so the
         // note is not copied for every keystroke.
-        text.withUTF8 { utf8 in sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp) }
+        sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp)
         if recording { undoHistory.didReplace(range, marks: undoMarks(local)) }
     }
 

@@ -19,6 +19,8 @@ public struct NoteTextError: Error, Hashable, Sendable, CustomStringConvertible 
         /// merge); ``decodingError`` says what and at which byte. Nothing was changed; every later
         /// edit or merge of the note fails the same way (reload it from another copy).
         public static let corruptSnapshot = Code(rawValue: "corruptSnapshot")
+        /// Inserted bytes are not valid UTF-8 (only the package's own byte-level entry point takes bytes).
+        package static let invalidUTF8 = Code(rawValue: "invalidUTF8")
     }
 
     /// The class of problem.

@@ -27,15 +27,24 @@ public enum TraceReplay {
             throw TraceError("startContent: \(error)")
         }
         note.undoLimit = undoLimit
-        // Straight from the columns: no TracePatch, and no String for empty or one-ASCII inserts.
+        // Straight from the columns: no TracePatch and no String, the inserted bytes as they are stored.
         let columns = trace.columns
-        for t in 0..<trace.transactionCount {
-            let range = trace.patchRange(ofTransaction: t)
-            for i in range {
-                try apply(position: columns.positions[i], deleteCount: columns.deleteCounts[i], insert: columns.insert(i),
-                          to: &note, transaction: t, patch: i - range.lowerBound)
+        let failure: TraceError? = columns.text.withUnsafeBufferPointer { text in
+            for t in 0..<trace.transactionCount {
+                let range = trace.patchRange(ofTransaction: t)
+                for i in range {
+                    do throws(TraceError) {
+                        try apply(position: columns.positions[i], deleteCount: columns.deleteCounts[i],
+                                  utf8: UnsafeBufferPointer(rebasing: text[columns.textRange(i)]),
+                                  to: &note, transaction: t, patch: i - range.lowerBound)
+                    } catch {
+                        return error
+                    }
+                }
             }
+            return nil
         }
+        if let failure { throw failure }
         return note
     }
 
@@ -52,15 +61,36 @@ public enum TraceReplay {
     static func apply(
         position: Int, deleteCount: Int, insert: String, to note: inout NoteText, transaction t: Int, patch k: Int
     ) throws(TraceError) {
-        let (end, overflow) = position.addingReportingOverflow(deleteCount)
-        guard position >= 0, deleteCount >= 0, !overflow, end <= note.scalarCount else {
-            throw TraceError("txns[\(t)].patches[\(k)]: deleting \(deleteCount) at \(position) "
-                + "does not fit a document of \(note.scalarCount) scalars")
-        }
+        let end = try checkedEnd(position: position, deleteCount: deleteCount, scalarCount: note.scalarCount, transaction: t, patch: k)
         do {
             try note.replaceScalars(in: position..<end, with: insert)
         } catch {
             throw TraceError("txns[\(t)].patches[\(k)]: \(error)")
         }
+    }
+
+    /// `apply` with the inserted text as UTF-8 bytes (validated by the note).
+    @inline(__always)
+    static func apply(
+        position: Int, deleteCount: Int, utf8: UnsafeBufferPointer<UInt8>, to note: inout NoteText, transaction t: Int, patch k: Int
+    ) throws(TraceError) {
+        let end = try checkedEnd(position: position, deleteCount: deleteCount, scalarCount: note.scalarCount, transaction: t, patch: k)
+        do {
+            try note.replaceScalars(in: position..<end, withUTF8: utf8)
+        } catch {
+            throw TraceError("txns[\(t)].patches[\(k)]: \(error)")
+        }
+    }
+
+    /// The end of the deleted range of patch `k` of transaction `t` in a document of
+    /// `scalarCount` scalars, or an error saying why it does not fit.
+    @inline(__always)
+    static func checkedEnd(position: Int, deleteCount: Int, scalarCount: Int, transaction t: Int, patch k: Int) throws(TraceError) -> Int {
+        let (end, overflow) = position.addingReportingOverflow(deleteCount)
+        guard position >= 0, deleteCount >= 0, !overflow, end <= scalarCount else {
+            throw TraceError("txns[\(t)].patches[\(k)]: deleting \(deleteCount) at \(position) "
+                + "does not fit a document of \(scalarCount) scalars")
+        }
+        return end
     }
 }
