@@ -36,8 +36,8 @@ public struct PhysicalClock: Sendable {
     /// Times before 1970 read as 0.
     ///
     /// On Linux the reading is the time of the last kernel tick, so it trails `CLOCK_REALTIME`
-    /// by less than one tick (1–10 ms depending on the kernel's `HZ`; 4 ms on most
-    /// distributions). A note ticks its clock on every edit, and the exact clock costs 25–30 ns
+    /// by about one tick (1–10 ms depending on the kernel's `HZ`; 4 ms on most distributions;
+    /// more while an overloaded virtual machine delays ticks). A note ticks its clock on every edit, and the exact clock costs 25–30 ns
     /// a reading on virtual machines (a quarter of a replayed keystroke), the coarse one 5–7 ns.
     /// Stamps only need to be close to physical time (the HLC's counter orders edits within a
     /// millisecond, or within a tick, alike); Docs/ARCHITECTURE.md, "One edit, from the API to the store".

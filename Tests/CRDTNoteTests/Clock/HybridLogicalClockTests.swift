@@ -183,7 +183,7 @@ struct HybridLogicalClockTests {
         #expect(brokenLoose.tick() == .max)
     }
 
-    @Test("the system clock reads current wall time (on Linux trailing it by less than a kernel tick)")
+    @Test("the system clock reads current wall time (on Linux trailing it by about a kernel tick)")
     func systemClock() {
         let slack = Self.systemClockSlack()
         let before = UInt64(Date().timeIntervalSince1970 * 1_000)
@@ -198,12 +198,14 @@ struct HybridLogicalClockTests {
     }
 
     /// How far `PhysicalClock.system` may trail `Date()` in milliseconds: on Linux (which reads
-    /// the coarse clock) its resolution, asked of the kernel, plus 1 ms of rounding; else 1 ms.
+    /// the coarse clock) its resolution, asked of the kernel, plus 200 ms for ticks a loaded
+    /// virtual machine delays (seen in full test runs on 2 busy cores); else 1 ms. Still far below
+    /// what a wrong clock gives (a monotonic clock or wrong units are off by years).
     static func systemClockSlack() -> UInt64 {
         #if os(Linux)
         var resolution = timespec()
         guard clock_getres(CLOCK_REALTIME_COARSE, &resolution) == 0 else { return 1 }
-        return UInt64(resolution.tv_sec) * 1_000 + (UInt64(resolution.tv_nsec) + 999_999) / 1_000_000 + 1
+        return UInt64(resolution.tv_sec) * 1_000 + (UInt64(resolution.tv_nsec) + 999_999) / 1_000_000 + 200
         #else
         return 1
         #endif
