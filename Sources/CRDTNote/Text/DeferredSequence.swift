@@ -7,14 +7,15 @@ import Foundation
 /// immutable apart from the one-time build). The build runs at most once, under a lock, and its
 /// outcome (the sequence, or why the payload is corrupt) is kept for every copy; a copy that
 /// edits takes the built sequence as its own value, so no copy ever sees another's edits.
+@usableFromInline
 final class DeferredSequence: @unchecked Sendable {
     /// The visible text in document order (valid UTF-8).
     let text: ArraySlice<UInt8>
     /// Unicode scalars and UTF-16 code units of `text`.
-    let scalarCount: Int
-    let utf16Count: Int
+    @usableFromInline let scalarCount: Int
+    @usableFromInline let utf16Count: Int
     /// Runs the snapshot declares (tombstones included).
-    let runCount: Int
+    @usableFromInline let runCount: Int
     /// The replica table and its per-replica facts, as the built sequence will hold them.
     let replicas: [ReplicaID]
     let nextSeq: [UInt32]

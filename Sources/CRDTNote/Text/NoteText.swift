@@ -27,7 +27,9 @@ public struct NoteText: Sendable {
     /// through ``loadedSequence()`` or the prologue's facts (``scalarCount``, ``version``...).
     @usableFromInline var sequence: TextSequence
     /// Set for a note loaded from a snapshot whose index has not been built in this copy yet.
-    var deferred: DeferredSequence?
+    /// `@usableFromInline` (like the counts it answers) so the count getters stay inlinable
+    /// into other modules: a getter call copies the note's fields (see ``TextSequence``).
+    @usableFromInline var deferred: DeferredSequence?
     /// The replica this copy's edits are attributed to.
     public let replica: ReplicaID
     /// This copy's hybrid logical clock.
