@@ -4,7 +4,9 @@ import CRDTNoteSupport
 /// the bytes left and the decoding limits, ids against the replica table, every id
 /// present exactly once, text valid UTF-8 and fully used. Never traps.
 struct SnapshotDecoder {
-    static func decode(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> TextSequence {
+    /// Decodes a snapshot body whose run table has layout `layout` (the payload's minimum reader
+    /// version: 1 or 2; the header gate has refused anything newer).
+    static func decode(_ reader: inout ByteReader, layout: UInt16, limits: NoteLimits) throws(BinaryDecodingError) -> TextSequence {
         let table = try ClockTableCoding.read(&reader, withCounts: true, limits: limits)
         let replicaCount = table.replicas.count
         for (r, log) in table.logs.enumerated() where (log.last?.seq ?? 0) >= max(table.nextSeq[r], 1) {
@@ -19,6 +21,24 @@ struct SnapshotDecoder {
             throw BinaryDecodingError(.invalidValue, at: bad, "text is not valid UTF-8")
         }
         let content = Array(text)
+        let countOffset = reader.offset
+        let runs = layout >= 2
+            ? try RunColumnsV2Decoder.decode(&reader, table: table, content: content, textOffset: textOffset, limits: limits)
+            : try decodeRunsV1(&reader, table: table, content: content, textOffset: textOffset, limits: limits)
+        let byID = try runsInIDOrder(runs, table: table, at: countOffset)
+        try checkCausality(runs, byID: byID, at: countOffset)
+        var leafOf = [SlotRanges](repeating: SlotRanges(), count: replicaCount)
+        for (r, indexes) in byID.enumerated() {
+            for i in indexes { leafOf[r].append(Int(runs[i].length), slot: Int32(i / TextSequence.bulkLeafFill)) }
+        }
+        return TextSequence(replicas: table.replicas, nextSeq: table.nextSeq, latest: table.latest, logs: table.logs,
+                            content: content, runs: runs, leafOf: leafOf)
+    }
+
+    /// The run table of format version 1 (Docs/FORMAT.md, "Runs, version 1"): six plain columns.
+    private static func decodeRunsV1(_ reader: inout ByteReader, table: ClockTableCoding.Table, content: [UInt8], textOffset: Int,
+                                     limits: NoteLimits) throws(BinaryDecodingError) -> [Run] {
+        let replicaCount = table.replicas.count
         let countOffset = reader.offset
         let runCount = try reader.readCount("run count", minimumBytesEach: 2)
         var flags = try reader.subReader(length: try columnLength(&reader, "flag column"), "flag column")
@@ -109,14 +129,7 @@ struct SnapshotDecoder {
             guard i + 1 < runs.count else { throw BinaryDecodingError(.invalidValue, at: countOffset, "last run points to a next element") }
             runs[i].right = ItemRef(replica: runs[i + 1].replica, seq: runs[i + 1].seq)
         }
-        let byID = try runsInIDOrder(runs, table: table, at: countOffset)
-        try checkCausality(runs, byID: byID, at: countOffset)
-        var leafOf = [SlotRanges](repeating: SlotRanges(), count: replicaCount)
-        for (r, indexes) in byID.enumerated() {
-            for i in indexes { leafOf[r].append(Int(runs[i].length), slot: Int32(i / TextSequence.bulkLeafFill)) }
-        }
-        return TextSequence(replicas: table.replicas, nextSeq: table.nextSeq, latest: table.latest, logs: table.logs,
-                            content: content, runs: runs, leafOf: leafOf)
+        return runs
     }
 
     /// Per replica, the runs' indexes in id order, checking that they tile the replica's ids

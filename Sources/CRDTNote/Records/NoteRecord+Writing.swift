@@ -21,7 +21,7 @@ extension NoteRecord {
         } catch {
             throw self.error(.limitExceeded, "", "note '\(recordName)' not written: \(error.message)")
         }
-        let payload = note.encodedSnapshot()
+        let payload = note.encodedSnapshot(format: limits.snapshotFormat)
         guard payload.count <= limits.maximumAssetBytes else {
             throw self.error(.limitExceeded, NoteSchema.Field.payload,
                              "note '\(recordName)' not written: the payload would have \(payload.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")
