@@ -27,9 +27,15 @@ struct M1Result {
     var mergedLength: Int
     var converged: Bool
     var peakRSS: Int
+    /// S0, SA, SB and the merged note written in snapshot format 2 (nil: it did not load back
+    /// to the same state), and the medians of saving S0 in format 2 and loading it.
+    var formatTwoBytes: [Int?]
+    var formatTwoSaveMs: Double
+    var formatTwoLoadMs: Double
 
-    /// True when everything the workload prescribes was observed.
-    var passed: Bool { converged && mergedLength == Self.expectedMergedLength }
+    /// True when everything the workload prescribes was observed, and every format 2 copy
+    /// loaded back to the same state.
+    var passed: Bool { converged && mergedLength == Self.expectedMergedLength && !formatTwoBytes.contains(nil) }
 
     var json: JSONValue {
         func optional(_ v: Int?) -> JSONValue { v.map(JSONValue.int) ?? .null }
@@ -45,6 +51,12 @@ struct M1Result {
             "merged_bytes": optional(mergedBytes), "merged_len": .int(mergedLength),
             "expected_merged_len": .int(Self.expectedMergedLength), "converged": .bool(converged),
             "peak_rss_bytes": .int(peakRSS),
+            "format2": .object([
+                "snapshot_bytes": optional(formatTwoBytes[0]),
+                "diverged_snapshot_bytes": .array(formatTwoBytes[1...2].map(optional)),
+                "merged_bytes": optional(formatTwoBytes[3]),
+                "save_ms": .double(formatTwoSaveMs), "load_ms": .double(formatTwoLoadMs),
+            ]),
         ])
     }
 
@@ -57,13 +69,14 @@ struct M1Result {
         out += [
             "M1 (\(runs) runs, medians)   base: " + (syntheticBase ? "synthetic, \(Format.count(Self.baseLength)) scalars" : tracePath),
             "replay base       \(Format.ms(replayMs))" + (syntheticBase ? " (synthetic build)" : " (259,778 patches)"),
-            "save S0           \(Format.ms(saveMs)), \(size(snapshotBytes))",
-            "load S0 + text    \(Format.ms(loadMs))",
+            "save S0           \(Format.ms(saveMs)), \(size(snapshotBytes)) (format 1); \(Format.ms(formatTwoSaveMs)), \(size(formatTwoBytes[0])) (format 2)",
+            "load S0 + text    \(Format.ms(loadMs)) (format 1); \(Format.ms(formatTwoLoadMs)) (format 2)",
             "10k edits/side    \(Format.ms(editMs)) per side",
-            "SA, SB            \(size(divergedBytes[0])), \(size(divergedBytes[1]))",
+            "SA, SB            \(size(divergedBytes[0])), \(size(divergedBytes[1])) (format 1); \(size(formatTwoBytes[1])), \(size(formatTwoBytes[2])) (format 2)",
             "delta B since A   \(size(deltaBytes))",
             "record merge      median \(Format.ms(recordMergeMs)), min \(Format.ms(recordMergeMinMs)), max \(Format.ms(recordMergeMaxMs)) (load SA, merge SB, read text, save)",
-            "merged            \(Format.count(mergedLength)) scalars (expected \(Format.count(Self.expectedMergedLength))), \(size(mergedBytes))",
+            "merged            \(Format.count(mergedLength)) scalars (expected \(Format.count(Self.expectedMergedLength))), \(size(mergedBytes)) (format 1); \(size(formatTwoBytes[3])) (format 2)",
+            "format 2 copies   " + (formatTwoBytes.contains(nil) ? "FAILED: a format 2 snapshot did not load back to the same state" : "load back to the same state"),
             "converged         " + (converged ? "yes, both merge orders give the same text" : "NO: merge orders differ"),
             "peak RSS          \(Format.bytes(peakRSS))",
         ]
@@ -102,6 +115,11 @@ enum M1Bench {
         }
         let otherText = try recordMerge(diverged.sb, diverged.sa, replica: ReplicaID(rawValue: 3)).0
         let mergeTiming = Timing(samples: mergeSamples)
+        let formatTwo = try formatTwoFigures(s0, runs: runs)
+        var formatTwoBytes: [Int?] = [formatTwo.bytes]
+        for saved in [diverged.sa, diverged.sb, merged?.saved] {
+            formatTwoBytes.append(try saved.flatMap { try Snapshots.resaved($0, format: .version2) }.flatMap(Snapshots.byteCount))
+        }
         return M1Result(
             tracePath: path, syntheticBase: synthetic, runs: runs,
             replayMs: replayMs, saveMs: saveMs,
@@ -110,7 +128,31 @@ enum M1Bench {
             deltaBytes: diverged.deltaBytes, recordMergeMs: mergeTiming.median, recordMergeMinMs: mergeTiming.min,
             recordMergeMaxMs: mergeTiming.max, mergedBytes: merged.flatMap { Snapshots.byteCount($0.saved) },
             mergedLength: merged?.length ?? 0, converged: merged?.text == otherText,
-            peakRSS: Measure.peakRSSBytes())
+            peakRSS: Measure.peakRSSBytes(), formatTwoBytes: formatTwoBytes,
+            formatTwoSaveMs: formatTwo.saveMs, formatTwoLoadMs: formatTwo.loadMs)
+    }
+
+    /// S0 in snapshot format 2: its size (nil unless it loads back to the same state) and the
+    /// medians of `runs` saves and loads (+ text), timed like format 1's.
+    static func formatTwoFigures(_ s0: Snapshots.Saved, runs: Int) throws -> (bytes: Int?, saveMs: Double, loadMs: Double) {
+        let note = try Snapshots.load(s0, replica: ReplicaID(rawValue: 1))
+        var saveSamples: [Double] = []
+        var saved = Snapshots.save(note, format: .version2)
+        for _ in 0..<runs {
+            let (ms, bytes) = Measure.time { Snapshots.save(note, format: .version2) }
+            saveSamples.append(ms)
+            saved = bytes
+        }
+        var loadSamples: [Double] = []
+        for _ in 0..<runs {
+            let (ms, _) = try Measure.time { () throws -> Int in
+                let loaded = try Snapshots.load(saved, replica: ReplicaID(rawValue: 1))
+                return loaded.string.utf8.count
+            }
+            loadSamples.append(ms)
+        }
+        let same = Snapshots.save(try Snapshots.load(saved, replica: ReplicaID(rawValue: 1))) == s0
+        return (same ? Snapshots.byteCount(saved) : nil, Timing(samples: saveSamples).median, Timing(samples: loadSamples).median)
     }
 
     /// Steps 1: replays the base `runs` times (median ms) and saves it as S0 `runs` times

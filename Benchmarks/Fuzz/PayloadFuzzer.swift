@@ -16,6 +16,7 @@
 //   5  gzip stream          -> Gzip.decompress (bounded output)
 //   6  snapshot BODY, sealed, as the `payload` of a v2 note record -> NoteRecord.read; an accepted
 //      record must be within NoteLimits, and its merge with a base record must read back
+//   7  snapshot BODY sealed in a format 2 header (minimum reader 2): the version 2 run table
 //
 // Errors thrown by the decoders are the expected outcome for bad input. The harness traps
 // (on purpose: that is how libFuzzer records a finding) only when a decoder accepts input
@@ -95,6 +96,11 @@ private func exerciseSnapshot(_ bytes: [UInt8]) {
     }
     if again.string != loaded.string { violation("snapshot round trip changed the text") }
     if again.encodedSnapshot() != first { violation("snapshot encoding is not stable") }
+    // Format 2 must hold the same state: decoding it gives format 1's bytes again.
+    guard let viaTwo = try? NoteText(snapshot: loaded.encodedSnapshot(format: .version2), replica: ReplicaID(rawValue: 77), clock: fixedClock),
+          viaTwo.encodedSnapshot() == first else {
+        violation("format 2 round trip changed the state")
+    }
     var edited = loaded
     try? edited.insert("x", atScalarOffset: edited.scalarCount / 2)
     if edited.scalarCount > 0 { try? edited.deleteScalars(in: 0..<1) }
@@ -190,7 +196,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     let rest = Array(input[1...])
-    switch input[0] % 7 {
+    switch input[0] % 8 {
     case 0:
         exerciseSnapshot(rest)
         exerciseChanges(rest)
@@ -199,7 +205,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case 3: exerciseRecords(rest)
     case 4: exerciseTrace(rest)
     case 5: exerciseGzip(rest)
-    default: exerciseRecordReader(PayloadHeader.wrap(rest, kind: .snapshot))
+    case 6: exerciseRecordReader(PayloadHeader.wrap(rest, kind: .snapshot))
+    default: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: 2))
     }
     return 0
 }
@@ -216,6 +223,7 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMu
         seeds.append([0] + snapshot)
         seeds.append([1] + snapshot[NoteFormat.headerSize...])
         seeds.append([6] + snapshot[NoteFormat.headerSize...])
+        seeds.append([7] + note.encodedSnapshot(format: .version2)[NoteFormat.headerSize...])
         let all = note.changes(since: empty).encoded()
         seeds.append([0] + all)
         seeds.append([2] + all[NoteFormat.headerSize...])

@@ -33,6 +33,30 @@ import Testing
         #expect(textInfo["utf8"] as? Int == edited.utf8.count)
     }
 
+    /// `--format` picks the snapshot format of `new`, `edit` and `merge`; format 1 by default.
+    @Test func formatOptionSelectsTheSnapshotFormat() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        func versions(_ file: String) throws -> [Int] {
+            let shown = try CLIHarness.showJSON(file, in: folder.url)
+            let payload = try #require((shown["payloads"] as? [[String: Any]])?.first)
+            return [payload["formatVersion"] as? Int ?? -1, payload["minimumReaderVersion"] as? Int ?? -1]
+        }
+        #expect(try CLIHarness.run(["new", "--replica", "1", "--name", "f", "-o", "one.json"], stdin: Data("a".utf8), in: folder.url).status == 0)
+        #expect(try versions("one.json") == [1, 1])
+        #expect(try CLIHarness.run(["new", "--replica", "1", "--name", "f", "--format", "2", "-o", "two.json"],
+                                   stdin: Data(Self.tricky.utf8), in: folder.url).status == 0)
+        #expect(try versions("two.json") == [2, 2])
+        #expect(try CLIHarness.text(of: "two.json", in: folder.url) == Self.tricky)
+        #expect(try CLIHarness.run(["edit", "two.json", "--replica", "2", "-o", "edited.json"], stdin: Data("b".utf8), in: folder.url).status == 0)
+        #expect(try versions("edited.json") == [1, 1], "edit writes the default unless told")
+        #expect(try CLIHarness.run(["merge", "one.json", "two.json", "--format", "2", "-o", "merged.json"], in: folder.url).status == 0)
+        #expect(try versions("merged.json") == [2, 2])
+        let bad = try CLIHarness.run(["new", "--replica", "1", "--format", "3"], stdin: Data("a".utf8), in: folder.url)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.contains("option '--format' must be 1 or 2, got '3'"), "\(bad.stderr)")
+    }
+
     @Test func newWithoutNameUsesAUUIDAndWritesToStandardOutput() throws {
         let result = try CLIHarness.run(["new", "--replica", "1"], stdin: Data("hello".utf8))
         #expect(result.status == 0)

@@ -1,14 +1,47 @@
 /// Versions of crdtnote's binary payload format (see Docs/FORMAT.md).
 public enum NoteFormat {
-    /// The format version this library writes.
-    public static let version: UInt16 = 1
-    /// The newest "minimum reader version" this library can decode. A payload that
-    /// requires a newer reader is refused with a ``PayloadError`` whose code is ``PayloadError/Code/newerFormat``.
-    public static let readerVersion: UInt16 = 1
+    /// The newest format version this library can write (snapshots in ``SnapshotFormat/version2``).
+    /// What it writes by default is ``NoteLimits/snapshotFormat``: version 1.
+    public static let version: UInt16 = 2
+    /// The newest "minimum reader version" this library can decode (it reads versions 1 and 2).
+    /// A payload that requires a newer reader is refused with a ``PayloadError`` whose code is
+    /// ``PayloadError/Code/newerFormat``.
+    public static let readerVersion: UInt16 = 2
     /// The four magic bytes every payload starts with: "CRNT".
     public static let magic: [UInt8] = [0x43, 0x52, 0x4E, 0x54]
     /// Size of the fixed header in bytes.
     public static let headerSize = 18
+}
+
+/// The layout a snapshot is written in (Docs/FORMAT.md, "Runs, version 1" and "Runs, version 2").
+/// Both are read by this library; which one it writes is ``NoteLimits/snapshotFormat``.
+///
+/// - ``version1`` is read by every crdtnote release: the default.
+/// - ``version2`` stores the run table in predicted, entropy-coded columns: about 20% smaller
+///   snapshots of long-edited notes, but releases before format 2 refuse it (``PayloadError/Code/newerFormat``).
+///   Switch to it only once every device that syncs the app's notes runs a release that reads it
+///   (Docs/FORMAT.md, "Mixed fleets").
+///
+/// Only versions this library can write exist: `SnapshotFormat(rawValue: 3)` is nil.
+public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The format version written in the payload header; also its minimum reader version.
+    public let rawValue: UInt16
+
+    /// The format numbered `rawValue`, or nil when this library cannot write it (only 1 and 2).
+    public init?(rawValue: UInt16) {
+        guard rawValue >= 1, rawValue <= NoteFormat.version else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(known: UInt16) { rawValue = known }
+
+    /// Format 1: plain run columns; every crdtnote release reads it. The default.
+    public static let version1 = SnapshotFormat(known: 1)
+    /// Format 2: predicted, rANS-coded run columns; needs a reader of version 2 or newer.
+    public static let version2 = SnapshotFormat(known: 2)
+
+    /// "1" or "2".
+    public var description: String { String(rawValue) }
 }
 
 /// What a payload holds.
@@ -123,6 +156,12 @@ public struct NoteLimits: Sendable, Hashable {
     public var maximumTextBytes: Int
     /// Most bytes of one encoded payload (inline or `payloadAsset`) and of any ASSET note field.
     public var maximumAssetBytes: Int
+    /// The snapshot format every writer uses (`NoteRecord.write`, `RecordMerger`, the sync engine,
+    /// the CLI's `--format`): ``SnapshotFormat/version1`` by default, which every crdtnote release
+    /// reads. Set ``SnapshotFormat/version2`` (smaller snapshots) only once every device that
+    /// syncs these notes runs a release that reads format 2 (Docs/FORMAT.md, "Mixed fleets").
+    /// Readers accept both whatever this says.
+    public var snapshotFormat: SnapshotFormat
     /// Largest encoded snapshot stored inline as `payload` (raw bytes).
     public var maxInlinePayload: Int
     /// Largest text mirror stored inline as a STRING (UTF-8 bytes).
@@ -134,7 +173,8 @@ public struct NoteLimits: Sendable, Hashable {
     /// Limits; every value defaults to the documented standard.
     public init(maximumElements: Int = 1 << 26, maximumReplicas: Int = 1 << 16, maximumRuns: Int = 1 << 21,
                 maximumTextBytes: Int = 1 << 24, maximumAssetBytes: Int = 1 << 25,
-                maxInlinePayload: Int = 512_000, maxInlineText: Int = 196_608, recordBudget: Int = 1_000_000) {
+                maxInlinePayload: Int = 512_000, maxInlineText: Int = 196_608, recordBudget: Int = 1_000_000,
+                snapshotFormat: SnapshotFormat = .version1) {
         self.maximumElements = maximumElements
         self.maximumReplicas = maximumReplicas
         self.maximumRuns = maximumRuns
@@ -143,6 +183,7 @@ public struct NoteLimits: Sendable, Hashable {
         self.maxInlinePayload = maxInlinePayload
         self.maxInlineText = maxInlineText
         self.recordBudget = recordBudget
+        self.snapshotFormat = snapshotFormat
     }
 
     /// Standard limits with other inline sizes (tests use tiny ones to force assets).
@@ -153,7 +194,7 @@ public struct NoteLimits: Sendable, Hashable {
 
     /// The documented defaults: 2^26 = 67,108,864 elements, 65,536 replicas, 2^21 = 2,097,152
     /// runs, 16 MiB of text, 32 MiB per payload or asset; payload inline up to 512,000 bytes,
-    /// text up to 196,608 bytes, record budget 1,000,000 bytes.
+    /// text up to 196,608 bytes, record budget 1,000,000 bytes; snapshots written in format 1.
     public static let `default` = NoteLimits()
     /// The same as ``default``.
     public static let standard = NoteLimits()

@@ -1,21 +1,31 @@
 extension NoteText {
     /// The note's full state in crdtnote's binary format: visible text, ids, origins and
-    /// tombstones, clock stamps. Deleted text is not included.
+    /// tombstones, clock stamps. Deleted text is not included. Written in the default
+    /// ``NoteLimits/snapshotFormat`` (format 1, which every release reads).
+    public func encodedSnapshot() -> [UInt8] {
+        encodedSnapshot(format: NoteLimits.default.snapshotFormat)
+    }
+
+    /// The note's full state written in snapshot format `format` (see ``SnapshotFormat``).
     ///
     /// A note loaded from a snapshot whose index has not been built yet (never edited, merged
-    /// or asked for a position) returns the bytes it was loaded from when they are in the
-    /// format this library writes (``SnapshotDecoder/writesUnchanged(_:)``): the same state, read
-    /// back identically. Otherwise the state is encoded again; should the loaded snapshot's runs
+    /// or asked for a position) returns the bytes it was loaded from when they are exactly what
+    /// `format` writes (``SnapshotDecoder/writesUnchanged(_:in:)``): the same state, read back
+    /// identically. Otherwise the state is encoded again; should the loaded snapshot's runs
     /// prove corrupt then, its bytes are returned unchanged (so the damage is reported wherever
     /// they are read and edited next, never replaced by a different state).
-    public func encodedSnapshot() -> [UInt8] {
-        guard let deferred else { return PayloadHeader.wrap(SnapshotEncoder.encode(sequence), kind: .snapshot) }
-        if SnapshotDecoder.writesUnchanged(deferred.payload) { return deferred.payload }
+    public func encodedSnapshot(format: SnapshotFormat) -> [UInt8] {
+        guard let deferred else { return Self.wrap(sequence, format: format) }
+        if SnapshotDecoder.writesUnchanged(deferred.payload, in: format) { return deferred.payload }
         do {
-            return PayloadHeader.wrap(SnapshotEncoder.encode(try deferred.sequence()), kind: .snapshot)
+            return Self.wrap(try deferred.sequence(), format: format)
         } catch {
             return deferred.payload
         }
+    }
+
+    private static func wrap(_ sequence: TextSequence, format: SnapshotFormat) -> [UInt8] {
+        PayloadHeader.wrap(SnapshotEncoder.encode(sequence, format: format), kind: .snapshot, version: format.rawValue)
     }
 
     /// Loads a snapshot; edits made from now on are attributed to `replica`.
@@ -37,10 +47,11 @@ extension NoteText {
     /// nothing; reads that cannot throw document what they return instead.
     public init(snapshot: [UInt8], replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock(),
                 limits: NoteLimits = .default) throws(PayloadError) {
-        var reader = try PayloadHeader.body(of: snapshot, expecting: .snapshot)
+        let (header, body) = try PayloadHeader.body(of: snapshot, expecting: .snapshot)
+        var reader = body
         let prologue: SnapshotPrologue
         do {
-            prologue = try SnapshotDecoder.prologue(&reader, limits: limits)
+            prologue = try SnapshotDecoder.prologue(&reader, layout: max(header.minimumReaderVersion, 1), limits: limits)
         } catch {
             throw .corrupt(error)
         }
@@ -48,7 +59,7 @@ extension NoteText {
             text: prologue.text, scalarCount: prologue.scalarCount, utf16Count: prologue.utf16Count,
             runCount: prologue.runCount, replicas: prologue.table.replicas, nextSeq: prologue.table.nextSeq,
             latestStamp: prologue.table.latest, clockLog: prologue.table.logs.map(ClockLog.init), payload: snapshot,
-            build: { () throws(BinaryDecodingError) -> TextSequence in try SnapshotDecoder.runs(prologue) })
+            build: { () throws(BinaryDecodingError) -> TextSequence in try SnapshotDecoder.runs(prologue, limits: limits) })
         self.init(deferred: deferred, replica: replica, clock: clock)
     }
 
@@ -69,7 +80,7 @@ extension NoteChanges {
 
     /// Decodes changes. Their consistency with a particular note is checked when they are applied.
     public init(encoded bytes: [UInt8], limits: NoteLimits = .default) throws(PayloadError) {
-        var reader = try PayloadHeader.body(of: bytes, expecting: .changes)
+        var reader = try PayloadHeader.body(of: bytes, expecting: .changes).1
         do {
             self.init(changeSet: try ChangeSetCoding.decode(&reader, limits: limits))
         } catch {

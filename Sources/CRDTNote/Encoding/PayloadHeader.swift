@@ -17,7 +17,9 @@ package struct PayloadHeader: Sendable, Hashable {
 
     /// Reads and checks the header of `bytes`: magic, version gate (before anything
     /// else is interpreted), kind, flags, length and checksum.
-    package static func read(_ bytes: [UInt8]) throws(PayloadError) -> PayloadHeader {
+    /// `supportedReader` is the newest minimum reader version accepted (tests lower it to
+    /// check the gate as an older release would apply it).
+    package static func read(_ bytes: [UInt8], supportedReader: UInt16 = NoteFormat.readerVersion) throws(PayloadError) -> PayloadHeader {
         do {
             var reader = ByteReader(bytes)
             let magic = try reader.readBytes(4)
@@ -26,8 +28,8 @@ package struct PayloadHeader: Sendable, Hashable {
             }
             let format = try readUInt16(&reader)
             let minimumReader = try readUInt16(&reader)
-            if minimumReader > NoteFormat.readerVersion {
-                throw PayloadError.newerFormat(requiredReader: minimumReader, supportedReader: NoteFormat.readerVersion)
+            if minimumReader > supportedReader {
+                throw PayloadError.newerFormat(requiredReader: minimumReader, supportedReader: supportedReader)
             }
             let kindOffset = reader.offset
             let kindByte = try reader.readByte()
@@ -75,12 +77,13 @@ package struct PayloadHeader: Sendable, Hashable {
         return UInt16(b[b.startIndex]) | UInt16(b[b.startIndex + 1]) << 8
     }
 
-    /// Wraps `body` in a header of the current format version.
-    static func wrap(_ body: [UInt8], kind: PayloadKind) -> [UInt8] {
+    /// Wraps `body` in a header declaring format `version`, readable by readers of that version
+    /// or newer (format 1 unless a snapshot is written in another ``SnapshotFormat``).
+    static func wrap(_ body: [UInt8], kind: PayloadKind, version: UInt16 = 1) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: body.count + NoteFormat.headerSize)
         out.writeBytes(NoteFormat.magic)
-        out.writeByte(UInt8(NoteFormat.version & 0xFF)); out.writeByte(UInt8(NoteFormat.version >> 8))
-        out.writeByte(UInt8(NoteFormat.readerVersion & 0xFF)); out.writeByte(UInt8(NoteFormat.readerVersion >> 8))
+        out.writeByte(UInt8(version & 0xFF)); out.writeByte(UInt8(version >> 8))
+        out.writeByte(UInt8(version & 0xFF)); out.writeByte(UInt8(version >> 8))
         out.writeByte(kind.rawValue)
         out.writeByte(0)
         out.writeUInt32LE(UInt32(body.count))
@@ -89,12 +92,12 @@ package struct PayloadHeader: Sendable, Hashable {
         return out.bytes
     }
 
-    /// Checks the header and kind, returning a reader positioned on the body.
-    static func body(of bytes: [UInt8], expecting kind: PayloadKind) throws(PayloadError) -> ByteReader {
+    /// Checks the header and kind, returning the header and a reader positioned on the body.
+    static func body(of bytes: [UInt8], expecting kind: PayloadKind) throws(PayloadError) -> (PayloadHeader, ByteReader) {
         let header = try read(bytes)
         guard header.kind == kind else {
             throw .corrupt(BinaryDecodingError(.invalidValue, at: 8, "expected a \(kind) payload, found \(header.kind)"))
         }
-        return ByteReader(bytes, range: NoteFormat.headerSize..<bytes.count)
+        return (header, ByteReader(bytes, range: NoteFormat.headerSize..<bytes.count))
     }
 }

@@ -1,7 +1,7 @@
 import CRDTNoteSupport
 
 /// What a snapshot body declares before its runs: the clock table, the visible text (checked
-/// and counted), and the framing of the run columns. A lazy load (``NoteText/init(snapshot:replica:clock:limits:)``)
+/// and counted) and the run count. A lazy load (``NoteText/init(snapshot:replica:clock:limits:)``)
 /// reads this much up front and keeps it; the runs are decoded on first need.
 struct SnapshotPrologue: Sendable {
     /// Replica ids, id counts, latest stamps and clock logs.
@@ -13,48 +13,43 @@ struct SnapshotPrologue: Sendable {
     /// Unicode scalars and UTF-16 code units of `text`.
     var scalarCount: Int
     var utf16Count: Int
-    /// Runs declared (within the run limit, one flag byte each).
+    /// Runs declared (within the run limit).
     var runCount: Int
-    /// Offset of the run count, for errors about the runs as a whole.
-    var countOffset: Int
-    /// The six run columns, each a reader over exactly its bytes.
-    var flags: ByteReader
-    var replicaColumn: ByteReader
-    var seqColumn: ByteReader
-    var lengthColumn: ByteReader
-    var leftColumn: ByteReader
-    var rightColumn: ByteReader
+    /// The run table's layout: the payload's minimum reader version (1 or 2).
+    var layout: UInt16
+    /// The run table, from its run count to the end of the body.
+    var runTable: ByteReader
 }
 
 /// Reads a snapshot body back into a document, checking every field: counts against
 /// the bytes left and the decoding limits, ids against the replica table, every id
 /// present exactly once, text valid UTF-8 and fully used. Never traps.
 ///
-/// Two phases: ``prologue(_:limits:)`` (clock table, text, column framing: what a lazy load
-/// checks up front) and ``runs(_:)`` (the column contents, id tiling, causality, and the
-/// index). The column encoding lives entirely in `runs`.
+/// Two phases: ``prologue(_:layout:limits:)`` (clock table, text, run count, and for layout 1
+/// the column framing: what a lazy load checks up front) and ``runs(_:limits:)`` (the run table
+/// in either layout, id tiling, causality, and the index).
 struct SnapshotDecoder {
-    /// Whether a snapshot payload (header included) is exactly what this library writes for
-    /// its state, so a note loaded from it and never changed may hand it back unchanged: the
-    /// same format version and minimum reader version as `PayloadHeader.wrap` writes. The one
-    /// place that decides it; a format version 2 writer changes it here.
+    /// Whether a snapshot payload (header included) is exactly what this library writes in
+    /// `format`, so a note loaded from it and never changed may hand it back unchanged: the
+    /// same format version and minimum reader version as `PayloadHeader.wrap` writes for it.
     /// Reads only the two version fields: the header was checked when the note was loaded.
-    static func writesUnchanged(_ payload: [UInt8]) -> Bool {
+    static func writesUnchanged(_ payload: [UInt8], in format: SnapshotFormat) -> Bool {
         guard payload.count >= NoteFormat.headerSize else { return false }
-        let format = UInt16(payload[4]) | UInt16(payload[5]) << 8
+        let version = UInt16(payload[4]) | UInt16(payload[5]) << 8
         let minimumReader = UInt16(payload[6]) | UInt16(payload[7]) << 8
-        return format == NoteFormat.version && minimumReader == NoteFormat.readerVersion
+        return version == format.rawValue && minimumReader == format.rawValue
     }
 
     /// Both phases at once: the whole document, or the first problem found.
-    static func decode(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> TextSequence {
-        try runs(try prologue(&reader, limits: limits))
+    static func decode(_ reader: inout ByteReader, layout: UInt16, limits: NoteLimits) throws(BinaryDecodingError) -> TextSequence {
+        try runs(try prologue(&reader, layout: layout, limits: limits), limits: limits)
     }
 
     /// Reads and checks everything before the runs' contents: the clock table, the text (length
-    /// within `limits`, valid UTF-8, counted in the same pass) and the column lengths, which must
-    /// fill the body exactly, with one flag byte per run and the run count within `limits`.
-    static func prologue(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> SnapshotPrologue {
+    /// within `limits`, valid UTF-8, counted in the same pass) and the run count (within
+    /// `limits`); for layout 1 also the column lengths, which must fill the body exactly with one
+    /// flag byte per run.
+    static func prologue(_ reader: inout ByteReader, layout: UInt16, limits: NoteLimits) throws(BinaryDecodingError) -> SnapshotPrologue {
         let table = try ClockTableCoding.read(&reader, withCounts: true, limits: limits)
         for (r, log) in table.logs.enumerated() where (log.last?.seq ?? 0) >= max(table.nextSeq[r], 1) {
             throw BinaryDecodingError(.invalidValue, at: reader.offset, "clock log of replica \(table.replicas[r]) covers ids it does not have")
@@ -68,43 +63,51 @@ struct SnapshotDecoder {
         if let bad = counts.firstInvalidByte {
             throw BinaryDecodingError(.invalidValue, at: reader.absolute(text.startIndex + bad), "text is not valid UTF-8")
         }
-        let countOffset = reader.offset
-        let runCount = try reader.readCount("run count", minimumBytesEach: 2)
-        let flags = try reader.subReader(length: try columnLength(&reader, "flag column"), "flag column")
-        let replicaColumn = try reader.subReader(length: try columnLength(&reader, "replica column"), "replica column")
-        let seqColumn = try reader.subReader(length: try columnLength(&reader, "sequence column"), "sequence column")
-        let lengthColumn = try reader.subReader(length: try columnLength(&reader, "length column"), "length column")
-        let leftColumn = try reader.subReader(length: try columnLength(&reader, "left-origin column"), "left-origin column")
-        let rightColumn = try reader.subReader(length: try columnLength(&reader, "right-origin column"), "right-origin column")
-        try reader.expectEnd("snapshot")
-        guard flags.remaining == runCount else {
-            throw BinaryDecodingError(.invalidValue, at: countOffset, "\(runCount) runs but \(flags.remaining) flag bytes")
-        }
-        guard runCount <= limits.maximumRuns else {
-            throw BinaryDecodingError(.lengthTooLarge, at: countOffset, "\(runCount) runs exceed the limit of \(limits.maximumRuns)")
+        let runTable = reader
+        let runCount: Int
+        if layout >= 2 {
+            runCount = try RunColumnsV2Decoder.runCount(&reader, table: table, limits: limits)
+        } else {
+            runCount = try RunColumnsV1.frame(&reader, limits: limits).runCount
         }
         return SnapshotPrologue(table: table, text: text, textOffset: textOffset, scalarCount: counts.scalars,
-                                utf16Count: counts.utf16, runCount: runCount, countOffset: countOffset, flags: flags,
-                                replicaColumn: replicaColumn, seqColumn: seqColumn, lengthColumn: lengthColumn,
-                                leftColumn: leftColumn, rightColumn: rightColumn)
+                                utf16Count: counts.utf16, runCount: runCount, layout: layout, runTable: runTable)
     }
 
-    /// Decodes the run columns framed by `prologue` and builds the document: every run's flags,
+    /// Decodes the run table that `prologue` found and builds the document: every run's flags,
     /// replica, ids, length and origins checked, the text used exactly, the ids of every replica
     /// tiled exactly once, the origins causally ordered.
-    static func runs(_ prologue: SnapshotPrologue) throws(BinaryDecodingError) -> TextSequence {
+    static func runs(_ prologue: SnapshotPrologue, limits: NoteLimits) throws(BinaryDecodingError) -> TextSequence {
         let table = prologue.table
-        let replicaCount = table.replicas.count
-        let runCount = prologue.runCount
-        let textOffset = prologue.textOffset
-        let countOffset = prologue.countOffset
         let content = Array(prologue.text)
-        var flags = prologue.flags
-        var replicaColumn = prologue.replicaColumn
-        var seqColumn = prologue.seqColumn
-        var lengthColumn = prologue.lengthColumn
-        var leftColumn = prologue.leftColumn
-        var rightColumn = prologue.rightColumn
+        var reader = prologue.runTable
+        let countOffset = reader.offset
+        let runs = prologue.layout >= 2
+            ? try RunColumnsV2Decoder.decode(&reader, table: table, content: content, textOffset: prologue.textOffset, limits: limits)
+            : try decodeRunsV1(&reader, table: table, content: content, textOffset: prologue.textOffset, limits: limits)
+        let byID = try runsInIDOrder(runs, table: table, at: countOffset)
+        try checkCausality(runs, byID: byID, at: countOffset)
+        var leafOf = [SlotRanges](repeating: SlotRanges(), count: table.replicas.count)
+        for (r, indexes) in byID.enumerated() {
+            for i in indexes { leafOf[r].append(Int(runs[i].length), slot: Int32(i / TextSequence.bulkLeafFill)) }
+        }
+        return TextSequence(replicas: table.replicas, nextSeq: table.nextSeq, latest: table.latest, logs: table.logs,
+                            content: content, runs: runs, leafOf: leafOf)
+    }
+
+    /// The run table of format version 1 (Docs/FORMAT.md, "Runs, version 1"): six plain columns.
+    private static func decodeRunsV1(_ reader: inout ByteReader, table: ClockTableCoding.Table, content: [UInt8], textOffset: Int,
+                                     limits: NoteLimits) throws(BinaryDecodingError) -> [Run] {
+        let replicaCount = table.replicas.count
+        let frame = try RunColumnsV1.frame(&reader, limits: limits)
+        let runCount = frame.runCount
+        let countOffset = frame.countOffset
+        var flags = frame.flags
+        var replicaColumn = frame.replicaColumn
+        var seqColumn = frame.seqColumn
+        var lengthColumn = frame.lengthColumn
+        var leftColumn = frame.leftColumn
+        var rightColumn = frame.rightColumn
         // Nothing here is sized by the declared id counts: ids are checked run by run, as ranges.
         var runs: [Run] = []
         runs.reserveCapacity(runCount)
@@ -180,14 +183,7 @@ struct SnapshotDecoder {
             guard i + 1 < runs.count else { throw BinaryDecodingError(.invalidValue, at: countOffset, "last run points to a next element") }
             runs[i].right = ItemRef(replica: runs[i + 1].replica, seq: runs[i + 1].seq)
         }
-        let byID = try runsInIDOrder(runs, table: table, at: countOffset)
-        try checkCausality(runs, byID: byID, at: countOffset)
-        var leafOf = [SlotRanges](repeating: SlotRanges(), count: replicaCount)
-        for (r, indexes) in byID.enumerated() {
-            for i in indexes { leafOf[r].append(Int(runs[i].length), slot: Int32(i / TextSequence.bulkLeafFill)) }
-        }
-        return TextSequence(replicas: table.replicas, nextSeq: table.nextSeq, latest: table.latest, logs: table.logs,
-                            content: content, runs: runs, leafOf: leafOf)
+        return runs
     }
 
     /// Per replica, the runs' indexes in id order, checking that they tile the replica's ids
@@ -226,10 +222,6 @@ struct SnapshotDecoder {
         } catch {
             throw BinaryDecodingError(.invalidValue, at: offset, "the runs' origins are not causally ordered: \(error.message)")
         }
-    }
-
-    private static func columnLength(_ reader: inout ByteReader, _ what: String) throws(BinaryDecodingError) -> Int {
-        try reader.readVarUInt(max: UInt64(reader.remaining), "length of \(what)")
     }
 
     static func readRef(_ reader: inout ByteReader, table: ClockTableCoding.Table, what: String) throws(BinaryDecodingError) -> ItemRef {

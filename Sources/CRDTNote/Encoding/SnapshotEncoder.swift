@@ -1,23 +1,34 @@
 /// Writes a document's full state as a snapshot body (Docs/FORMAT.md, "Snapshot body").
 /// Deleted text is not stored; ids, origins and tombstones are, column by column.
 struct SnapshotEncoder {
-    static func encode(_ seq: TextSequence) -> [UInt8] {
+    /// The body in `format`: the replica table and text, then the run table of that version.
+    static func encode(_ seq: TextSequence, format: SnapshotFormat) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: seq.scalarCount + seq.runCount * 4 + 64)
         ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: seq.clockLog.map(\.entries), into: &out)
         out.writeLengthPrefixed(seq.utf8Bytes())
-        out.writeVarUInt(UInt64(seq.runCount))
-        var flags = ByteWriter(reservingCapacity: seq.runCount)
-        var replicaColumn = ByteWriter()
-        var seqColumn = ByteWriter(reservingCapacity: seq.runCount * 2)
-        var lengthColumn = ByteWriter(reservingCapacity: seq.runCount)
-        var leftColumn = ByteWriter()
-        var rightColumn = ByteWriter()
-        var lastSeqEnd = [UInt32](repeating: 0, count: seq.replicas.count)
-        var previous: Run? = nil
-        var previousRightMode = SnapshotFlags.rightNone
         var runs: [Run] = []
         runs.reserveCapacity(seq.runCount)
         for slot in seq.order { runs.append(contentsOf: seq.leaves[Int(slot)]) }
+        if format == .version2 {
+            RunColumnsV2Encoder.write(runs, replicaCount: seq.replicas.count, into: &out)
+        } else {
+            writeRunsV1(runs, replicaCount: seq.replicas.count, into: &out)
+        }
+        return out.bytes
+    }
+
+    /// The run table of format version 1: the run count and six plain columns.
+    private static func writeRunsV1(_ runs: [Run], replicaCount: Int, into out: inout ByteWriter) {
+        out.writeVarUInt(UInt64(runs.count))
+        var flags = ByteWriter(reservingCapacity: runs.count)
+        var replicaColumn = ByteWriter()
+        var seqColumn = ByteWriter(reservingCapacity: runs.count * 2)
+        var lengthColumn = ByteWriter(reservingCapacity: runs.count)
+        var leftColumn = ByteWriter()
+        var rightColumn = ByteWriter()
+        var lastSeqEnd = [UInt32](repeating: 0, count: replicaCount)
+        var previous: Run? = nil
+        var previousRightMode = SnapshotFlags.rightNone
         for (i, run) in runs.enumerated() {
             var flag: UInt8 = run.isDeleted ? SnapshotFlags.deleted : 0
             if run.replica != previous?.replica ?? 0 {
@@ -57,7 +68,6 @@ struct SnapshotEncoder {
         for column in [flags, replicaColumn, seqColumn, lengthColumn, leftColumn, rightColumn] {
             out.writeLengthPrefixed(column.bytes)
         }
-        return out.bytes
     }
 }
 

@@ -29,7 +29,7 @@ extension NoteRecord {
             throw self.error(.corruptPayload, NoteSchema.Field.payload,
                              "note '\(recordName)' not written: its loaded snapshot is corrupt: \(error.code) at byte \(error.offset): \(error.message)")
         }
-        let payload = note.encodedSnapshot()
+        let payload = note.encodedSnapshot(format: limits.snapshotFormat)
         guard payload.count <= limits.maximumAssetBytes else {
             throw self.error(.limitExceeded, NoteSchema.Field.payload,
                              "note '\(recordName)' not written: the payload would have \(payload.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")

@@ -1,3 +1,4 @@
+import CRDTNote
 import CRDTNoteSupport
 
 /// Option descriptions shared by several commands, so each reads the same everywhere.
@@ -11,6 +12,9 @@ enum CommonOptions {
     /// `--replica ID`
     static let replica = OptionSpec.value(
         "--replica", "ID", "This device's replica ID: a decimal or 0x-hex number that fits in 64 bits.")
+    /// `--format N`
+    static let format = OptionSpec.value(
+        "--format", "N", "Snapshot format to write: 1 (default; every crdtnote reads it) or 2 (smaller; read only by crdtnote releases that know format 2).")
     /// `--json`
     static let json = OptionSpec.flag("--json", "Print machine-readable JSON instead of text.")
 
@@ -22,6 +26,15 @@ enum CommonOptions {
     /// The `-o` destination, or `fallback` when absent.
     static func output(_ parsed: ParsedArguments, default fallback: OutputDestination) throws(UsageError) -> OutputDestination {
         try parsed.value(output.name).map(OutputDestination.init(argument:)) ?? fallback
+    }
+
+    /// The `--format` snapshot format, or the library's default (format 1) when absent.
+    static func format(_ parsed: ParsedArguments) throws(UsageError) -> SnapshotFormat {
+        guard let value = try parsed.value(format.name) else { return NoteLimits.default.snapshotFormat }
+        guard let number = UInt16(value), let format = SnapshotFormat(rawValue: number) else {
+            throw parsed.usageError("option '--format' must be 1 or 2, got '\(value)'")
+        }
+        return format
     }
 
     /// Fails when standard input is named by more than one argument, since it can be read once.

@@ -15,6 +15,8 @@ struct EditOptions: Equatable, Sendable {
     var output: OutputDestination
     /// Folder with asset files, if any.
     var assets: String?
+    /// The snapshot format written (`--format`).
+    var format: SnapshotFormat = .version1
 }
 
 extension EditOptions {
@@ -22,14 +24,14 @@ extension EditOptions {
     static let spec = CommandSpec(
         name: "edit",
         summary: "Replace a note's text, recording the change as edits by one replica.",
-        usage: ["edit RECORD --replica ID [--text FILE] [-o OUT] [--assets DIR]"],
+        usage: ["edit RECORD --replica ID [--text FILE] [--format N] [-o OUT] [--assets DIR]"],
         arguments: [ArgumentSpec(name: "RECORD", help: "The record JSON file to edit.")],
         options: [
             CommonOptions.replica,
             .value("--text", "FILE", "Read the new text from FILE; '-' or no --text reads standard input."),
             .value("--output", short: "-o", "OUT",
                    "Write the edited record to OUT ('-': standard output) instead of replacing RECORD."),
-            CommonOptions.assets,
+            CommonOptions.assets, CommonOptions.format,
         ],
         discussion: [
             "The note is read (a version 1 record is upgraded), its text replaced by the new text as the",
@@ -56,6 +58,7 @@ extension EditOptions {
             }
         }
         output = try CommonOptions.output(parsed, default: .file(recordPath))
+        format = try CommonOptions.format(parsed)
         try CommonOptions.checkSingleStandardInput([recordPath, textPath], command: Self.spec.name)
     }
 

@@ -9,7 +9,7 @@ import CRDTNoteSupport
 /// only then are the records merged. Notes about the merge (a legacy side upgraded, a
 /// two-way merge) go to standard error as `crdtnote: note:` lines.
 func runMerge(_ options: MergeOptions) throws(CLIError) {
-    let merger = RecordMerger()
+    let merger = RecordMerger(limits: NoteLimits(snapshotFormat: options.format))
     let result: RecordMergeResult
     switch options.inputs {
     case let .conflict(serverPath, clientPath, ancestorPath):

@@ -19,6 +19,8 @@ struct MergeOptions: Equatable, Sendable {
     var assets: String?
     /// Where the merged record goes (standard output by default).
     var output: OutputDestination
+    /// The snapshot format written (`--format`).
+    var format: SnapshotFormat = .version1
 }
 
 extension MergeOptions {
@@ -27,15 +29,15 @@ extension MergeOptions {
         name: "merge",
         summary: "Merge versions of a note record into one record that keeps every edit.",
         usage: [
-            "merge --server S --client C [--ancestor A] [--assets DIR] [-o OUT]",
-            "merge R1 R2 [R3 ...] [--assets DIR] [-o OUT]",
+            "merge --server S --client C [--ancestor A] [--assets DIR] [--format N] [-o OUT]",
+            "merge R1 R2 [R3 ...] [--assets DIR] [--format N] [-o OUT]",
         ],
         arguments: [ArgumentSpec(name: "R1 R2 ...", help: "Record JSON files: versions of the same note.")],
         options: [
             .value("--server", "S", "The record now on the server (the merge is built on it)."),
             .value("--client", "C", "The record the client tried to save."),
             .value("--ancestor", "A", "The record the client started from (optional)."),
-            CommonOptions.assets, CommonOptions.output,
+            CommonOptions.assets, CommonOptions.format, CommonOptions.output,
         ],
         discussion: [
             "Give either --server and --client (a save conflict) or two or more records, not both.",
@@ -74,6 +76,7 @@ extension MergeOptions {
         }
         assets = try CommonOptions.assets(parsed)
         output = try CommonOptions.output(parsed, default: .standardOutput)
+        format = try CommonOptions.format(parsed)
         try CommonOptions.checkSingleStandardInput(inputPaths, command: Self.spec.name)
     }
 

@@ -13,6 +13,8 @@ struct NewOptions: Equatable, Sendable {
     var recordName: String?
     /// Where the new record goes (standard output by default).
     var output: OutputDestination
+    /// The snapshot format written (`--format`).
+    var format: SnapshotFormat = .version1
 }
 
 extension NewOptions {
@@ -23,12 +25,12 @@ extension NewOptions {
     static let spec = CommandSpec(
         name: "new",
         summary: "Create a note record from plain text.",
-        usage: ["new --replica ID [--text FILE] [--name RECORDNAME] [-o OUT]"],
+        usage: ["new --replica ID [--text FILE] [--name RECORDNAME] [--format N] [-o OUT]"],
         options: [
             CommonOptions.replica,
             .value("--text", "FILE", "Read the note's text from FILE; '-' or no --text reads standard input."),
             .value("--name", "RECORDNAME", "CloudKit record name (ASCII, at most 255 bytes); default: a new UUID."),
-            CommonOptions.output,
+            CommonOptions.format, CommonOptions.output,
         ],
         discussion: [
             "The text is read as UTF-8, exactly (no newline added or removed). Asset files of a large note",
@@ -57,6 +59,7 @@ extension NewOptions {
             }
         }
         output = try CommonOptions.output(parsed, default: .standardOutput)
+        format = try CommonOptions.format(parsed)
     }
 
     /// Checks input and output before creating the record.

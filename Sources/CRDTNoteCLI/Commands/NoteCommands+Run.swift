@@ -11,7 +11,8 @@ func runNew(_ options: NewOptions) throws(CLIError) {
     try setText(text, of: &note, file: options.textPath)
     let record: NoteRecord
     do {
-        record = try NoteRecord(recordName: options.recordName ?? UUID().uuidString, note: note)
+        record = try NoteRecord(recordName: options.recordName ?? UUID().uuidString, note: note,
+                                limits: NoteLimits(snapshotFormat: options.format))
     } catch {
         throw .noteRecord(error, file: options.recordName)
     }
@@ -28,7 +29,7 @@ func runEdit(_ options: EditOptions) throws(CLIError) {
     try setText(text, of: &note, file: options.recordPath)
     let updated: NoteRecord
     do {
-        updated = try file.record.writing(note)
+        updated = try file.record.writing(note, limits: NoteLimits(snapshotFormat: options.format))
     } catch {
         throw .noteRecord(error, file: file.displayName)
     }

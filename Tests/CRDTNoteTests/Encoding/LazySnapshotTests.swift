@@ -139,8 +139,9 @@ import CRDTNoteTestSupport
         try note.deleteScalars(in: 2..<4)
         var payload = note.encodedSnapshot()
         var reader = ByteReader(payload, range: NoteFormat.headerSize..<payload.count)
-        let prologue = try SnapshotDecoder.prologue(&reader, limits: .default)
-        let flagOffset = prologue.flags.offset
+        let prologue = try SnapshotDecoder.prologue(&reader, layout: 1, limits: .default)
+        var runTable = prologue.runTable
+        let flagOffset = try RunColumnsV1.frame(&runTable, limits: .default).flags.offset
         payload[flagOffset] |= SnapshotFlags.reservedMask
         return (FormatSamples.resealed(payload), note.string, flagOffset)
     }

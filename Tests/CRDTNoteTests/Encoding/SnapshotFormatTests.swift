@@ -57,12 +57,13 @@ import CRDTNoteTestSupport
 
     @Test func aNewerMinimumReaderIsRefusedBeforeAnythingElse() throws {
         var bytes = try NoteText("hello", replica: .test(1)).encodedSnapshot()
-        bytes[6] = 2   // minimum reader version, little endian
+        bytes[6] = UInt8(NoteFormat.readerVersion + 1)   // minimum reader version, little endian
         bytes[bytes.count - 1] ^= 0xFF   // and a damaged body: the gate still answers first
-        #expect(throws: PayloadError.newerFormat(requiredReader: 2, supportedReader: NoteFormat.readerVersion)) {
+        let newer = NoteFormat.readerVersion + 1
+        #expect(throws: PayloadError.newerFormat(requiredReader: newer, supportedReader: NoteFormat.readerVersion)) {
             _ = try NoteText(snapshot: bytes, replica: .test(1))
         }
-        #expect(throws: PayloadError.newerFormat(requiredReader: 2, supportedReader: NoteFormat.readerVersion)) {
+        #expect(throws: PayloadError.newerFormat(requiredReader: newer, supportedReader: NoteFormat.readerVersion)) {
             _ = try PayloadHeader.read(bytes)
         }
     }

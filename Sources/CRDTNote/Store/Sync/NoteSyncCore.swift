@@ -176,7 +176,7 @@ public struct NoteSyncCore: Sendable {
     public func savedState() -> NoteSyncState {
         var saved: [String: NoteSyncState.SavedNote] = [:]
         for (name, note) in notes {
-            saved[name] = NoteSyncState.SavedNote(snapshot: note.text.encodedSnapshot(), base: note.base, hasUnsavedChanges: note.hasUnsavedChanges)
+            saved[name] = NoteSyncState.SavedNote(snapshot: note.text.encodedSnapshot(format: configuration.recordLimits.snapshotFormat), base: note.base, hasUnsavedChanges: note.hasUnsavedChanges)
         }
         var state = NoteSyncState(token: token, notes: saved, pendingDeletes: pendingDeletes)
         state.subscriptionID = subscriptionID
