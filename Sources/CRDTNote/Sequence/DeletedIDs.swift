@@ -70,8 +70,18 @@ struct DeletedIDs: Sendable, Equatable {
     }
 
     /// Adds `range` (which may overlap or touch ranges already present).
+    ///
+    /// Inlined up to the common cases of local deletions: the range touches the one touched
+    /// last (backspacing, deleting forwards), or lies after every range (deleting what was just
+    /// typed). Everything else searches (`insertSearching`).
+    @inline(__always)
     mutating func insert(_ range: Range<UInt32>) {
-        if range.isEmpty { return }
+        if range.isEmpty || extendHinted(with: range) || appendAfterLast(range) { return }
+        insertSearching(range)
+    }
+
+    /// `insert` for a non-empty range that neither touches the hinted range nor lies after every range.
+    private mutating func insertSearching(_ range: Range<UInt32>) {
         if chunks.isEmpty {
             chunks = [[range]]
             chunkStarts = [range.lowerBound]
@@ -79,8 +89,6 @@ struct DeletedIDs: Sendable, Equatable {
             hint = (0, 0)
             return
         }
-        // The common case: touching the range touched last (backspace, forward delete).
-        if hint.chunk < chunks.count, hint.index < chunks[hint.chunk].count, extendHinted(with: range) { return }
         let c = chunkIndex(for: range.lowerBound)
         // The first range of chunk c whose upper bound reaches range.lowerBound.
         var i = chunks[c].partitioningIndex { $0.upperBound >= range.lowerBound }
@@ -154,12 +162,18 @@ struct DeletedIDs: Sendable, Equatable {
         return lo
     }
 
+    /// Widens the hinted range by `range` when they touch and the result stays clear of its
+    /// neighbours; false, changing nothing, otherwise (or when there is no hinted range).
+    @inline(__always)
     private mutating func extendHinted(with range: Range<UInt32>) -> Bool {
         let (c, i) = hint
+        guard c < chunks.count else { return false }
+        let chunkCount = chunks[c].count
+        guard i < chunkCount else { return false }
         let r = chunks[c][i]
         if range.lowerBound == r.upperBound {
             // Forward: must stay clear of the next range (or join it).
-            let next = i + 1 < chunks[c].count ? chunks[c][i + 1].lowerBound
+            let next = i + 1 < chunkCount ? chunks[c][i + 1].lowerBound
                 : (c + 1 < chunks.count ? chunkStarts[c + 1] : UInt32.max)
             guard range.upperBound < next else { return false }
             chunks[c][i] = r.lowerBound..<range.upperBound
@@ -175,6 +189,20 @@ struct DeletedIDs: Sendable, Equatable {
             return true
         }
         return false
+    }
+
+    /// Appends `range` as a new last range when it starts after the end of every range (not
+    /// touching it); false, changing nothing, otherwise.
+    @inline(__always)
+    private mutating func appendAfterLast(_ range: Range<UInt32>) -> Bool {
+        let c = chunks.count - 1
+        guard c >= 0, let last = chunks[c].last, range.lowerBound > last.upperBound else { return false }
+        let i = chunks[c].count
+        chunks[c].append(range)
+        rangeCount += 1
+        hint = (c, i)
+        splitIfNeeded(c)
+        return true
     }
 
     /// Merges the ranges after `index` that the range at `index` now overlaps or touches.
