@@ -5,7 +5,8 @@ extension TextSequence {
         if !range.isEmpty { deleteLocal(range) }
         let firstSeq = nextSeq[Int(local)]
         if !utf8.isEmpty {
-            let counts = UTF8Counting.counts(utf8)
+            // One ASCII byte (most keystrokes) is one scalar and one UTF-16 unit: no scan.
+            let counts = utf8.count == 1 && utf8[0] < 0x80 ? (scalars: 1, utf16: 1) : UTF8Counting.counts(utf8)
             insertLocal(utf8, scalars: counts.scalars, utf16: counts.utf16, at: range.lowerBound, replica: local)
         }
         noteStamp(stamp, replica: local, firstInsertedSeq: utf8.isEmpty ? nil : firstSeq)
@@ -148,6 +149,7 @@ extension TextSequence {
     }
 
     /// UTF-8 bytes and UTF-16 units of the last character of a visible run.
+    @inline(__always)
     private static func lastScalarSize(_ content: [UInt8], run: Run) -> (bytes: Int, utf16: Int) {
         if run.byteCount == run.length { return (1, 1) }
         var start = Int(run.byteStart + run.byteCount) - 1

@@ -106,6 +106,8 @@ struct TextSequence: Sendable {
 
     /// Records that `replica` performed an operation at `stamp`; insertions log the
     /// first id they created so every id's stamp can be recovered (to the millisecond).
+    /// Always inlined (once per local edit).
+    @inline(__always)
     mutating func noteStamp(_ stamp: HLCTimestamp, replica: UInt32, firstInsertedSeq: UInt32?) {
         let r = Int(replica)
         if stamp > latestStamp[r] { latestStamp[r] = stamp }
