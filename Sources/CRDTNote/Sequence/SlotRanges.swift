@@ -63,9 +63,19 @@ struct SlotRanges: Sendable {
         }
     }
 
-    /// Adds ids `count..<count + length`, all in `slot`.
-    @inlinable mutating func append(_ length: Int, slot: Int32) {
+    /// Adds ids `count..<count + length`, all in `slot`. Inlined up to the common case (typing
+    /// on in the same leaf): the last segment already has `slot` and just covers more ids.
+    @inlinable @inline(__always) mutating func append(_ length: Int, slot: Int32) {
         guard length > 0 else { return }
+        if let last = chunks.last?.last, last.slot == slot {
+            count &+= UInt32(length)
+            return
+        }
+        appendSegment(length, slot: slot)
+    }
+
+    /// `append` when a new segment may be needed.
+    @usableFromInline mutating func appendSegment(_ length: Int, slot: Int32) {
         if chunks.isEmpty {
             chunks = [[Segment(start: 0, slot: slot)]]
             chunkStarts = [0]
