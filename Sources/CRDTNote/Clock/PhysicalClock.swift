@@ -49,6 +49,8 @@ public struct PhysicalClock: Sendable {
     }
 
     /// Reads the wall clock without going through floating point where the platform allows.
+    /// Inlined into ``system``'s closure (one call less per edit).
+    @inline(__always)
     private static func wallMilliseconds() -> UInt64 {
         #if canImport(Darwin) || canImport(Glibc) || canImport(Musl)
         #if os(Linux)

@@ -96,7 +96,9 @@ extension TextSequence {
     private mutating func deleteOneByMovingBoundary(at position: TreePosition, scalar p: Int) -> Bool {
         let slot = Int(order[position.order])
         let i = position.run
-        let done: (scalars: Int, utf16: Int, cursor: EditCursor)? = leaves[slot].withUnsafeMutableBufferPointer { runs in
+        // Decided on a read-only view first: when the boundary cannot move (most deletions
+        // that are not backspacing), nothing is checked for copy-on-write.
+        let joinsNext: Bool? = leaves[slot].withUnsafeBufferPointer { runs in
             let run = runs[i]
             guard run.length >= 2 else { return nil }
             if position.offset == run.length &- 1, i + 1 < runs.count {
@@ -105,24 +107,40 @@ extension TextSequence {
                 let id = run.seq &+ position.offset
                 guard next.isDeleted, next.replica == run.replica, next.seq == id &+ 1, next.right == run.right,
                       next.left == ItemRef(replica: run.replica, seq: id) else { return nil }
-                let (bytes, units) = Self.lastScalarSize(content, run: run)
-                runs[i].length &-= 1
-                runs[i].byteCount &-= UInt32(bytes)
-                runs[i].utf16 &-= UInt32(units)
-                runs[i + 1].seq = id
-                runs[i + 1].length &+= 1
-                runs[i + 1].left = ItemRef(replica: run.replica, seq: id &- 1)
-                deleted[Int(run.replica)].insert(id..<id &+ 1)
-                return (1, units, EditCursor(slot: slot, index: i, scalarsBefore: p - Int(run.length &- 1)))
+                return true
             }
             if position.offset == 0, i > 0 {
                 // The first character joins the tombstone before it.
                 let previous = runs[i - 1]
                 guard previous.isDeleted, previous.replica == run.replica, previous.seqEnd == run.seq,
                       previous.right == run.right, run.left == ItemRef(replica: run.replica, seq: run.seq &- 1) else { return nil }
-                let lead = content[Int(run.byteStart)]
-                let bytes = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                let units = bytes == 4 ? 2 : 1
+                return false
+            }
+            return nil
+        }
+        guard let joinsNext else { return false }
+        let run = leaves[slot][i]
+        let units: Int
+        let id: UInt32
+        if joinsNext {
+            id = run.seq &+ position.offset
+            let (bytes, lastUnits) = Self.lastScalarSize(content, run: run)
+            units = lastUnits
+            leaves[slot].withUnsafeMutableBufferPointer { runs in
+                runs[i].length &-= 1
+                runs[i].byteCount &-= UInt32(bytes)
+                runs[i].utf16 &-= UInt32(units)
+                runs[i + 1].seq = id
+                runs[i + 1].length &+= 1
+                runs[i + 1].left = ItemRef(replica: run.replica, seq: id &- 1)
+            }
+            editCursor = EditCursor(slot: slot, index: i, scalarsBefore: p - Int(run.length &- 1))
+        } else {
+            id = run.seq
+            let lead = content[Int(run.byteStart)]
+            let bytes = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+            units = bytes == 4 ? 2 : 1
+            leaves[slot].withUnsafeMutableBufferPointer { runs in
                 runs[i - 1].length &+= 1
                 runs[i].seq &+= 1
                 runs[i].length &-= 1
@@ -130,14 +148,11 @@ extension TextSequence {
                 runs[i].byteStart &+= UInt32(bytes)
                 runs[i].byteCount &-= UInt32(bytes)
                 runs[i].utf16 &-= UInt32(units)
-                deleted[Int(run.replica)].insert(run.seq..<run.seq &+ 1)
-                return (1, units, EditCursor(slot: slot, index: i - 1, scalarsBefore: p))
             }
-            return nil
+            editCursor = EditCursor(slot: slot, index: i - 1, scalarsBefore: p)
         }
-        guard let done else { return false }
-        adjust(slot: slot, scalars: -done.scalars, utf16: -done.utf16)
-        editCursor = done.cursor
+        deleted[Int(run.replica)].insert(id..<id &+ 1)
+        adjust(slot: slot, scalars: -1, utf16: -units)
         return true
     }
 
