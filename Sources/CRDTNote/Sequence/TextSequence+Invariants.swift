@@ -8,6 +8,9 @@ extension TextSequence {
         var units = 0
         var runs = 0
         if order.count != leaves.count { problems.append("order lists \(order.count) of \(leaves.count) leaves") }
+        if heldSlot >= leaves.count || (heldSlot < 0 && (heldScalars != 0 || heldUTF16 != 0)) {
+            problems.append("held-back counts \(heldScalars)/\(heldUTF16) for slot \(heldSlot) of \(leaves.count)")
+        }
         for (position, slot32) in order.enumerated() {
             let slot = Int(slot32)
             if orderIndex[slot] != position { problems.append("orderIndex of slot \(slot) is \(orderIndex[slot]), not \(position)") }
@@ -39,8 +42,9 @@ extension TextSequence {
                 leafScalars += run.visibleScalars
                 leafUnits += run.visibleUTF16
             }
-            if leafScalars != slotScalars[slot] || leafUnits != slotUTF16[slot] {
-                problems.append("slot \(slot) sums \(slotScalars[slot])/\(slotUTF16[slot]) but holds \(leafScalars)/\(leafUnits)")
+            let counted = slotCounts(slot)
+            if leafScalars != counted.scalars || leafUnits != counted.utf16 {
+                problems.append("slot \(slot) sums \(counted.scalars)/\(counted.utf16) but holds \(leafScalars)/\(leafUnits)")
             }
             if scalarTree.prefixSum(position + 1) - scalarTree.prefixSum(position) != leafScalars {
                 problems.append("scalar index disagrees at leaf position \(position)")
@@ -62,7 +66,7 @@ extension TextSequence {
                 problems.append("edit cursor \(c) points past its leaf")
             } else {
                 var before = 0
-                for slot in order.prefix(Int(orderIndex[c.slot])) { before += slotScalars[Int(slot)] }
+                for slot in order.prefix(Int(orderIndex[c.slot])) { before += slotCounts(Int(slot)).scalars }
                 for run in leaves[c.slot].prefix(c.index) { before += run.visibleScalars }
                 if before != c.scalarsBefore { problems.append("edit cursor \(c) has \(before) scalars before it") }
             }

@@ -139,13 +139,33 @@ extension TextSequence {
     @inline(__always)
     mutating func adjust(slot: Int, scalars: Int, utf16: Int) {
         if scalars == 0 && utf16 == 0 { return }
-        slotScalars[slot] += scalars
-        slotUTF16[slot] += utf16
+        if slot != heldSlot {
+            flushSlotCounts()
+            heldSlot = slot
+        }
+        heldScalars += scalars
+        heldUTF16 += utf16
         let pos = Int(orderIndex[slot])
         scalarTree.add(scalars, at: pos)
         utf16Tree.add(utf16, at: pos)
         scalarCount += scalars
         utf16Count += utf16
+    }
+
+    /// Adds the held-back change of one slot's counts (`adjust`) to `slotScalars` and `slotUTF16`.
+    mutating func flushSlotCounts() {
+        guard heldSlot >= 0 else { return }
+        slotScalars[heldSlot] += heldScalars
+        slotUTF16[heldSlot] += heldUTF16
+        heldSlot = -1
+        heldScalars = 0
+        heldUTF16 = 0
+    }
+
+    /// Visible scalars and UTF-16 units of leaf `slot`, with any held-back change.
+    func slotCounts(_ slot: Int) -> (scalars: Int, utf16: Int) {
+        let held = slot == heldSlot
+        return (slotScalars[slot] + (held ? heldScalars : 0), slotUTF16[slot] + (held ? heldUTF16 : 0))
     }
 
     /// Splits the run at `position` so that a run starts there (no-op at offset 0).
@@ -195,6 +215,7 @@ extension TextSequence {
         let count = leaves[slot].count
         if count > Self.leafCapacity && count <= splitLimit { oversizedSlots.append(slot) }
         guard count > splitLimit else { return }
+        flushSlotCounts()
         typingCursor = nil
         editCursor = nil
         let half = count / 2
@@ -245,6 +266,7 @@ extension TextSequence {
         var candidates = oversizedSlots.filter { leaves[$0].count > Self.leafCapacity }
         oversizedSlots.removeAll(keepingCapacity: true)
         guard !candidates.isEmpty else { return }
+        flushSlotCounts()
         candidates.sort { orderIndex[$0] > orderIndex[$1] }
         typingCursor = nil
         editCursor = nil
@@ -303,6 +325,7 @@ extension TextSequence {
     /// before `start` must hold the same leaves with the same counts as before: the trees keep
     /// what covers only them and rebuild the rest (O(leaves - start)).
     mutating func rebuildIndexes(from start: Int = 0) {
+        flushSlotCounts()
         let n = order.count
         order.withUnsafeBufferPointer { order in
             orderIndex.withUnsafeMutableBufferPointer { index in

@@ -38,9 +38,16 @@ struct TextSequence: Sendable {
     var leaves: [[Run]] = [[]]
     var order: [Int32] = [0]
     var orderIndex: [Int32] = [0]
-    /// Visible scalars / UTF-16 units per leaf slot (the Fenwick trees' point values, by slot).
+    /// Visible scalars / UTF-16 units per leaf slot (the Fenwick trees' point values, by slot),
+    /// except for the change held back in `heldSlot`: read them after `flushSlotCounts()`.
     var slotScalars: [Int] = [0]
     var slotUTF16: [Int] = [0]
+    /// A change to one slot's counts not yet added to `slotScalars` and `slotUTF16` (the Fenwick
+    /// trees and the totals have it): consecutive edits in one leaf update three fields instead
+    /// of two arrays (each mutation of an array checks its storage for copy-on-write). -1: none.
+    var heldSlot = -1
+    var heldScalars = 0
+    var heldUTF16 = 0
     /// Fenwick trees indexed by document-order position.
     var scalarTree = FenwickTree()
     var utf16Tree = FenwickTree()
