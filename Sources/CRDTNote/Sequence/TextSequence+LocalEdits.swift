@@ -15,16 +15,26 @@ extension TextSequence {
     /// Inserts valid UTF-8 `utf8` (`scalars` scalars, `utf16` units) as new elements of
     /// `replica` so that it starts at visible scalar `p`. The new run is anchored to the
     /// visible character on its left and placed directly after it (before any tombstones).
+    ///
+    /// Inlined up to typing on at the typing cursor (most keystrokes); everything else is
+    /// `insertLocalPlacing`.
+    @inline(__always)
     mutating func insertLocal(_ utf8: UnsafeBufferPointer<UInt8>, scalars: Int, utf16: Int, at p: Int, replica r: UInt32) {
         guard scalars > 0 else { return }
-        let seq = nextSeq[Int(r)]
         if let cursor = typingCursor, cursor.scalarEnd == p, cursor.replica == r {
-            extend(slot: cursor.slot, index: cursor.index, with: utf8, scalars: scalars, utf16: utf16, replica: r, seq: seq)
+            let length = extend(slot: cursor.slot, index: cursor.index, with: utf8, scalars: scalars, utf16: utf16,
+                                replica: r, seq: nextSeq[Int(r)])
             typingCursor?.scalarEnd = p + scalars
-            let length = leaves[cursor.slot].withUnsafeBufferPointer { Int($0[cursor.index].length) }
             editCursor = EditCursor(slot: cursor.slot, index: cursor.index, scalarsBefore: p + scalars - length)
             return
         }
+        insertLocalPlacing(utf8, scalars: scalars, utf16: utf16, at: p, replica: r)
+    }
+
+    /// `insertLocal` away from the typing cursor: finds the place, then extends the run on the
+    /// left or inserts a new one.
+    private mutating func insertLocalPlacing(_ utf8: UnsafeBufferPointer<UInt8>, scalars: Int, utf16: Int, at p: Int, replica r: UInt32) {
+        let seq = nextSeq[Int(r)]
         typingCursor = nil
         let byteStart = UInt32(content.count)
         var left = ItemRef.none
@@ -74,18 +84,21 @@ extension TextSequence {
         }
     }
 
-    /// Appends freshly typed text to the run at `index` of `slot` (its content is last in the buffer).
-    @inline(__always)
-    private mutating func extend(slot: Int, index: Int, with utf8: UnsafeBufferPointer<UInt8>, scalars: Int, utf16: Int, replica r: UInt32, seq: UInt32) {
-        leaves[slot].withUnsafeMutableBufferPointer { runs in
+    /// Appends freshly typed text to the run at `index` of `slot` (its content is last in the
+    /// buffer); returns the run's new length.
+    @inline(__always) @discardableResult
+    private mutating func extend(slot: Int, index: Int, with utf8: UnsafeBufferPointer<UInt8>, scalars: Int, utf16: Int, replica r: UInt32, seq: UInt32) -> Int {
+        let length = leaves[slot].withUnsafeMutableBufferPointer { runs in
             runs[index].length &+= UInt32(scalars)
             runs[index].utf16 &+= UInt32(utf16)
             runs[index].byteCount &+= UInt32(utf8.count)
+            return Int(runs[index].length)
         }
         appendContent(utf8)
         leafOf[Int(r)].append(scalars, slot: Int32(slot))
         nextSeq[Int(r)] = seq &+ UInt32(scalars)
         adjust(slot: slot, scalars: scalars, utf16: utf16)
+        return length
     }
 
     /// Deletes the single visible scalar at `position` (visible index `scalar`) without adding
