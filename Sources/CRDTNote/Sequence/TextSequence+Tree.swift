@@ -141,6 +141,17 @@ extension TextSequence {
         utf16Count += utf16
     }
 
+    /// Makes leaf `slot` its own, with room for `extra` more runs, in one step. A leaf still
+    /// shared with another copy of the note (a fork, the state a merge started from) is copied
+    /// once with the capacity it had, instead of once to unshare it and again to grow it; a
+    /// leaf of its own that is full grows geometrically. Otherwise nothing happens.
+    @inline(__always)
+    mutating func reserveRuns(_ extra: Int, inLeaf slot: Int) {
+        let capacity = leaves[slot].capacity
+        let needed = leaves[slot].count + extra
+        leaves[slot].reserveCapacity(needed <= capacity ? capacity : Swift.max(needed, 2 * capacity))
+    }
+
     /// Splits the run at `position` so that a run starts there (no-op at offset 0).
     /// Positions of later runs in the same leaf shift by one.
     mutating func splitRun(at position: TreePosition) {
