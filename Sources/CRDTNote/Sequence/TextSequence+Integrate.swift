@@ -12,8 +12,10 @@ extension TextSequence {
         editCursor = nil
         let end = endPosition
         let leftPos: TreePosition? = new.left.isNone ? nil : locate(new.left)
-        let rightPos = new.right.isNone ? end : locate(new.right)
         var pos = leftPos.map { nextElement(after: $0) } ?? startPosition
+        // Usually the right origin still follows the left one directly: no second lookup.
+        let rightPos = new.right.isNone ? end
+            : (pos != end && ref(at: pos) == new.right ? pos : locate(new.right))
         var dest = pos
         var scanning = false
         let newID = replicas[Int(new.replica)]

@@ -11,10 +11,11 @@ extension TextSequence {
     /// Where the element `ref` is. The id must exist in this document.
     func locate(_ ref: ItemRef) -> TreePosition {
         let slot = Int(leafOf[Int(ref.replica)][ref.seq])
-        let runs = leaves[slot]
-        var i = 0
-        while !runs[i].contains(replica: ref.replica, seq: ref.seq) { i += 1 }
-        return TreePosition(order: Int(orderIndex[slot]), run: i, offset: ref.seq - runs[i].seq)
+        return leaves[slot].withUnsafeBufferPointer { runs in
+            var i = 0
+            while !runs[i].contains(replica: ref.replica, seq: ref.seq) { i += 1 }
+            return TreePosition(order: Int(orderIndex[slot]), run: i, offset: ref.seq - runs[i].seq)
+        }
     }
 
     /// The id of the element at `position` (which must not be the end).
@@ -260,12 +261,19 @@ extension TextSequence {
         var i = max(from, 0)
         var end = min(through, leaves[slot].count - 1)
         while i < end {
-            if leaves[slot][i].canAbsorb(leaves[slot][i + 1]) {
-                mergeWithNext(slot: slot, index: i)
-                end -= 1
-            } else {
-                i += 1
+            // The next pair that can be one run, found without copying runs out of the leaf.
+            let next: Int? = leaves[slot].withUnsafeBufferPointer { runs in
+                var j = i
+                while j < end {
+                    if runs[j].canAbsorb(runs[j + 1]) { return j }
+                    j += 1
+                }
+                return nil
             }
+            guard let j = next else { return }
+            mergeWithNext(slot: slot, index: j)
+            end -= 1
+            i = j
         }
     }
 
