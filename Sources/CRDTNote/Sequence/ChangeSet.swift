@@ -114,7 +114,8 @@ extension TextSequence {
     /// The runs holding ids beyond `known`, in document order, found through `leafOf`: for each
     /// stretch of new ids that one leaf holds, that leaf is scanned for the runs of the stretch (a
     /// run lies in one stretch, so none is found twice). Their places (leaf position, index in the
-    /// leaf) are sorted as plain integers, and the runs read back from them.
+    /// leaf) are sorted as plain integers, and the runs read back from them. The scan of a leaf
+    /// ends once the runs found cover the stretch (half the leaf on average).
     fileprivate func newRunsThroughIDIndex(_ known: [UInt32]) -> [Run] {
         var places: [Int64] = []
         for r in replicas.indices {
@@ -126,9 +127,15 @@ extension TextSequence {
                 let place = Int64(orderIndex[slot]) << 32
                 let first = s
                 leaves[slot].withUnsafeBufferPointer { runs in
+                    // The leaf holds every id of the stretch: stop once the runs found cover it.
+                    var uncovered = end - first
                     for i in runs.indices {
                         let run = runs[i]
-                        if run.replica == replica && run.seqEnd > first && run.seq < end { places.append(place | Int64(i)) }
+                        if run.replica == replica && run.seqEnd > first && run.seq < end {
+                            places.append(place | Int64(i))
+                            uncovered -= Swift.min(run.seqEnd, end) - Swift.max(run.seq, first)
+                            if uncovered == 0 { break }
+                        }
                     }
                 }
                 s = end
