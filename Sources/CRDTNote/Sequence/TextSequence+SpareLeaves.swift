@@ -117,13 +117,33 @@ extension TextSequence {
 
     /// Moves `runs` (taken out of leaf `from` by the caller) into the empty leaf `to`: counts, the
     /// Fenwick trees and `leafOf`.
+    ///
+    /// Runs whose ids continue each other (a run split by a later insertion, the pieces often
+    /// moving together) are re-pointed in `leafOf` as one range: each `assign` is a search and
+    /// may copy a chunk still shared with another copy of the note.
     mutating func moveRuns(_ runs: [Run], from: Int, to: Int) {
         var scalars = 0
         var units = 0
+        // (replica << 32 | first id, end id) per run, sorted, then joined where ids continue.
+        var ranges: [(key: UInt64, end: UInt32)] = []
+        ranges.reserveCapacity(runs.count)
         for r in runs {
             scalars += r.visibleScalars
             units += r.visibleUTF16
-            leafOf[Int(r.replica)].assign(r.seq..<r.seqEnd, slot: Int32(to))
+            ranges.append((UInt64(r.replica) << 32 | UInt64(r.seq), r.seqEnd))
+        }
+        ranges.sort { $0.key < $1.key }
+        var i = 0
+        while i < ranges.count {
+            let replica = Int(ranges[i].key >> 32)
+            let start = UInt32(truncatingIfNeeded: ranges[i].key)
+            var end = ranges[i].end
+            i += 1
+            while i < ranges.count, ranges[i].key == UInt64(replica) << 32 | UInt64(end) {
+                end = ranges[i].end
+                i += 1
+            }
+            leafOf[replica].assign(start..<end, slot: Int32(to))
         }
         leaves[to] = runs
         slotScalars[from] -= scalars
