@@ -108,6 +108,9 @@ enum ScalingBench {
     }
 
     /// Measures one point: fork A and B, apply k edits each, time merging B into a unique A.
+    /// Untimed merges before the timed ones of a point measured more than once.
+    static let warmUpRuns = 2
+
     static func measure(base: NoteText, n: Int, k: Int, runs: Int, buildMs: Double) throws -> ScalingPoint {
         let editsA = RandomEdits.generate(seed: 1, startLength: n, count: k)
         let editsB = RandomEdits.generate(seed: 2, startLength: n, count: k)
@@ -119,12 +122,17 @@ enum ScalingBench {
         var versionA = base.version
         // Large points get one run: rebuilding A for each run costs far more than the merge.
         let pointRuns = k * max(1, n / 100_000) >= 100_000 ? 1 : runs
-        for _ in 0..<pointRuns {
+        // Points timed several times start with `warmUpRuns` untimed ones: a process's first merges
+        // pay one-time costs (Swift runtime type lookups, first touches of fresh memory) that an
+        // app merging into a long-lived note pays once (Docs/BENCHMARKS.md, "Round 4").
+        let warmUp = pointRuns > 1 ? warmUpRuns : 0
+        for run in 0..<(warmUp + pointRuns) {
             var a = base.forked(as: ReplicaID(rawValue: 2))
             let (editMs, _) = try Measure.time { () throws in try RandomEdits.apply(editsA, to: &a) }
-            editSamples.append(editMs)
             versionA = a.version
             let (ms, _) = try Measure.time { () throws in try a.merge(b) }
+            if run < warmUp { continue }
+            editSamples.append(editMs)
             samples.append(ms)
             merged = a
         }

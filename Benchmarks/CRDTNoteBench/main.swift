@@ -17,6 +17,7 @@ let usage = """
                                          JSON (+ asset files) in and out, inline and asset layouts
       scaling [--runs N] [--sizes N,...] [--edits K,...] [--json]
                                          merge cost for note sizes 10k..4M and 100..100k edits per side
+                                         (2 untimed warm-up merges per point timed more than once)
       settext [--runs N] [--json]        whole-text updates (NoteText.setText): one character in 1 MB and
                                          10 MB notes, 1,000 word edits, a 100-line paste, a rewrite
       standard [--trace PATH] [--runs N] [--json]

@@ -17,7 +17,7 @@ public enum NoteFormat {
 /// Both are read by this library; which one it writes is ``NoteLimits/snapshotFormat``.
 ///
 /// - ``version1`` is read by every crdtnote release: the default.
-/// - ``version2`` stores the run table in predicted, entropy-coded columns: about 20% smaller
+/// - ``version2`` stores the run table in predicted, entropy-coded columns: 25–40% smaller
 ///   snapshots of long-edited notes, but releases before format 2 refuse it (``PayloadError/Code/newerFormat``).
 ///   Switch to it only once every device that syncs the app's notes runs a release that reads it
 ///   (Docs/FORMAT.md, "Mixed fleets").

@@ -53,20 +53,20 @@ extension TextSequence {
         set.replicas = replicas
         set.latestStamps = latestStamp
         func from(_ r: Int) -> UInt32 { r < known.count ? known[r] : 0 }
-        var found: [PlacedRun] = []
+        var found: [Run] = []
         var newIDs = 0
         for r in replicas.indices where from(r) < nextSeq[r] { newIDs += Int(nextSeq[r] - from(r)) }
         if newIDs >= runCount / 8 {
             // Much of the note is new to the peer: one walk in document order is cheaper.
             for slot in order {
                 leaves[Int(slot)].withUnsafeBufferPointer { runs in
-                    for run in runs where run.seqEnd > from(Int(run.replica)) { found.append(PlacedRun(position: 0, run: run)) }
+                    for run in runs where run.seqEnd > from(Int(run.replica)) { found.append(run) }
                 }
             }
         } else {
             found = newRunsThroughIDIndex(known)
         }
-        for run in found.lazy.map(\.run) {
+        for run in found {
             let have = from(Int(run.replica))
             var part = run
             if run.seq < have {
@@ -111,38 +111,42 @@ extension TextSequence {
 }
 
 extension TextSequence {
-    /// The runs holding ids beyond `known`, found through `leafOf`: each leaf holding new ids is
-    /// scanned once, and the runs are sorted into document order.
-    fileprivate func newRunsThroughIDIndex(_ known: [UInt32]) -> [PlacedRun] {
-        func from(_ r: Int) -> UInt32 { r < known.count ? known[r] : 0 }
-        var slots: [Int32] = []
-        for r in replicas.indices where from(r) < nextSeq[r] {
-            var s = from(r)
+    /// The runs holding ids beyond `known`, in document order, found through `leafOf`: for each
+    /// stretch of new ids that one leaf holds, that leaf is scanned for the runs of the stretch (a
+    /// run lies in one stretch, so none is found twice). Their places (leaf position, index in the
+    /// leaf) are sorted as plain integers, and the runs read back from them. The scan of a leaf
+    /// ends once the runs found cover the stretch (half the leaf on average).
+    fileprivate func newRunsThroughIDIndex(_ known: [UInt32]) -> [Run] {
+        var places: [Int64] = []
+        for r in replicas.indices {
+            let replica = UInt32(r)
+            var s = r < known.count ? known[r] : 0
             while s < nextSeq[r] {
-                let (slot, end) = leafOf[r].segment(containing: s)
-                slots.append(slot)
+                let (slot32, end) = leafOf[r].segment(containing: s)
+                let slot = Int(slot32)
+                let place = Int64(orderIndex[slot]) << 32
+                let first = s
+                leaves[slot].withUnsafeBufferPointer { runs in
+                    // The leaf holds every id of the stretch: stop once the runs found cover it.
+                    var uncovered = end - first
+                    for i in runs.indices {
+                        let run = runs[i]
+                        if run.replica == replica && run.seqEnd > first && run.seq < end {
+                            places.append(place | Int64(i))
+                            uncovered -= Swift.min(run.seqEnd, end) - Swift.max(run.seq, first)
+                            if uncovered == 0 { break }
+                        }
+                    }
+                }
                 s = end
             }
         }
-        // Each leaf once (sorting a short array costs less than hashing every slot).
-        slots.sort()
-        var found: [PlacedRun] = []
-        for (k, slot32) in slots.enumerated() where k == 0 || slots[k - 1] != slot32 {
-            let slot = Int(slot32)
-            let place = Int64(orderIndex[slot]) << 20
-            leaves[slot].withUnsafeBufferPointer { runs in
-                for (i, run) in runs.enumerated() where run.seqEnd > from(Int(run.replica)) {
-                    found.append(PlacedRun(position: place | Int64(i), run: run))
-                }
-            }
+        places.sort()
+        var found: [Run] = []
+        found.reserveCapacity(places.count)
+        for place in places {
+            found.append(leaves[Int(order[Int(place >> 32)])][Int(place & 0xFFFF_FFFF)])
         }
-        found.sort { $0.position < $1.position }
         return found
     }
-}
-
-/// A run and its place in the document (leaf position, then index in the leaf), for sorting.
-private struct PlacedRun {
-    var position: Int64
-    var run: Run
 }

@@ -94,6 +94,7 @@ struct SlotRanges: Sendable {
     /// Puts ids `range` (within `0..<count`) in `slot`.
     mutating func assign(_ range: Range<UInt32>, slot: Int32) {
         guard !range.isEmpty else { return }
+        if assignWithinSegment(range, slot: slot) { return }
         if range.upperBound < count { splitSegment(at: range.upperBound) }
         splitSegment(at: range.lowerBound)
         var (c, i) = find(range.lowerBound)
@@ -108,12 +109,57 @@ struct SlotRanges: Sendable {
         }
     }
 
-    /// Makes a segment start at `seq` (`0 < seq < count`), keeping every id's slot.
-    private mutating func splitSegment(at seq: UInt32) {
-        let (c, i) = find(seq)
+    /// `assign` when `range` lies inside one segment (a run moving to another leaf: its ids
+    /// were all in the leaf it leaves), with one search: the segment is cut into at most three
+    /// pieces, and a piece that joins a neighbour of the same slot extends that neighbour instead.
+    /// Returns false, changing nothing, when `range` reaches past the segment holding its start.
+    private mutating func assignWithinSegment(_ range: Range<UInt32>, slot: Int32) -> Bool {
+        let (c, i) = find(range.lowerBound)
         let segment = chunks[c][i]
-        guard segment.start != seq else { return }
-        chunks[c].insert(Segment(start: seq, slot: segment.slot), at: i + 1)
+        let following = next(c, i)
+        let end = following.map { chunks[$0.0][$0.1].start } ?? count
+        guard range.upperBound <= end else { return false }
+        if segment.slot == slot { return true }
+        let atStart = range.lowerBound == segment.start
+        let atEnd = range.upperBound == end
+        let joinsPrevious = atStart && previous(c, i).map { chunks[$0.0][$0.1].slot == slot } ?? false
+        let joinsNext = atEnd && following.map { chunks[$0.0][$0.1].slot == slot } ?? false
+        switch (atStart, atEnd) {
+        case (true, true):
+            // The whole segment changes slot, and may merge with either neighbour.
+            if joinsNext, let (nc, ni) = following { remove(nc, ni) }
+            if joinsPrevious { remove(c, i) } else { chunks[c][i].slot = slot }
+        case (true, false):
+            if joinsPrevious {
+                // The previous segment now reaches `range.upperBound`.
+                setStart(c, i, range.upperBound)
+            } else {
+                chunks[c][i].slot = slot
+                insert(Segment(start: range.upperBound, slot: segment.slot), c, i + 1)
+            }
+        case (false, true):
+            if joinsNext, let (nc, ni) = following {
+                setStart(nc, ni, range.lowerBound)
+            } else {
+                insert(Segment(start: range.lowerBound, slot: slot), c, i + 1)
+            }
+        case (false, false):
+            chunks[c].insert(Segment(start: range.lowerBound, slot: slot), at: i + 1)
+            insert(Segment(start: range.upperBound, slot: segment.slot), c, i + 2)
+        }
+        return true
+    }
+
+    /// Moves the start of segment `i` of chunk `c` (keeping the order of starts).
+    private mutating func setStart(_ c: Int, _ i: Int, _ start: UInt32) {
+        chunks[c][i].start = start
+        if i == 0 { chunkStarts[c] = start }
+    }
+
+    /// Inserts a segment at index `i` of chunk `c` (`i > 0`), splitting the chunk when it outgrows
+    /// twice `chunkCapacity`.
+    private mutating func insert(_ segment: Segment, _ c: Int, _ i: Int) {
+        chunks[c].insert(segment, at: i)
         if chunks[c].count > 2 * Self.chunkCapacity {
             let half = chunks[c].count / 2
             let moved = Array(chunks[c][half...])
@@ -121,6 +167,14 @@ struct SlotRanges: Sendable {
             chunks.insert(moved, at: c + 1)
             chunkStarts.insert(moved[0].start, at: c + 1)
         }
+    }
+
+    /// Makes a segment start at `seq` (`0 < seq < count`), keeping every id's slot.
+    private mutating func splitSegment(at seq: UInt32) {
+        let (c, i) = find(seq)
+        let segment = chunks[c][i]
+        guard segment.start != seq else { return }
+        insert(Segment(start: seq, slot: segment.slot), c, i + 1)
     }
 
     private func next(_ c: Int, _ i: Int) -> (Int, Int)? {

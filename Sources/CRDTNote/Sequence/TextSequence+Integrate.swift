@@ -12,8 +12,10 @@ extension TextSequence {
         editCursor = nil
         let end = endPosition
         let leftPos: TreePosition? = new.left.isNone ? nil : locate(new.left)
-        let rightPos = new.right.isNone ? end : locate(new.right)
         var pos = leftPos.map { nextElement(after: $0) } ?? startPosition
+        // Usually the right origin still follows the left one directly: no second lookup.
+        let rightPos = new.right.isNone ? end
+            : (pos != end && ref(at: pos) == new.right ? pos : locate(new.right))
         var dest = pos
         var scanning = false
         let newID = replicas[Int(new.replica)]
@@ -65,9 +67,11 @@ extension TextSequence {
             index = leaves[slot].count
         } else {
             slot = Int(order[dest.order])
+            reserveRuns(2, inLeaf: slot)
             splitRun(at: dest)
             index = dest.offset > 0 ? dest.run + 1 : dest.run
         }
+        reserveRuns(1, inLeaf: slot)
         leaves[slot].insert(placed, at: index)
         runCount += 1
         leafOf[Int(new.replica)].append(Int(new.length), slot: Int32(slot))
@@ -91,6 +95,7 @@ extension TextSequence {
             let take = min(found.length - p.offset, end - s)
             if !found.isDeleted {
                 let slot = Int(order[p.order])
+                reserveRuns(2, inLeaf: slot)
                 splitRun(at: p)
                 if p.offset > 0 { p = TreePosition(order: p.order, run: p.run + 1, offset: 0) }
                 if leaves[slot][p.run].length > take {

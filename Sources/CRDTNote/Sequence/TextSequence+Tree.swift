@@ -11,10 +11,11 @@ extension TextSequence {
     /// Where the element `ref` is. The id must exist in this document.
     func locate(_ ref: ItemRef) -> TreePosition {
         let slot = Int(leafOf[Int(ref.replica)][ref.seq])
-        let runs = leaves[slot]
-        var i = 0
-        while !runs[i].contains(replica: ref.replica, seq: ref.seq) { i += 1 }
-        return TreePosition(order: Int(orderIndex[slot]), run: i, offset: ref.seq - runs[i].seq)
+        return leaves[slot].withUnsafeBufferPointer { runs in
+            var i = 0
+            while !runs[i].contains(replica: ref.replica, seq: ref.seq) { i += 1 }
+            return TreePosition(order: Int(orderIndex[slot]), run: i, offset: ref.seq - runs[i].seq)
+        }
     }
 
     /// The id of the element at `position` (which must not be the end).
@@ -168,6 +169,17 @@ extension TextSequence {
         return (slotScalars[slot] + (held ? heldScalars : 0), slotUTF16[slot] + (held ? heldUTF16 : 0))
     }
 
+    /// Makes leaf `slot` its own, with room for `extra` more runs, in one step. A leaf still
+    /// shared with another copy of the note (a fork, the state a merge started from) is copied
+    /// once with the capacity it had, instead of once to unshare it and again to grow it; a
+    /// leaf of its own that is full grows geometrically. Otherwise nothing happens.
+    @inline(__always)
+    mutating func reserveRuns(_ extra: Int, inLeaf slot: Int) {
+        let capacity = leaves[slot].capacity
+        let needed = leaves[slot].count + extra
+        leaves[slot].reserveCapacity(needed <= capacity ? capacity : Swift.max(needed, 2 * capacity))
+    }
+
     /// Splits the run at `position` so that a run starts there (no-op at offset 0).
     /// Positions of later runs in the same leaf shift by one.
     mutating func splitRun(at position: TreePosition) {
@@ -224,8 +236,8 @@ extension TextSequence {
         for (i, r) in leaves[slot].enumerated() {
             if i < half { firstIDs += Int(r.length) } else { secondIDs += Int(r.length) }
         }
-        let newSlot = leaves.count
         let moveFirst = firstIDs < secondIDs
+        let newSlot = spareSlot(besideLeafAt: Int(orderIndex[slot]), before: moveFirst)
         let moved: [Run]
         if moveFirst {
             moved = Array(leaves[slot][0..<half])
@@ -234,76 +246,42 @@ extension TextSequence {
             moved = Array(leaves[slot][half...])
             leaves[slot].removeLast(count - half)
         }
-        leaves.append(moved)
-        var movedScalars = 0
-        var movedUTF16 = 0
-        for r in moved {
-            movedScalars += r.visibleScalars
-            movedUTF16 += r.visibleUTF16
-            leafOf[Int(r.replica)].assign(r.seq..<r.seqEnd, slot: Int32(newSlot))
-        }
-        slotScalars[slot] -= movedScalars
-        slotUTF16[slot] -= movedUTF16
-        slotScalars.append(movedScalars)
-        slotUTF16.append(movedUTF16)
-        let position = Int(orderIndex[slot])
-        let at = position + (moveFirst ? 0 : 1)
-        order.insert(Int32(newSlot), at: at)
-        orderIndex.append(0)
-        // The split leaf's own count changed too: its position is the first that changed.
-        rebuildIndexes(from: position)
+        moveRuns(moved, from: slot, to: newSlot)
         // A leaf that grew by many runs at once (bulk merges) may still be too large.
         splitLeafIfNeeded(slot)
         splitLeafIfNeeded(newSlot)
     }
 
     /// Splits every leaf that grew past `leafCapacity` while splits were deferred into
-    /// three-quarter-full leaves, then rebuilds the indexes once (from the first leaf that changed).
+    /// three-quarter-full leaves, each part taking a spare leaf after the one before it.
     /// Only the leaves noted in `oversizedSlots` are looked at, so a small merge into a large
     /// note does not walk every leaf.
     mutating func splitOversizedLeaves() {
-        // Each slot once, from the last position back (a slot's position is unique to it).
         var candidates = oversizedSlots.filter { leaves[$0].count > Self.leafCapacity }
         oversizedSlots.removeAll(keepingCapacity: true)
         guard !candidates.isEmpty else { return }
         flushSlotCounts()
-        candidates.sort { orderIndex[$0] > orderIndex[$1] }
+        // From the first position on: when spares run out, laying them out again from the
+        // first leaf split provides them for the later ones.
+        candidates.sort { orderIndex[$0] < orderIndex[$1] }
         typingCursor = nil
         editCursor = nil
         // Three quarters full: a leaf just over capacity moves few runs (each moved run is
         // re-pointed in `leafOf`), and still has room for the next edits.
         let chunk = Self.leafCapacity * 3 / 4
-        var lowest = order.count
-        // From the last position back, so inserting after one leaf leaves earlier positions valid.
         for (k, slot) in candidates.enumerated() where k == 0 || candidates[k - 1] != slot {
             let runs = leaves[slot]
             leaves[slot] = Array(runs[0..<chunk])
-            var added: [Int32] = []
+            var previous = slot
             var start = chunk
             while start < runs.count {
                 let part = Array(runs[start..<min(start + chunk, runs.count)])
-                let newSlot = leaves.count
-                leaves.append(part)
-                var scalars = 0
-                var units = 0
-                for r in part {
-                    scalars += r.visibleScalars
-                    units += r.visibleUTF16
-                    leafOf[Int(r.replica)].assign(r.seq..<r.seqEnd, slot: Int32(newSlot))
-                }
-                slotScalars[slot] -= scalars
-                slotUTF16[slot] -= units
-                slotScalars.append(scalars)
-                slotUTF16.append(units)
-                orderIndex.append(0)
-                added.append(Int32(newSlot))
+                let newSlot = spareSlot(besideLeafAt: Int(orderIndex[previous]))
+                moveRuns(part, from: slot, to: newSlot)
+                previous = newSlot
                 start += chunk
             }
-            let position = Int(orderIndex[slot])
-            order.insert(contentsOf: added, at: position + 1)
-            lowest = min(lowest, position)
         }
-        rebuildIndexes(from: lowest)
     }
 
     /// Merges neighbouring runs of a leaf that can be one run, within `from...through`
@@ -312,12 +290,19 @@ extension TextSequence {
         var i = max(from, 0)
         var end = min(through, leaves[slot].count - 1)
         while i < end {
-            if leaves[slot][i].canAbsorb(leaves[slot][i + 1]) {
-                mergeWithNext(slot: slot, index: i)
-                end -= 1
-            } else {
-                i += 1
+            // The next pair that can be one run, found without copying runs out of the leaf.
+            let next: Int? = leaves[slot].withUnsafeBufferPointer { runs in
+                var j = i
+                while j < end {
+                    if runs[j].canAbsorb(runs[j + 1]) { return j }
+                    j += 1
+                }
+                return nil
             }
+            guard let j = next else { return }
+            mergeWithNext(slot: slot, index: j)
+            end -= 1
+            i = j
         }
     }
 
