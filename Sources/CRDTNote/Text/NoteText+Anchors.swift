@@ -55,17 +55,20 @@ extension NoteText {
         case .end:
             return (scalarCount, utf16Count)
         case .character(let replica, let seq):
-            let sequence: TextSequence
+            // A built index is read in place: a copy of the sequence would retain every array it holds.
+            if deferred == nil { return Self.offsets(of: replica, seq: seq, bias: anchor.bias, in: sequence) }
             do {
-                sequence = try loadedSequence()
+                return Self.offsets(of: replica, seq: seq, bias: anchor.bias, in: try loadedSequence())
             } catch {
                 return nil  // documented: a corrupt loaded snapshot knows no character
             }
-            guard let position = sequence.position(of: replica, seq: seq) else { return nil }
-            return anchor.bias == .after
-                ? sequence.visibleOffsets(before: position)
-                : sequence.visibleOffsets(through: position)
         }
+    }
+
+    /// Both offsets of the character `seq` of `replica`, on the side `bias` says.
+    private static func offsets(of replica: ReplicaID, seq: UInt32, bias: TextAnchor.Bias, in sequence: borrowing TextSequence) -> (scalars: Int, utf16: Int)? {
+        guard let position = sequence.position(of: replica, seq: seq) else { return nil }
+        return bias == .after ? sequence.visibleOffsets(before: position) : sequence.visibleOffsets(through: position)
     }
 
     /// The anchor for a valid scalar offset.
