@@ -95,15 +95,7 @@ enum RunColumnsV2Decoder {
             openEnds.push(UInt32(seq + length), replica: replica)
             var run = Run(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length), utf16: 0,
                           byteStart: UInt32(byte), byteCount: 0, left: .none, right: .none)
-            if flag & V2.deleted == 0 {
-                let scan = UTF8Counting.scan(content, from: byte, scalars: Int(length))
-                guard scan.scalars == length else {
-                    throw BinaryDecodingError(.invalidValue, at: textOffset, "the text ends inside run \(i)")
-                }
-                run.byteCount = UInt32(scan.end - byte)
-                run.utf16 = UInt32(scan.utf16)
-                byte = scan.end
-            }
+            if flag & V2.deleted == 0 { try SnapshotDecoder.takeText(for: &run, index: i, content: content, byte: &byte, textOffset: textOffset) }
             switch (flag >> V2.leftShift) & 3 {
             case V2.leftPreviousElement:
                 if let previous = runs.last { run.left = ItemRef(replica: previous.replica, seq: previous.seqEnd - 1) }

@@ -140,15 +140,7 @@ struct SnapshotDecoder {
             lastSeqEnd[replica] = seq + length
             var run = Run(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length), utf16: 0,
                           byteStart: UInt32(byte), byteCount: 0, left: .none, right: .none)
-            if flag & SnapshotFlags.deleted == 0 {
-                let scan = UTF8Counting.scan(content, from: byte, scalars: Int(length))
-                guard scan.scalars == length else {
-                    throw BinaryDecodingError(.invalidValue, at: textOffset, "the text ends inside run \(i)")
-                }
-                run.byteCount = UInt32(scan.end - byte)
-                run.utf16 = UInt32(scan.utf16)
-                byte = scan.end
-            }
+            if flag & SnapshotFlags.deleted == 0 { try takeText(for: &run, index: i, content: content, byte: &byte, textOffset: textOffset) }
             let leftMode = (flag >> SnapshotFlags.leftShift) & 3
             switch leftMode {
             case SnapshotFlags.leftPreviousElement:
@@ -222,6 +214,18 @@ struct SnapshotDecoder {
         } catch {
             throw BinaryDecodingError(.invalidValue, at: offset, "the runs' origins are not causally ordered: \(error.message)")
         }
+    }
+
+    /// Gives the visible run `run` (run `index` of the table) its text: the next `run.length`
+    /// scalars of `content` from `byte`, which moves past them. Shared by both run-table layouts.
+    static func takeText(for run: inout Run, index: Int, content: [UInt8], byte: inout Int, textOffset: Int) throws(BinaryDecodingError) {
+        let scan = UTF8Counting.scan(content, from: byte, scalars: Int(run.length))
+        guard scan.scalars == Int(run.length) else {
+            throw BinaryDecodingError(.invalidValue, at: textOffset, "the text ends inside run \(index)")
+        }
+        run.byteCount = UInt32(scan.end - byte)
+        run.utf16 = UInt32(scan.utf16)
+        byte = scan.end
     }
 
     static func readRef(_ reader: inout ByteReader, table: ClockTableCoding.Table, what: String) throws(BinaryDecodingError) -> ItemRef {
