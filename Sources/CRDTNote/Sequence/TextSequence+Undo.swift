@@ -1,6 +1,7 @@
 extension TextSequence {
     /// Calls `body` with the visible scalars `range` as stretches of one run each (the ids and
     /// the content bytes they are made of), in document order, before they are deleted.
+    @inline(__always)
     func forEachVisibleStretch(in range: Range<Int>, _ body: (VisibleStretch) -> Void) {
         guard !range.isEmpty else { return }
         var remaining = range.count
@@ -26,6 +27,7 @@ extension TextSequence {
 
     /// The visible scalars `range` as stretches of one run each, in document order: the first
     /// apart (usually the only one: no array for a single keystroke), the rest in an array.
+    @inline(__always)
     func visibleStretches(in range: Range<Int>) -> (first: VisibleStretch?, more: [VisibleStretch]) {
         var first: VisibleStretch? = nil
         var more: [VisibleStretch] = []

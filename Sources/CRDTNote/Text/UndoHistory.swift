@@ -210,6 +210,7 @@ struct UndoHistory: Sendable {
     /// text when `inserts`): opens a new step unless the edit continues the open one. Returns
     /// whether the deleted text must be kept, and where: call ``recordDeletion(_:front:apart:)``
     /// with `front` set to the answer's value.
+    @inline(__always)
     mutating func willReplace(_ range: Range<Int>, inserts: Bool, marks: Marks) -> (recordDeletion: Bool, front: Bool) {
         let unchanged = marks.contentBytes == contentMark && marks.scalars == scalarMark
         var continues = false
@@ -230,6 +231,7 @@ struct UndoHistory: Sendable {
 
     /// Records the insertion part of the edit announced by ``willReplace(_:inserts:marks:)``
     /// and how the next edit can continue it.
+    @inline(__always)
     mutating func didReplace(_ range: Range<Int>, marks: Marks) {
         let end = marks.nextSeq
         if end > firstSeq {
