@@ -9,6 +9,7 @@ enum RunColumnsV2 {
     static let leftNone: UInt8 = 1
     static let leftOwnPredecessor: UInt8 = 2
     static let leftExplicit: UInt8 = 3
+    static let leftModes = SnapshotDecoder.LeftModes(previousElement: leftPreviousElement, none: leftNone, ownPredecessor: leftOwnPredecessor)
     /// Bits 3-4: how the right origin is stored.
     static let rightShift: UInt8 = 3
     static let rightPredicted: UInt8 = 0

@@ -96,16 +96,8 @@ enum RunColumnsV2Decoder {
             var run = Run(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length), utf16: 0,
                           byteStart: UInt32(byte), byteCount: 0, left: .none, right: .none)
             if flag & V2.deleted == 0 { try SnapshotDecoder.takeText(for: &run, index: i, content: content, byte: &byte, textOffset: textOffset) }
-            switch (flag >> V2.leftShift) & 3 {
-            case V2.leftPreviousElement:
-                if let previous = runs.last { run.left = ItemRef(replica: previous.replica, seq: previous.seqEnd - 1) }
-            case V2.leftNone: break
-            case V2.leftOwnPredecessor:
-                guard seq > 0 else { throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(i) has no predecessor to use as left origin") }
-                run.left = ItemRef(replica: UInt32(replica), seq: UInt32(seq - 1))
-            default:
-                run.left = try SnapshotDecoder.readRef(&lefts, table: table, what: "left origin of a run")
-            }
+            run.left = try SnapshotDecoder.leftOrigin(mode: (flag >> V2.leftShift) & 3, V2.leftModes, previous: runs.last,
+                                                      replica: replica, seq: seq, column: &lefts, table: table, flagOffset: flagOffset, index: i)
             let rightMode = (flag >> V2.rightShift) & 3
             if rightMode == V2.rightExplicit {
                 run.right = try SnapshotDecoder.readRef(&rights, table: table, what: "right origin of a run")

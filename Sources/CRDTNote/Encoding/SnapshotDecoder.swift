@@ -141,17 +141,8 @@ struct SnapshotDecoder {
             var run = Run(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length), utf16: 0,
                           byteStart: UInt32(byte), byteCount: 0, left: .none, right: .none)
             if flag & SnapshotFlags.deleted == 0 { try takeText(for: &run, index: i, content: content, byte: &byte, textOffset: textOffset) }
-            let leftMode = (flag >> SnapshotFlags.leftShift) & 3
-            switch leftMode {
-            case SnapshotFlags.leftPreviousElement:
-                if let previous = runs.last { run.left = ItemRef(replica: previous.replica, seq: previous.seqEnd - 1) }
-            case SnapshotFlags.leftNone: break
-            case SnapshotFlags.leftSameReplicaPredecessor:
-                guard seq > 0 else { throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(i) has no predecessor to use as left origin") }
-                run.left = ItemRef(replica: UInt32(replica), seq: UInt32(seq - 1))
-            default:
-                run.left = try readRef(&leftColumn, table: table, what: "left origin of a run")
-            }
+            run.left = try leftOrigin(mode: (flag >> SnapshotFlags.leftShift) & 3, SnapshotFlags.leftModes, previous: runs.last,
+                                      replica: replica, seq: seq, column: &leftColumn, table: table, flagOffset: flagOffset, index: i)
             let rightMode = (flag >> SnapshotFlags.rightShift) & 3
             switch rightMode {
             case SnapshotFlags.rightSameAsPrevious:
@@ -213,6 +204,31 @@ struct SnapshotDecoder {
             }
         } catch {
             throw BinaryDecodingError(.invalidValue, at: offset, "the runs' origins are not causally ordered: \(error.message)")
+        }
+    }
+
+    /// How a run-table layout numbers the left-origin modes (any other value: explicit, read from the left column).
+    struct LeftModes {
+        var previousElement: UInt8
+        var none: UInt8
+        var ownPredecessor: UInt8
+    }
+
+    /// The left origin of run `index` (of `replica`, first id `seq`) whose flag says `mode`, shared by
+    /// both layouts: the previous run's last element (none for the first run), none, the run's own
+    /// predecessor id, or the next reference of `column`.
+    static func leftOrigin(mode: UInt8, _ modes: LeftModes, previous: Run?, replica: Int, seq: Int64, column: inout ByteReader,
+                           table: ClockTableCoding.Table, flagOffset: Int, index: Int) throws(BinaryDecodingError) -> ItemRef {
+        switch mode {
+        case modes.previousElement:
+            return previous.map { ItemRef(replica: $0.replica, seq: $0.seqEnd - 1) } ?? .none
+        case modes.none:
+            return .none
+        case modes.ownPredecessor:
+            guard seq > 0 else { throw BinaryDecodingError(.invalidValue, at: flagOffset, "run \(index) has no predecessor to use as left origin") }
+            return ItemRef(replica: UInt32(replica), seq: UInt32(seq - 1))
+        default:
+            return try readRef(&column, table: table, what: "left origin of a run")
         }
     }
 

@@ -8,6 +8,7 @@ enum SnapshotFlags {
     static let leftNone: UInt8 = 1
     static let leftExplicit: UInt8 = 2
     static let leftSameReplicaPredecessor: UInt8 = 3
+    static let leftModes = SnapshotDecoder.LeftModes(previousElement: leftPreviousElement, none: leftNone, ownPredecessor: leftSameReplicaPredecessor)
     /// Bits 4-5: how the right origin is stored.
     static let rightShift: UInt8 = 4
     static let rightNone: UInt8 = 0
