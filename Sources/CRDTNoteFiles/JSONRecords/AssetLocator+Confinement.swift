@@ -34,8 +34,9 @@ enum Confinement {
 
     /// What a candidate resolved to.
     enum Resolution: Equatable {
-        /// A regular file (by `lstat`) at this path with no symbolic link in it.
-        case file(String)
+        /// A regular file (by `lstat`) at `components` beneath the folder `root` (both canonical:
+        /// no symbolic link, `.` or `..` in them); ``openFile(_:beneath:)`` opens it.
+        case file(root: [String], components: [String])
         /// Nothing there (inside the folders).
         case missing
         /// The reference leads outside every folder.
@@ -98,12 +99,45 @@ enum Confinement {
             case S_IFDIR:
                 current.append(component)
             case S_IFREG:
-                return isLast ? .file(here) : .missing
+                return isLast ? .file(root: root.canonical, components: current + [component]) : .missing
             default:
                 return isLast ? .notRegular(here, kind: describe(info.st_mode)) : .missing
             }
         }
         return .notRegular(path(current), kind: "a directory")
+    }
+
+    /// The absolute path of `components` beneath `root`, for messages.
+    static func path(_ components: [String], beneath root: [String]) -> String {
+        "/" + (root + components).joined(separator: "/")
+    }
+
+    /// Opens the file a walk resolved, without trusting that nothing changed since: the folder is
+    /// opened, then each component with `openat` and `O_NOFOLLOW` (directories with
+    /// `O_DIRECTORY`), so a component replaced by a symbolic link after the walk (which could
+    /// lead anywhere) fails to open instead of being followed. The file is opened read-only and
+    /// without blocking. Returns the descriptor, or `errno` (`ELOOP` or `ENOTDIR` when a
+    /// component became a link).
+    static func openFile(_ components: [String], beneath root: [String]) -> Result<Int32, OpenFailure> {
+        guard let name = components.last else { return .failure(OpenFailure(code: EISDIR)) }
+        var directory = open(path([], beneath: root), O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard directory >= 0 else { return .failure(OpenFailure(code: errno)) }
+        for component in components.dropLast() {
+            let next = openat(directory, component, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+            let code = errno
+            close(directory)
+            guard next >= 0 else { return .failure(OpenFailure(code: code)) }
+            directory = next
+        }
+        let file = openat(directory, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        let code = errno
+        close(directory)
+        return file >= 0 ? .success(file) : .failure(OpenFailure(code: code))
+    }
+
+    /// Why ``openFile(_:beneath:)`` failed: an `errno` value.
+    struct OpenFailure: Error {
+        var code: Int32
     }
 
     /// The components of `path`; with `normalising`, `.` dropped and `..` applied (at the

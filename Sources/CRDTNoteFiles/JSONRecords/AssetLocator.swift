@@ -21,7 +21,9 @@ import Foundation
 /// URL pointing outside, a symbolic link out — fails with `.assetOutsideFolder` before
 /// anything outside the folders is looked at, so the error is the same whether the target
 /// exists or not. A FIFO, device, socket or directory fails with `.assetNotRegularFile`
-/// before it is opened.
+/// before it is opened. The file is then opened from the folder one component at a time without
+/// following links, so swapping a folder on the way for a link between the check and the read
+/// fails the read (`.assetIO`) instead of leading outside.
 public struct AssetLocator: AssetStorage {
     /// Directory of the JSON file; relative `downloadURL`s resolve against it.
     public var jsonDirectory: String
@@ -56,11 +58,11 @@ public struct AssetLocator: AssetStorage {
                 "asset of field '\(field)' has no local downloadURL" + (assetsDirectory == nil ? " and no assets directory was given" : " and no fileChecksum"))
         }
         let roots = confinementRoots()
-        var found: String?
+        var found: (root: [String], components: [String])?
         for candidate in candidates {
             switch Confinement.resolve(candidate.target, roots: roots) {
             case .missing: continue
-            case .file(let resolved): found = resolved
+            case .file(let root, let components): found = (root, components)
             case .outside:
                 throw RecordJSONError(.assetOutsideFolder, path: path + "." + candidate.source,
                     "\(candidate.source) \(Confinement.quoted(candidate.reference)) of field '\(field)' leads outside "
@@ -79,14 +81,15 @@ public struct AssetLocator: AssetStorage {
             throw RecordJSONError(.assetNotFound, path: path,
                 "no file for the asset of field '\(field)'; tried: \(candidates.map(\.display).joined(separator: ", "))")
         }
-        let bytes = try readRegularFile(found, field: field, path: path)
+        let file = Confinement.path(found.components, beneath: found.root)
+        let bytes = try readRegularFile(found.components, beneath: found.root, field: field, path: path)
         if let size = ref.size, size != Int64(bytes.count) {
             throw RecordJSONError(.assetMismatch, path: path,
-                "asset file \(found) of field '\(field)' has \(bytes.count) bytes but the record says \(size)")
+                "asset file \(file) of field '\(field)' has \(bytes.count) bytes but the record says \(size)")
         }
         if let sum = ref.fileChecksum, AssetChecksum.isLocalChecksum(sum), sum != AssetChecksum.fnv1a64Hex(bytes) {
             throw RecordJSONError(.assetMismatch, path: path,
-                "asset file \(found) of field '\(field)' does not match its checksum \(sum)")
+                "asset file \(file) of field '\(field)' does not match its checksum \(sum)")
         }
         return bytes
     }
@@ -146,15 +149,22 @@ public struct AssetLocator: AssetStorage {
         }
     }
 
-    /// Reads a file already resolved inside the folders: opened without following a final
-    /// symbolic link and without blocking, checked to be a regular file within the size limit
-    /// before a byte is read.
-    private func readRegularFile(_ file: String, field: String, path: String) throws(RecordJSONError) -> [UInt8] {
+    /// Reads a file already resolved inside the folders: opened component by component without
+    /// following any symbolic link (one that appeared since the walk fails the read) and without
+    /// blocking, checked to be a regular file within the size limit before a byte is read.
+    private func readRegularFile(_ components: [String], beneath root: [String], field: String, path: String) throws(RecordJSONError) -> [UInt8] {
+        let file = Confinement.path(components, beneath: root)
         func ioError(_ code: Int32) -> RecordJSONError {
             RecordJSONError(.assetIO, path: path, "cannot read asset file \(file) of field '\(field)': \(String(cString: strerror(code)))")
         }
-        let fd = open(file, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
-        guard fd >= 0 else { throw ioError(errno) }
+        let fd: Int32
+        switch Confinement.openFile(components, beneath: root) {
+        case .success(let opened): fd = opened
+        case .failure(let failure) where failure.code == ELOOP || failure.code == ENOTDIR:
+            throw RecordJSONError(.assetIO, path: path,
+                "cannot read asset file \(file) of field '\(field)': its path changed while it was being opened (a part of it is now a symbolic link or not a folder)")
+        case .failure(let failure): throw ioError(failure.code)
+        }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw ioError(errno) }

@@ -181,4 +181,36 @@ struct AssetLocatorTests {
         #expect(readError(locator, AssetReference(downloadURL: "sub/missing.txt"))?.code == .assetNotFound)
         #expect(readError(locator, AssetReference(downloadURL: "sub/inside.txt/x"))?.code == .assetNotFound)
     }
+
+    /// The check and the read are separate steps: a folder on the resolved path that becomes a
+    /// symbolic link out between them must fail the read, never follow the link.
+    @Test func aFolderSwappedForALinkAfterTheCheckIsNotFollowed() throws {
+        let dir = try makeTempDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fm = FileManager.default
+        try fm.createDirectory(atPath: dir + "/records/sub", withIntermediateDirectories: true)
+        try fm.createDirectory(atPath: dir + "/outside", withIntermediateDirectories: true)
+        try Data("inside".utf8).write(to: URL(fileURLWithPath: dir + "/records/sub/a.txt"))
+        try Data("secret".utf8).write(to: URL(fileURLWithPath: dir + "/outside/a.txt"))
+        let locator = AssetLocator(jsonDirectory: dir + "/records")
+        let target = try #require(locator.candidates(for: AssetReference(downloadURL: "sub/a.txt")).first).target
+        guard case .file(let root, let components) = Confinement.resolve(target, roots: locator.confinementRoots()) else {
+            Issue.record("sub/a.txt did not resolve to a file")
+            return
+        }
+        #expect(components == ["sub", "a.txt"])
+        // Before the swap the resolved file opens and holds the inside bytes.
+        let before = try Confinement.openFile(components, beneath: root).get()
+        #expect(try FileHandle(fileDescriptor: before, closeOnDealloc: true).readToEnd() == Data("inside".utf8))
+        // Swap the folder for a link out, then the file itself for a link out.
+        try fm.moveItem(atPath: dir + "/records/sub", toPath: dir + "/records/moved")
+        try fm.createSymbolicLink(atPath: dir + "/records/sub", withDestinationPath: dir + "/outside")
+        #expect(throws: Confinement.OpenFailure.self) { try Confinement.openFile(components, beneath: root).get() }
+        try fm.removeItem(atPath: dir + "/records/sub")
+        try fm.createDirectory(atPath: dir + "/records/sub", withIntermediateDirectories: false)
+        try fm.createSymbolicLink(atPath: dir + "/records/sub/a.txt", withDestinationPath: dir + "/outside/a.txt")
+        #expect(throws: Confinement.OpenFailure.self) { try Confinement.openFile(components, beneath: root).get() }
+        // Through readAsset, the link is caught by the walk (outside) as before.
+        #expect(outsideError(locator, AssetReference(downloadURL: "sub/a.txt")) != nil)
+    }
 }
