@@ -180,7 +180,7 @@ def replica_table(r):
         next_seq = r.varuint(SEQ_MAX, "nextSeq")
         total += next_seq
         if total > MAX_ELEMENTS:
-            raise Corrupt("lengthTooLarge", None, "more than maximumElements ids")
+            raise Corrupt("lengthTooLarge", id_at, "more than maximumElements ids")
         latest = r.varuint(what="latest stamp")
         log, seq, stamp = [], 0, 0
         for e in range(r.count(2, "clock log count")):
@@ -201,8 +201,9 @@ def replica_table(r):
 class Runs:
     """Shared state of a run-table decoder: the runs so far and the text they take (4.3 step 5)."""
 
-    def __init__(self, replicas, text):
-        self.replicas, self.R, self.text, self.used, self.list = replicas, len(replicas), text, 0, []
+    def __init__(self, replicas, text, text_at):
+        self.replicas, self.R, self.text, self.text_at, self.used, self.list = replicas, len(replicas), text, text_at, 0, []
+        self.count_at = None                   # the run count's offset, where whole-table errors are reported
 
     def add(self, replica, seq, length, deleted, at):
         if seq < 0 or seq + length > self.replicas[replica]["nextSeq"]:
@@ -211,11 +212,24 @@ class Runs:
         if not deleted:
             chars = self.text[self.used:self.used + length]
             if len(chars) != length:
-                raise Corrupt("invalidValue", at, "text ends inside run %d" % len(self.list))
+                raise Corrupt("invalidValue", self.text_at, "text ends inside run %d" % len(self.list))
             self.used += length
         run = {"r": replica, "seq": seq, "len": length, "deleted": deleted, "text": chars}
         self.list.append(run)
         return run
+
+    def finish(self, columns):
+        """After the last run: text used up, then every column consumed, then the next-element
+        right origins resolved (FORMAT.md 4.3, "After the last run", in this order)."""
+        if self.used != len(self.text):
+            raise Corrupt("invalidValue", self.text_at, "text has %d scalars no run uses" % (len(self.text) - self.used))
+        for name, c in columns:
+            c.done(name + " column")
+        for i, run in enumerate(self.list):
+            if run["right"] == "next":
+                if i + 1 == len(self.list):
+                    raise Corrupt("invalidValue", self.count_at, "last run points to a next element")
+                run["right"] = (self.list[i + 1]["r"], self.list[i + 1]["seq"])
 
     def previous_end(self):
         p = self.list[-2] if len(self.list) > 1 else None     # called after add: [-1] is the run itself
@@ -232,7 +246,7 @@ class Runs:
 def runs_v1(r, runs, replicas):
     """FORMAT.md 4.3: the six columns."""
     R = len(replicas)
-    count_at = r.pos
+    count_at = runs.count_at = r.pos
     run_count = r.count(2, "run count")
     cols = []
     for name in ("flag", "replica", "seq", "length", "left", "right"):
@@ -278,8 +292,7 @@ def runs_v1(r, runs, replicas):
         if rm == 3:
             run["right"] = runs.explicit(rights, "right origin")
         previous_mode = rm
-    for name, c in zip(("replica", "seq", "length", "left", "right"), (rep, seqs, lengths, lefts, rights)):
-        c.done(name + " column")
+    runs.finish(zip(("replica", "seq", "length", "left", "right"), (rep, seqs, lengths, lefts, rights)))
 
 
 # --- FORMAT.md 4.5: version 2 columns and the rANS coder --------------------------------------
@@ -334,9 +347,9 @@ def rans_decode(r, n, first):
     return Reader(bytes(out), 0, n, base=first)
 
 
-def column_v2(r, bound, what, count_at=None):
+def column_v2(r, bound, what):
     """A version 2 column: mode byte, then raw bytes or rANS. `bound` limits the decoded length
-    (lengthTooLarge) before decoding."""
+    before decoding (lengthTooLarge: at the mode byte for a raw column, at the count for rANS)."""
     first = r.pos
     mode = r.byte()
     if mode not in (0, 1):
@@ -344,25 +357,25 @@ def column_v2(r, bound, what, count_at=None):
     n_at = r.pos
     if mode == 0:
         n = r.length("invalidValue", what + " column length")
-    else:
-        n = r.varuint(what=what + " column length")
-        if n < 1:
-            raise Corrupt("invalidValue", n_at, "empty rANS " + what + " column")
+        if n > bound:
+            raise Corrupt("lengthTooLarge", first, "%s column holds %d bytes, its runs use at most %d" % (what, n, bound))
+        return Reader(r.data, r.take(n), r.pos)
+    n = r.varuint(2**31 - 1, what + " column length")
+    if n < 1:
+        raise Corrupt("invalidValue", n_at, "empty rANS " + what + " column")
     if n > bound:
         raise Corrupt("lengthTooLarge", n_at, "%s column holds %d bytes, its runs use at most %d" % (what, n, bound))
-    if mode == 0:
-        return Reader(r.data, r.take(n), r.pos)
     return rans_decode(r, n, first)
 
 
 def runs_v2(r, runs, replicas):
     """FORMAT.md 4.5: seven columns, sequence codes over stacks of open ends, predicted rights."""
     R = len(replicas)
-    count_at = r.pos
-    run_count = r.varuint(what="run count")
+    count_at = runs.count_at = r.pos
+    run_count = r.varuint(2**31 - 1, "run count")
     if run_count > MAX_RUNS or run_count > sum(x["nextSeq"] for x in replicas):
         raise Corrupt("lengthTooLarge", count_at, "run count %d" % run_count)
-    flags = column_v2(r, M64, "flag")
+    flags = column_v2(r, run_count, "flag")
     if flags.left() != run_count:
         raise Corrupt("invalidValue", count_at, "flag column holds %d bytes for %d runs" % (flags.left(), run_count))
     fl = flags.data[flags.pos:flags.end]
@@ -415,9 +428,8 @@ def runs_v2(r, runs, replicas):
         run["right"] = {0: "predicted", 1: "next", 2: None}.get(rm)
         if rm == 3:
             run["right"] = runs.explicit(rights, "right origin")
-    for name, col in (("code", code), ("delta", delta), ("length", lengths), ("replica", rep),
-                      ("left", lefts), ("right", rights)):
-        col.done(name + " column")
+    runs.finish((("code", code), ("delta", delta), ("length", lengths), ("replica", rep),
+                 ("left", lefts), ("right", rights)))
     starts = [[] for _ in range(R)]            # right to left: the first later run of the replica starting lower
     for run in reversed(runs.list):
         st = starts[run["r"]]
@@ -441,34 +453,27 @@ def decode_snapshot(payload):
     if n > MAX_TEXT:
         raise Corrupt("lengthTooLarge", text_at, "text length")
     text = strict_utf8(payload[r.pos:r.pos + n], r.take(n))
-    runs = Runs(replicas, text)
+    runs = Runs(replicas, text, text_at)
     (runs_v2 if h["minimumReaderVersion"] == 2 else runs_v1)(r, runs, replicas)
-    if runs.used != len(text):
-        raise Corrupt("invalidValue", None, "text has %d scalars no run uses" % (len(text) - runs.used))
-    run_list = runs.list
-    for i, run in enumerate(run_list):
-        if run["right"] == "next":
-            if i + 1 == len(run_list):
-                raise Corrupt("invalidValue", None, "last run points to a next element")
-            run["right"] = (run_list[i + 1]["r"], run_list[i + 1]["seq"])
-    check_tiling_and_causality(replicas, run_list)
-    return h, replicas, run_list, text
+    check_tiling_and_causality(replicas, runs.list, runs.count_at)
+    return h, replicas, runs.list, text
 
 
-def check_tiling_and_causality(replicas, runs):
-    """Every id 0..<nextSeq of every replica exactly once (4.3), and the origins acyclic (4.4)."""
+def check_tiling_and_causality(replicas, runs, at):
+    """Every id 0..<nextSeq of every replica exactly once (4.3), and the origins acyclic (4.4);
+    refusals at `at`, the run count's offset."""
     by_replica = [[] for _ in replicas]
     for i, run in enumerate(runs):
         by_replica[run["r"]].append((run["seq"], i))
     for x, own in enumerate(by_replica):
         own.sort()
-        at = 0
+        next_id = 0
         for s, i in own:
-            if s != at:
-                raise Corrupt("invalidValue", None, "ids of replica %d not tiled at seq %d" % (x, at))
-            at += runs[i]["len"]
-        if at != replicas[x]["nextSeq"]:
-            raise Corrupt("invalidValue", None, "ids of replica %d not covered" % x)
+            if s != next_id:
+                raise Corrupt("invalidValue", at, "ids of replica %d not tiled at seq %d" % (x, next_id))
+            next_id += runs[i]["len"]
+        if next_id != replicas[x]["nextSeq"]:
+            raise Corrupt("invalidValue", at, "ids of replica %d not covered" % x)
 
     def run_of(element):
         own = by_replica[element[0]]
@@ -493,7 +498,7 @@ def check_tiling_and_causality(replicas, runs):
             if waiting[i] == 0:
                 ready.append(i)
     if done != len(runs):
-        raise Corrupt("invalidValue", None, "the runs' origins are not causally ordered")
+        raise Corrupt("invalidValue", at, "the runs' origins are not causally ordered")
 
 
 # --- derived replica ids (RECORD-FORMAT.md) ---------------------------------------------------
