@@ -111,6 +111,21 @@ class Reader:
             raise Corrupt(kind, self.at(start), "%s %d > %d bytes left" % (what, n, self.left()))
         return n
 
+    def column_length(self, what):
+        """A run column's (or rANS stream's) length: FORMAT.md 4.3 step 2 and 4.5 "Columns". Above
+        the bytes left counted from the length field's own first byte: invalidValue at the field;
+        above the bytes left after it (so by at most the field's size): lengthTooLarge after it."""
+        start, before = self.pos, self.left()
+        n = self.varuint(what=what)
+        if n > before:
+            raise Corrupt("invalidValue", self.at(start), "%s %d > %d bytes left" % (what, n, before))
+        return n
+
+    def sub(self, n, what):
+        if n > self.left():
+            raise Corrupt("lengthTooLarge", self.at(), "%s %d > %d bytes left" % (what, n, self.left()))
+        return Reader(self.data, self.take(n), self.pos)
+
     def take(self, n):
         self.pos += n
         return self.pos - n
@@ -250,8 +265,7 @@ def runs_v1(r, runs, replicas):
     run_count = r.count(2, "run count")
     cols = []
     for name in ("flag", "replica", "seq", "length", "left", "right"):
-        n = r.length("invalidValue", name + " column length")
-        cols.append(Reader(r.data, r.take(n), r.pos))
+        cols.append(r.sub(r.column_length(name + " column length"), name + " column"))
     r.done("snapshot body")
     flags, rep, seqs, lengths, lefts, rights = cols
     if flags.left() != run_count:
@@ -319,9 +333,8 @@ def rans_decode(r, n, first):
         total, previous = total + f, s
     if total != RANS_M:
         raise Corrupt("invalidValue", table_at, "rANS frequencies sum to %d" % total)
-    m = r.length("invalidValue", "rANS stream length")
-    stream_at = r.take(m)
-    stream = Reader(r.data, stream_at, stream_at + m)
+    stream = r.sub(r.column_length("rANS stream length"), "rANS stream")
+    stream_at, m = stream.pos, stream.left()
     if m < 4:
         raise Corrupt("truncated", stream_at, "rANS stream shorter than its state")
     x = int.from_bytes(r.data[stream_at:stream_at + 4], "little")
@@ -356,10 +369,10 @@ def column_v2(r, bound, what):
         raise Corrupt("invalidValue", first, "%s column mode %d" % (what, mode))
     n_at = r.pos
     if mode == 0:
-        n = r.length("invalidValue", what + " column length")
+        n = r.column_length(what + " column length")
         if n > bound:
             raise Corrupt("lengthTooLarge", first, "%s column holds %d bytes, its runs use at most %d" % (what, n, bound))
-        return Reader(r.data, r.take(n), r.pos)
+        return r.sub(n, what + " column")
     n = r.varuint(2**31 - 1, what + " column length")
     if n < 1:
         raise Corrupt("invalidValue", n_at, "empty rANS " + what + " column")
@@ -396,18 +409,18 @@ def runs_v2(r, runs, replicas):
             replica = 0
         if replica >= R:
             raise Corrupt("invalidValue", flag_at, "run %d names replica %d of %d" % (i, replica, R))
-        c, seq_at = f >> 6, flag_at
+        c, seq_at = f >> 6, flag_at            # a seq taken from an open end is reported at the flag byte
         if c == 3:
-            seq_at = code.at()
+            code_at = code.at()
             c = code.byte()
             if not 3 <= c <= 8:
-                raise Corrupt("invalidValue", seq_at, "sequence code %d" % c)
+                raise Corrupt("invalidValue", code_at, "sequence code %d" % c)
         stack = stacks[replica]
         if c == 0:
             seq_at = delta.at()
             seq = last_end[replica] + delta.varint("seq delta")
         elif len(stack) < c:
-            raise Corrupt("invalidValue", seq_at, "sequence code %d with %d open ends" % (c, len(stack)))
+            raise Corrupt("invalidValue", flag_at, "sequence code %d with %d open ends" % (c, len(stack)))
         else:
             seq = stack.pop(len(stack) - c)
         length = lengths.varuint(2**32 - 1, "length") + 1
