@@ -184,6 +184,7 @@ struct SecondReaderFormatTwoTests {
         Case(name: "rANS column count 2^31", runTable: runs(code: [1, 0x80, 0x80, 0x80, 0x80, 0x08]), refusal: "invalidValue"),
         Case(name: "text with a scalar no run uses", runTable: runs(length: raw([3])), refusal: "invalidValue"),
         Case(name: "ids 0 and 1 in two runs", runTable: runs(count: 2, flags: raw([0, 0]), delta: raw([0, 5]), length: raw([2, 1])), refusal: "invalidValue"),
+        Case(name: "right origin inside its own run", runTable: runs(flags: raw([0x18]), right: raw([0, 2])), refusal: "invalidValue"),
         Case(name: "origins in a cycle", runTable: runs(count: 2, flags: raw([0x08, 0]), delta: raw([0, 0]), length: raw([1, 2])), refusal: "invalidValue"),
         Case(name: "\"he\" typed before \"llo\": negative delta, predicted right origin", runTable: runs(count: 2, flags: raw([0x02, 0x02]), delta: raw([6, 9]), length: raw([1, 2])), refusal: nil),
         Case(name: "\"h\", \"el\", \"lo\": sequence code 2, own predecessor", runTable: runs(count: 3, flags: raw([0, 0, 0x84]), delta: raw([0, 4]), length: raw([0, 1, 1])), refusal: nil),

@@ -2,16 +2,25 @@
 """An independent reader of crdtnote's formats, written from Docs/FORMAT.md and
 Docs/RECORD-FORMAT.md alone (no Swift source), run over the golden fixtures in this folder.
 
+Snapshots with either run table are read: version 1 (FORMAT.md 4.3, six columns) and version 2
+(4.5: seven raw or rANS-coded columns, stacks of open ends, predicted right origins), with the id
+and causality checks of 4.3 and 4.4; a refusal names FORMAT.md's error kind and payload offset.
+
 For every fixture NAME it decodes NAME.bin (header, CRC-32C, replica table, text, the six run
 columns, id coverage) and checks the result against NAME.txt (the text) and NAME.show.json
-(replica ids, ids per replica, run count, clock range, header versions, payload size). It then
-derives the legacy replica id and the fold replica id of the two plain-text fixtures
-(RECORD-FORMAT.md, "Deterministic replica ids") and checks that they are the ids the Swift
-library wrote.
+(replica ids, ids per replica, run count, clock range, header versions, payload size). It checks
+that each format 2 fixture ../format2/NAME.v2.bin decodes to NAME.txt and to the replica table and
+runs of NAME.v1.bin. It then derives the legacy replica id and the fold replica id of the two
+plain-text fixtures (RECORD-FORMAT.md, "Deterministic replica ids") and checks that they are the
+ids the Swift library wrote.
 
 Usage: python3 second_reader.py [folder]   (default: the folder of this script)
 Prints one line per check and exits 1 on the first mismatch. Standard library only.
-Run by Tests/CRDTNoteTests/Records/GoldenSecondReaderTests.swift when python3 is installed.
+       python3 second_reader.py --dump FILE...
+Prints one JSON line per payload file: what it decodes to (text, replicas, runs with replica ids
+and origins, state digest) or why it is refused (kind, offset).
+Run by Tests/CRDTNoteTests/Records/GoldenFixtureFactsTests.swift and SecondReaderFormatTwoTests.swift
+when python3 is installed.
 """
 import base64
 import bisect
