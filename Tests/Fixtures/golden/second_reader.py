@@ -408,7 +408,7 @@ def runs_v2(r, runs, replicas):
     lefts = column_v2(r, 10 * sum(1 for f in fl if (f >> 1) & 3 == 3), "left")
     rights = column_v2(r, 10 * sum(1 for f in fl if (f >> 3) & 3 == 3), "right")
     r.done("snapshot body")
-    stacks, last_end, replica, right_modes = [[] for _ in range(R)], [0] * R, 0, []
+    stacks, last_end, replica = [[] for _ in range(R)], [0] * R, 0
     for i in range(run_count):
         flag_at = flags.at()
         f = flags.byte()
