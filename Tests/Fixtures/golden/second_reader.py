@@ -2,18 +2,28 @@
 """An independent reader of crdtnote's formats, written from Docs/FORMAT.md and
 Docs/RECORD-FORMAT.md alone (no Swift source), run over the golden fixtures in this folder.
 
+Snapshots with either run table are read: version 1 (FORMAT.md 4.3, six columns) and version 2
+(4.5: seven raw or rANS-coded columns, stacks of open ends, predicted right origins), with the id
+and causality checks of 4.3 and 4.4; a refusal names FORMAT.md's error kind and payload offset.
+
 For every fixture NAME it decodes NAME.bin (header, CRC-32C, replica table, text, the six run
 columns, id coverage) and checks the result against NAME.txt (the text) and NAME.show.json
-(replica ids, ids per replica, run count, clock range, header versions, payload size). It then
-derives the legacy replica id and the fold replica id of the two plain-text fixtures
-(RECORD-FORMAT.md, "Deterministic replica ids") and checks that they are the ids the Swift
-library wrote.
+(replica ids, ids per replica, run count, clock range, header versions, payload size). It checks
+that each format 2 fixture ../format2/NAME.v2.bin decodes to NAME.txt and to the replica table and
+runs of NAME.v1.bin. It then derives the legacy replica id and the fold replica id of the two
+plain-text fixtures (RECORD-FORMAT.md, "Deterministic replica ids") and checks that they are the
+ids the Swift library wrote.
 
 Usage: python3 second_reader.py [folder]   (default: the folder of this script)
 Prints one line per check and exits 1 on the first mismatch. Standard library only.
-Run by Tests/CRDTNoteTests/Records/GoldenSecondReaderTests.swift when python3 is installed.
+       python3 second_reader.py --dump FILE...
+Prints one JSON line per payload file: what it decodes to (text, replicas, runs with replica ids
+and origins, state digest) or why it is refused (kind, offset).
+Run by Tests/CRDTNoteTests/Records/GoldenFixtureFactsTests.swift and SecondReaderFormatTwoTests.swift
+when python3 is installed.
 """
 import base64
+import bisect
 import datetime
 import json
 import os
@@ -21,11 +31,21 @@ import sys
 
 FIXTURES = ["empty", "ascii", "emoji-crlf", "multi-replica", "merged", "asset-spilled",
             "legacy-v1-upgraded", "clobbered-folded"]
+FORMAT2_FIXTURES = ["multi-replica", "edited"]        # in ../format2
 M64 = (1 << 64) - 1
 
 
 class Corrupt(Exception):
-    pass
+    """A payload the specs say a reader must refuse: FORMAT.md's error kind and, where the spec
+    names one, the payload offset it is reported at (None where it names none)."""
+
+    def __init__(self, kind, offset, what):
+        super().__init__("%s at %s: %s" % (kind, "?" if offset is None else offset, what))
+        self.kind, self.offset, self.what = kind, offset, what
+
+
+MAX_ELEMENTS, MAX_REPLICAS, MAX_RUNS, MAX_TEXT = 2**26, 2**16, 2**21, 2**24
+SEQ_MAX = 2**32 - 2                     # the largest seq or origin seq a field may hold
 
 
 # --- primitives (FORMAT.md section 2) ---------------------------------------------------------
@@ -40,164 +60,467 @@ def crc32c(data):
 
 
 class Reader:
-    def __init__(self, data, start=0, end=None):
-        self.data, self.pos, self.end = data, start, len(data) if end is None else end
+    """Reads data[start:end]; offsets in errors are `base + position in data` (base 0 when data is
+    the payload, the column's first byte when data is a rANS column's decoded bytes)."""
+
+    def __init__(self, data, start=0, end=None, base=0):
+        self.data, self.pos, self.end, self.base = data, start, len(data) if end is None else end, base
+
+    def at(self, pos=None):
+        return self.base + (self.pos if pos is None else pos)
 
     def left(self):
         return self.end - self.pos
 
     def byte(self):
         if self.pos >= self.end:
-            raise Corrupt("truncated at %d" % self.pos)
+            raise Corrupt("truncated", self.at(), "a byte is missing")
         self.pos += 1
         return self.data[self.pos - 1]
 
     def u64(self):
         if self.left() < 8:
-            raise Corrupt("truncated u64 at %d" % self.pos)
+            raise Corrupt("truncated", self.at(), "a u64 is cut off")
         v = int.from_bytes(self.data[self.pos:self.pos + 8], "little")
         self.pos += 8
         return v
 
-    def varuint(self, maximum=M64):
+    def varuint(self, maximum=M64, what="value"):
         start, value, shift = self.pos, 0, 0
         for i in range(10):
             b = self.byte()
             if i == 9 and b > 1:
-                raise Corrupt("varintOverflow at %d" % start)
+                raise Corrupt("varintOverflow", self.at(start), what)
             value |= (b & 0x7F) << shift
             if b < 0x80:
                 if b == 0 and i > 0:
-                    raise Corrupt("nonMinimalVarint at %d" % start)
+                    raise Corrupt("nonMinimalVarint", self.at(start), what)
                 if value > maximum:
-                    raise Corrupt("invalidValue at %d: %d > %d" % (start, value, maximum))
+                    raise Corrupt("invalidValue", self.at(start), "%s %d > %d" % (what, value, maximum))
                 return value
             shift += 7
-        raise Corrupt("varintOverflow at %d" % start)
+        raise Corrupt("varintOverflow", self.at(start), what)
 
-    def varint(self):
-        u = self.varuint()
+    def varint(self, what="value"):
+        u = self.varuint(what=what)
         return (u >> 1) ^ -(u & 1)
 
-    def count(self, each):
+    def count(self, each, what):
         start = self.pos
-        n = self.varuint()
+        n = self.varuint(what=what)
         if n > self.left() // each:        # "bytes left" = after the count field, to the body's end
-            raise Corrupt("lengthTooLarge at %d" % start)
+            raise Corrupt("lengthTooLarge", self.at(start), "%s %d" % (what, n))
         return n
 
-    def bytes_field(self):
-        n = self.varuint()
+    def length(self, kind, what):
+        """A length field: a varuint no larger than the bytes left after it (else `kind`)."""
+        start = self.pos
+        n = self.varuint(what=what)
         if n > self.left():
-            raise Corrupt("lengthTooLarge at %d" % self.pos)
-        self.pos += n
-        return self.data[self.pos - n:self.pos]
+            raise Corrupt(kind, self.at(start), "%s %d > %d bytes left" % (what, n, self.left()))
+        return n
 
-    def sub(self):                         # a snapshot column: varuint length, then a reader over it
-        n = self.varuint(self.left())
-        r = Reader(self.data, self.pos, self.pos + n)
+    def column_length(self, what):
+        """A run column's (or rANS stream's) length: FORMAT.md 4.3 step 2 and 4.5 "Columns". Above
+        the bytes left counted from the length field's own first byte: invalidValue at the field;
+        above the bytes left after it (so by at most the field's size): lengthTooLarge after it."""
+        start, before = self.pos, self.left()
+        n = self.varuint(what=what)
+        if n > before:
+            raise Corrupt("invalidValue", self.at(start), "%s %d > %d bytes left" % (what, n, before))
+        return n
+
+    def sub(self, n, what):
+        if n > self.left():
+            raise Corrupt("lengthTooLarge", self.at(), "%s %d > %d bytes left" % (what, n, self.left()))
+        return Reader(self.data, self.take(n), self.pos)
+
+    def take(self, n):
         self.pos += n
-        return r
+        return self.pos - n
+
+    def done(self, what):
+        if self.left():
+            raise Corrupt("trailingBytes", self.at(), "%s: %d bytes unused" % (what, self.left()))
+
+
+def strict_utf8(data, offset):
+    """FORMAT.md 2, text: strict UTF-8, else invalidValue at the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        i = e.start                        # the lead byte of the first bad sequence
+        lead = data[i]
+        if lead < 0xC2 or lead > 0xF4:
+            raise Corrupt("invalidValue", offset + i, "not UTF-8")
+        n = 2 if lead < 0xE0 else 3 if lead < 0xF0 else 4
+        low, high = {0xE0: (0xA0, 0xBF), 0xED: (0x80, 0x9F), 0xF0: (0x90, 0xBF), 0xF4: (0x80, 0x8F)}.get(lead, (0x80, 0xBF))
+        for k in range(1, n):
+            if i + k >= len(data):
+                raise Corrupt("invalidValue", offset + i, "UTF-8 cut off")
+            if not (low <= data[i + k] <= high if k == 1 else 0x80 <= data[i + k] <= 0xBF):
+                raise Corrupt("invalidValue", offset + i + k, "not UTF-8")
+        raise Corrupt("invalidValue", offset + i, "not UTF-8")
 
 
 # --- payloads (FORMAT.md sections 3 and 4) ----------------------------------------------------
 
+READER_VERSION = 2                      # reads snapshot run tables of versions 1 and 2
+
+
 def header(payload):
     if payload[:4] != b"CRNT":
-        raise Corrupt("badMagic")
+        raise Corrupt("badMagic", 0, "magic")
+    if len(payload) < 18:
+        raise Corrupt("truncated", len(payload), "header")
     fmt, minimum = int.from_bytes(payload[4:6], "little"), int.from_bytes(payload[6:8], "little")
-    if minimum > 1:
-        raise Corrupt("newerFormat")
+    if minimum > READER_VERSION:
+        raise Corrupt("newerFormat", 6, "needs reader %d" % minimum)
     kind, flags = payload[8], payload[9]
     length, crc = int.from_bytes(payload[10:14], "little"), int.from_bytes(payload[14:18], "little")
-    if kind not in (1, 2) or flags != 0 or length != len(payload) - 18 or crc != crc32c(payload[18:]):
-        raise Corrupt("bad header")
+    if kind not in (1, 2):
+        raise Corrupt("invalidValue", 8, "kind %d" % kind)
+    if flags != 0:
+        raise Corrupt("invalidValue", 9, "flags %d" % flags)
+    if length != len(payload) - 18:
+        raise Corrupt("truncated" if length > len(payload) - 18 else "trailingBytes", 10, "body length")
+    if crc != crc32c(payload[18:]):
+        raise Corrupt("checksumMismatch", 14, "body CRC-32C")
     return {"formatVersion": fmt, "minimumReaderVersion": minimum, "kind": kind, "bodyLength": length, "crc": crc}
 
 
-def decode_snapshot(payload):
-    h = header(payload)
-    if h["kind"] != 1:
-        raise Corrupt("not a snapshot")
-    r = Reader(payload, 18)
-    replicas = []
-    for _ in range(r.count(11)):
+def replica_table(r):
+    """FORMAT.md 4.1, with id counts (snapshots)."""
+    replicas, total = [], 0
+    count_at = r.pos
+    count = r.count(11, "replica count")
+    if count > MAX_REPLICAS:
+        raise Corrupt("lengthTooLarge", count_at, "replica count")
+    for _ in range(count):
+        id_at = r.pos
         rid = r.u64()
-        next_seq = r.varuint(2**32 - 2)
-        latest = r.varuint()
+        if any(x["id"] == rid for x in replicas):
+            raise Corrupt("invalidValue", id_at, "replica %d listed twice" % rid)
+        next_seq = r.varuint(SEQ_MAX, "nextSeq")
+        total += next_seq
+        if total > MAX_ELEMENTS:
+            raise Corrupt("lengthTooLarge", id_at, "more than maximumElements ids")
+        latest = r.varuint(what="latest stamp")
         log, seq, stamp = [], 0, 0
-        for e in range(r.count(2)):
-            delta = r.varuint()
-            if e > 0 and delta == 0:
-                raise Corrupt("clock log not increasing")
-            seq, stamp = seq + delta, (stamp + r.varint()) & M64
+        for e in range(r.count(2, "clock log count")):
+            delta_at = r.pos
+            delta = r.varuint(what="seq delta")
+            seq += delta
+            if (e > 0 and delta == 0) or seq >= 2**32 - 1:
+                raise Corrupt("invalidValue", delta_at, "clock log seq")
+            stamp = (stamp + r.varint()) & M64
             log.append((seq, stamp))
         replicas.append({"id": rid, "nextSeq": next_seq, "latest": latest, "log": log})
-    if len({x["id"] for x in replicas}) != len(replicas):
-        raise Corrupt("replica listed twice")
-    text = r.bytes_field().decode("utf-8")          # strict: Python rejects surrogates and overlongs
-    run_count = r.count(2)
-    flags, rep, seqs, lengths, lefts, rights = (r.sub() for _ in range(6))
-    if r.left() or flags.left() != run_count:
-        raise Corrupt("trailing bytes or flag count")
+    for x in replicas:
+        if x["log"] and x["log"][-1][0] >= max(x["nextSeq"], 1):
+            raise Corrupt("invalidValue", r.pos, "clock log beyond the ids")
+    return replicas
+
+
+class Runs:
+    """Shared state of a run-table decoder: the runs so far and the text they take (4.3 step 5)."""
+
+    def __init__(self, replicas, text, text_at):
+        self.replicas, self.R, self.text, self.text_at, self.used, self.list = replicas, len(replicas), text, text_at, 0, []
+        self.count_at = None                   # the run count's offset, where whole-table errors are reported
+
+    def add(self, replica, seq, length, deleted, at):
+        if seq < 0 or seq + length > self.replicas[replica]["nextSeq"]:
+            raise Corrupt("invalidValue", at, "run ids %d..<%d of replica %d not declared" % (seq, seq + length, replica))
+        chars = ""
+        if not deleted:
+            chars = self.text[self.used:self.used + length]
+            if len(chars) != length:
+                raise Corrupt("invalidValue", self.text_at, "text ends inside run %d" % len(self.list))
+            self.used += length
+        run = {"r": replica, "seq": seq, "len": length, "deleted": deleted, "text": chars}
+        self.list.append(run)
+        return run
+
+    def finish(self, columns):
+        """After the last run: text used up, then every column consumed, then the next-element
+        right origins resolved (FORMAT.md 4.3, "After the last run", in this order)."""
+        if self.used != len(self.text):
+            raise Corrupt("invalidValue", self.text_at, "text has %d scalars no run uses" % (len(self.text) - self.used))
+        for name, c in columns:
+            c.done(name + " column")
+        for i, run in enumerate(self.list):
+            if run["right"] == "next":
+                if i + 1 == len(self.list):
+                    raise Corrupt("invalidValue", self.count_at, "last run points to a next element")
+                run["right"] = (self.list[i + 1]["r"], self.list[i + 1]["seq"])
+
+    def previous_end(self):
+        p = self.list[-2] if len(self.list) > 1 else None     # called after add: [-1] is the run itself
+        return (p["r"], p["seq"] + p["len"] - 1) if p else None
+
+    def explicit(self, column, what):
+        at = column.at()
+        origin = (column.varuint(max(self.R - 1, 0), what + " replica"), column.varuint(SEQ_MAX, what + " seq"))
+        if origin[0] >= self.R or origin[1] >= self.replicas[origin[0]]["nextSeq"]:
+            raise Corrupt("invalidValue", at, "%s %s names no element" % (what, origin))
+        return origin
+
+
+def runs_v1(r, runs, replicas):
+    """FORMAT.md 4.3: the six columns."""
     R = len(replicas)
-    scalars = iter(text)
-    runs, last_end, replica = [], [0] * R, 0
+    count_at = runs.count_at = r.pos
+    run_count = r.count(2, "run count")
+    cols = []
+    for name in ("flag", "replica", "seq", "length", "left", "right"):
+        cols.append(r.sub(r.column_length(name + " column length"), name + " column"))
+    r.done("snapshot body")
+    flags, rep, seqs, lengths, lefts, rights = cols
+    if flags.left() != run_count:
+        raise Corrupt("invalidValue", count_at, "flag column length")
+    if run_count > MAX_RUNS:
+        raise Corrupt("lengthTooLarge", count_at, "run count")
+    last_end, replica, previous_mode = [0] * R, 0, None
     for i in range(run_count):
+        flag_at = flags.at()
         f = flags.byte()
         if f & 0xC0:
-            raise Corrupt("reserved flag bits")
+            raise Corrupt("invalidValue", flag_at, "reserved flag bits")
         if f & 2:
-            replica = rep.varuint(max(R - 1, 0))
+            replica = rep.varuint(max(R - 1, 0), "replica")
         elif i == 0:
             replica = 0
         if replica >= R:
-            raise Corrupt("run %d names replica %d of %d" % (i, replica, R))
-        seq = last_end[replica] + seqs.varint()
-        length = lengths.varuint(2**32 - 1) + 1
-        if seq < 0 or seq + length > replicas[replica]["nextSeq"]:
-            raise Corrupt("run ids outside the replica's")
+            raise Corrupt("invalidValue", flag_at, "run %d names replica %d of %d" % (i, replica, R))
+        seq_at = seqs.at()
+        seq = last_end[replica] + seqs.varint("seq delta")
+        length = lengths.varuint(2**32 - 1, "length") + 1
+        run = runs.add(replica, seq, length, bool(f & 1), seq_at)
         last_end[replica] = seq + length
-        deleted = bool(f & 1)
-        chars = "" if deleted else "".join(next(scalars) for _ in range(length))
-        if not deleted and len(chars) != length:
-            raise Corrupt("text ends inside a run")
         lm, rm = (f >> 2) & 3, (f >> 4) & 3
-        prev = runs[-1] if runs else None
         if lm == 0:
-            left = (prev["r"], prev["seq"] + prev["len"] - 1) if prev else None
+            run["left"] = runs.previous_end()
         elif lm == 1:
-            left = None
+            run["left"] = None
         elif lm == 2:
-            left = (lefts.varuint(max(R - 1, 0)), lefts.varuint(2**32 - 2))
+            run["left"] = runs.explicit(lefts, "left origin")
+        elif seq == 0:
+            raise Corrupt("invalidValue", flag_at, "own predecessor of seq 0")
         else:
-            left = (replica, seq - 1)
-        if rm == 2 and (prev is None or prev["rm"] == 1):
-            raise Corrupt("same-as-previous right origin without a previous one")
-        right = {0: None, 1: "next", 2: prev["right"] if prev else None}.get(rm)
+            run["left"] = (replica, seq - 1)
+        if rm == 2 and (i == 0 or previous_mode == 1):
+            raise Corrupt("invalidValue", flag_at, "same-as-previous right origin without a previous one")
+        run["right"] = {0: None, 1: "next", 2: runs.list[-2]["right"] if i else None}.get(rm)
         if rm == 3:
-            right = (rights.varuint(max(R - 1, 0)), rights.varuint(2**32 - 2))
-        runs.append({"r": replica, "seq": seq, "len": length, "deleted": deleted, "text": chars,
-                     "left": left, "right": right, "rm": rm})
-    if next(scalars, None) is not None:
-        raise Corrupt("text has bytes no run uses")
-    if any(c.left() for c in (rep, seqs, lengths, lefts, rights)):
-        raise Corrupt("column not fully consumed")
+            run["right"] = runs.explicit(rights, "right origin")
+        previous_mode = rm
+    runs.finish(zip(("replica", "seq", "length", "left", "right"), (rep, seqs, lengths, lefts, rights)))
+
+
+# --- FORMAT.md 4.5: version 2 columns and the rANS coder --------------------------------------
+
+RANS_M, RANS_L = 4096, 2**23
+
+
+def rans_decode(r, n, first):
+    """A rANS column after its count n: frequency table, stream length m, stream. Returns a Reader
+    over the n decoded bytes whose offsets are `first` (the column's first byte) + position."""
+    table_at = r.pos
+    k = r.byte() + 1
+    cum, freq, symbols, total, previous = [], [], [], 0, -1
+    for _ in range(k):
+        s_at = r.pos
+        s = r.byte()
+        if s <= previous:
+            raise Corrupt("invalidValue", s_at, "rANS symbols out of order")
+        f_at = r.pos
+        f = r.varuint(what="rANS frequency")
+        if not 1 <= f <= RANS_M:
+            raise Corrupt("invalidValue", f_at, "rANS frequency %d" % f)
+        symbols.append(s), cum.append(total), freq.append(f)
+        total, previous = total + f, s
+    if total != RANS_M:
+        raise Corrupt("invalidValue", table_at, "rANS frequencies sum to %d" % total)
+    stream = r.sub(r.column_length("rANS stream length"), "rANS stream")
+    stream_at, m = stream.pos, stream.left()
+    if m < 4:
+        raise Corrupt("truncated", stream_at, "rANS stream shorter than its state")
+    x = int.from_bytes(r.data[stream_at:stream_at + 4], "little")
+    stream.pos += 4
+    if not RANS_L <= x < 2**31:
+        raise Corrupt("invalidValue", stream_at, "rANS initial state %d" % x)
+    slot_symbol = bytearray(RANS_M)
+    for i in range(k):
+        slot_symbol[cum[i]:cum[i] + freq[i]] = bytes([i]) * freq[i]
+    out = bytearray()
+    for _ in range(n):
+        slot = x % RANS_M
+        i = slot_symbol[slot]
+        out.append(symbols[i])
+        x = freq[i] * (x >> 12) + slot - cum[i]
+        while x < RANS_L:
+            if not stream.left():
+                raise Corrupt("truncated", stream.at(), "rANS stream ends early")
+            x = (x << 8) | stream.byte()
+    stream.done("rANS stream")
+    if x != RANS_L:
+        raise Corrupt("invalidValue", stream_at, "rANS final state %d" % x)
+    return Reader(bytes(out), 0, n, base=first)
+
+
+def column_v2(r, bound, what):
+    """A version 2 column: mode byte, then raw bytes or rANS. `bound` limits the decoded length
+    before decoding (lengthTooLarge: at the mode byte for a raw column, at the count for rANS)."""
+    first = r.pos
+    mode = r.byte()
+    if mode not in (0, 1):
+        raise Corrupt("invalidValue", first, "%s column mode %d" % (what, mode))
+    n_at = r.pos
+    if mode == 0:
+        n = r.column_length(what + " column length")
+        if n > bound:
+            raise Corrupt("lengthTooLarge", first, "%s column holds %d bytes, its runs use at most %d" % (what, n, bound))
+        return r.sub(n, what + " column")
+    n = r.varuint(2**31 - 1, what + " column length")
+    if n < 1:
+        raise Corrupt("invalidValue", n_at, "empty rANS " + what + " column")
+    if n > bound:
+        raise Corrupt("lengthTooLarge", n_at, "%s column holds %d bytes, its runs use at most %d" % (what, n, bound))
+    return rans_decode(r, n, first)
+
+
+def runs_v2(r, runs, replicas):
+    """FORMAT.md 4.5: seven columns, sequence codes over stacks of open ends, predicted rights."""
+    R = len(replicas)
+    count_at = runs.count_at = r.pos
+    run_count = r.varuint(2**31 - 1, "run count")
+    if run_count > MAX_RUNS or run_count > sum(x["nextSeq"] for x in replicas):
+        raise Corrupt("lengthTooLarge", count_at, "run count %d" % run_count)
+    flags = column_v2(r, run_count, "flag")
+    if flags.left() != run_count:
+        raise Corrupt("invalidValue", count_at, "flag column holds %d bytes for %d runs" % (flags.left(), run_count))
+    fl = flags.data[flags.pos:flags.end]
+    code = column_v2(r, sum(1 for f in fl if f >> 6 == 3), "code")
+    delta = column_v2(r, 10 * sum(1 for f in fl if f >> 6 == 0), "delta")
+    lengths = column_v2(r, 5 * run_count, "length")
+    rep = column_v2(r, 5 * sum(1 for f in fl if f & 0x20), "replica")
+    lefts = column_v2(r, 10 * sum(1 for f in fl if (f >> 1) & 3 == 3), "left")
+    rights = column_v2(r, 10 * sum(1 for f in fl if (f >> 3) & 3 == 3), "right")
+    r.done("snapshot body")
+    stacks, last_end, replica = [[] for _ in range(R)], [0] * R, 0
+    for i in range(run_count):
+        flag_at = flags.at()
+        f = flags.byte()
+        if f & 0x20:
+            replica = rep.varuint(max(R - 1, 0), "replica")
+        elif i == 0:
+            replica = 0
+        if replica >= R:
+            raise Corrupt("invalidValue", flag_at, "run %d names replica %d of %d" % (i, replica, R))
+        c, seq_at = f >> 6, flag_at            # a seq taken from an open end is reported at the flag byte
+        if c == 3:
+            code_at = code.at()
+            c = code.byte()
+            if not 3 <= c <= 8:
+                raise Corrupt("invalidValue", code_at, "sequence code %d" % c)
+        stack = stacks[replica]
+        if c == 0:
+            seq_at = delta.at()
+            seq = last_end[replica] + delta.varint("seq delta")
+        elif len(stack) < c:
+            raise Corrupt("invalidValue", flag_at, "sequence code %d with %d open ends" % (c, len(stack)))
+        else:
+            seq = stack.pop(len(stack) - c)
+        length = lengths.varuint(2**32 - 1, "length") + 1
+        run = runs.add(replica, seq, length, bool(f & 1), seq_at)
+        last_end[replica] = seq + length
+        stack.append(seq + length)
+        lm, rm = (f >> 1) & 3, (f >> 3) & 3
+        if lm == 0:
+            run["left"] = runs.previous_end()
+        elif lm == 1:
+            run["left"] = None
+        elif lm == 2:
+            if seq == 0:
+                raise Corrupt("invalidValue", flag_at, "own predecessor of seq 0")
+            run["left"] = (replica, seq - 1)
+        else:
+            run["left"] = runs.explicit(lefts, "left origin")
+        run["right"] = {0: "predicted", 1: "next", 2: None}.get(rm)
+        if rm == 3:
+            run["right"] = runs.explicit(rights, "right origin")
+    runs.finish((("code", code), ("delta", delta), ("length", lengths), ("replica", rep),
+                 ("left", lefts), ("right", rights)))
+    starts = [[] for _ in range(R)]            # right to left: the first later run of the replica starting lower
+    for run in reversed(runs.list):
+        st = starts[run["r"]]
+        while st and st[-1] >= run["seq"]:
+            st.pop()
+        if run["right"] == "predicted":
+            run["right"] = (run["r"], st[-1]) if st else None
+        st.append(run["seq"])
+
+
+def decode_snapshot(payload):
+    """Header, replica table, text and run table (either layout) with the checks of 4.3 and 4.4.
+    Returns (header, replicas, runs, text); each run has r, seq, len, deleted, text, left, right."""
+    h = header(payload)
+    if h["kind"] != 1:
+        raise Corrupt("invalidValue", 8, "not a snapshot")
+    r = Reader(payload, 18)
+    replicas = replica_table(r)
+    text_at = r.pos
+    n = r.length("lengthTooLarge", "text length")
+    if n > MAX_TEXT:
+        raise Corrupt("lengthTooLarge", text_at, "text length")
+    text = strict_utf8(payload[r.pos:r.pos + n], r.take(n))
+    runs = Runs(replicas, text, text_at)
+    (runs_v2 if h["minimumReaderVersion"] == 2 else runs_v1)(r, runs, replicas)
+    check_tiling_and_causality(replicas, runs.list, runs.count_at)
+    return h, replicas, runs.list, text
+
+
+def check_tiling_and_causality(replicas, runs, at):
+    """Every id 0..<nextSeq of every replica exactly once (4.3), and the origins acyclic (4.4);
+    refusals at `at`, the run count's offset."""
+    by_replica = [[] for _ in replicas]
     for i, run in enumerate(runs):
-        if run["right"] == "next":
-            if i + 1 == len(runs):
-                raise Corrupt("last run points to a next element")
-            run["right"] = (runs[i + 1]["r"], runs[i + 1]["seq"])
-    for x in range(R):                               # every id 0..<nextSeq exactly once
-        covered = sorted((run["seq"], run["len"]) for run in runs if run["r"] == x)
-        at = 0
-        for s, n in covered:
-            if s != at:
-                raise Corrupt("ids of replica %d not tiled" % x)
-            at += n
-        if at != replicas[x]["nextSeq"]:
-            raise Corrupt("ids of replica %d not covered" % x)
-    return h, replicas, runs, "".join(run["text"] for run in runs)
+        by_replica[run["r"]].append((run["seq"], i))
+    for x, own in enumerate(by_replica):
+        own.sort()
+        next_id = 0
+        for s, i in own:
+            if s != next_id:
+                raise Corrupt("invalidValue", at, "ids of replica %d not tiled at seq %d" % (x, next_id))
+            next_id += runs[i]["len"]
+        if next_id != replicas[x]["nextSeq"]:
+            raise Corrupt("invalidValue", at, "ids of replica %d not covered" % x)
+
+    def run_of(element):
+        own = by_replica[element[0]]
+        return own[bisect.bisect_right(own, (element[1], len(runs))) - 1][1]
+
+    after = [set() for _ in runs]              # after[j]: runs that need run j first
+    waiting = [0] * len(runs)
+    for i, run in enumerate(runs):
+        needs = {run_of(o) for o in (run["left"], run["right"]) if o is not None}
+        if run["seq"] > 0:
+            needs.add(run_of((run["r"], run["seq"] - 1)))
+        for j in needs:
+            after[j].add(i)
+        waiting[i] = len(needs)
+    ready = [i for i, w in enumerate(waiting) if w == 0]
+    done = 0
+    while ready:
+        j = ready.pop()
+        done += 1
+        for i in after[j]:
+            waiting[i] -= 1
+            if waiting[i] == 0:
+                ready.append(i)
+    if done != len(runs):
+        raise Corrupt("invalidValue", at, "the runs' origins are not causally ordered")
 
 
 # --- derived replica ids (RECORD-FORMAT.md) ---------------------------------------------------
@@ -238,12 +561,21 @@ class Hasher:
         self.word(max([x["latest"] for x in replicas], default=0))
         self.part(text.encode("utf-8"))
 
-    def replica(self):
+    def value(self):
         z = self.h
         z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & M64
         z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & M64
-        z ^= z >> 31
-        return z or 1
+        return z ^ (z >> 31)
+
+    def replica(self):
+        return self.value() or 1
+
+
+def state_digest(replicas, runs, text):
+    """RECORD-FORMAT.md "State digest", finalised: canonical over replica order and run splits."""
+    h = Hasher()
+    h.state(replicas, runs, text)
+    return h.value()
 
 
 def legacy_replica(record_name, text):
@@ -322,6 +654,8 @@ def main(folder):
           "fold replica of golden-legacy's v1 server = %d, stamped (modified, counter 1)" % rid)
     check(stamps.get(legacy["id"]) == legacy["latest"], "legacy replica stamped (modified, counter 0)")
 
+    check_format2(os.path.join(folder, "..", "format2"))
+
     client = json.loads(read("inputs/clobbered-client.json", "r"))["fields"]
     base = base64.b64decode(client["payload"]["value"], validate=True)
     rid = fold_replica("golden-clobbered", base, client["text"]["value"])
@@ -329,5 +663,47 @@ def main(folder):
     check(str(rid) in ids, "fold replica of golden-clobbered = %d" % rid)
 
 
+def check_format2(folder):
+    """Tests/Fixtures/format2: each NAME.v2.bin (run table version 2, FORMAT.md 4.5) decodes to
+    NAME.txt and to the very runs (ids, origins, tombstones) and replica table of NAME.v1.bin."""
+    for name in FORMAT2_FIXTURES:
+        def read(suffix):
+            with open(os.path.join(folder, name + suffix), "rb") as f:
+                return f.read()
+        h2, replicas2, runs2, text2 = decode_snapshot(read(".v2.bin"))
+        h1, replicas1, runs1, text1 = decode_snapshot(read(".v1.bin"))
+        check((h2["formatVersion"], h2["minimumReaderVersion"]) == (2, 2), name + ".v2: format version 2, minimum reader 2")
+        check(text2.encode("utf-8") == read(".txt"), name + ".v2: text equals .txt")
+        check(replicas2 == replicas1, name + ".v2: replica table equals .v1's")
+        check([run_key(x) for x in runs2] == [run_key(x) for x in runs1],
+              name + ".v2: %d runs, ids and origins equal .v1's" % len(runs2))
+
+
+def run_key(run):
+    return (run["r"], run["seq"], run["len"], run["deleted"], run["left"], run["right"])
+
+
+def dump(path):
+    """One JSON line: what the payload at `path` decodes to, or why it is refused."""
+    with open(path, "rb") as f:
+        payload = f.read()
+    try:
+        h, replicas, runs, text = decode_snapshot(payload)
+    except Corrupt as e:
+        return {"file": path, "ok": False, "kind": e.kind, "offset": e.offset, "error": str(e)}
+    ids = [str(x["id"]) for x in replicas]
+    origin = lambda o: None if o is None else [ids[o[0]], o[1]]
+    return {"file": path, "ok": True, "formatVersion": h["formatVersion"],
+            "minimumReaderVersion": h["minimumReaderVersion"], "text": text,
+            "replicas": [{"id": ids[i], "nextSeq": x["nextSeq"], "latest": str(x["latest"]),
+                          "log": [[s, str(t)] for s, t in x["log"]]} for i, x in enumerate(replicas)],
+            "runs": [[ids[x["r"]], x["seq"], x["len"], x["deleted"], origin(x["left"]), origin(x["right"])] for x in runs],
+            "digest": str(state_digest(replicas, runs, text))}
+
+
 if __name__ == "__main__":
-    main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))
+    if sys.argv[1:2] == ["--dump"]:
+        for p in sys.argv[2:]:
+            print(json.dumps(dump(p), ensure_ascii=True))
+    else:
+        main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))
