@@ -1,40 +1,4 @@
 extension TextSequence {
-    /// Calls `body` with the visible scalars `range` as stretches of one run each (the ids and
-    /// the content bytes they are made of), in document order, before they are deleted.
-    @inline(__always)
-    func forEachVisibleStretch(in range: Range<Int>, _ body: (VisibleStretch) -> Void) {
-        guard !range.isEmpty else { return }
-        var remaining = range.count
-        var position = nearbyPosition(ofScalar: range.lowerBound)
-        while remaining > 0 && position.order < order.count {
-            let r = run(at: position)
-            if !r.isDeleted {
-                let take = min(Int(r.length - position.offset), remaining)
-                let ascii = r.byteCount == r.length
-                let start = ascii
-                    ? Int(r.byteStart) + Int(position.offset)
-                    : Int(r.byteStart) + UTF8Counting.prefix(of: content, start: Int(r.byteStart), scalars: Int(position.offset)).bytes
-                let cut = ascii ? (bytes: take, utf16: take) : UTF8Counting.prefix(of: content, start: start, scalars: take)
-                let first = r.seq &+ position.offset
-                body(VisibleStretch(first: ItemRef(replica: r.replica, seq: first),
-                                    last: ItemRef(replica: r.replica, seq: first &+ UInt32(take) &- 1),
-                                    bytes: start..<start + cut.bytes, scalars: take, utf16: cut.utf16))
-                remaining -= take
-            }
-            position = nextRunStart(after: position)
-        }
-    }
-
-    /// The visible scalars `range` as stretches of one run each, in document order: the first
-    /// apart (usually the only one: no array for a single keystroke), the rest in an array.
-    @inline(__always)
-    func visibleStretches(in range: Range<Int>) -> (first: VisibleStretch?, more: [VisibleStretch]) {
-        var first: VisibleStretch? = nil
-        var more: [VisibleStretch] = []
-        forEachVisibleStretch(in: range) { if first == nil { first = $0 } else { more.append($0) } }
-        return (first, more)
-    }
-
     /// Performs an undo or redo step as local edits of replica `local`: deletes the step's ids
     /// that are still visible, then inserts each piece of text to restore as a new run of `local`
     /// placed right after the element it followed (with `integrate`, so every replica puts it at
@@ -69,10 +33,10 @@ extension TextSequence {
             let take = Int(min(found.length - position.offset, seqs.upperBound - s))
             if !found.isDeleted {
                 let before = visibleOffsets(before: position)
-                var stretch: VisibleStretch? = nil
-                forEachVisibleStretch(in: before.scalars..<before.scalars + take) { stretch = $0 }
-                deleteLocal(before.scalars..<before.scalars + take)
-                if let stretch {
+                // Within one visible run: one stretch.
+                var deleted = DeletedStretches()
+                deleteLocal(before.scalars..<before.scalars + take, recording: &deleted)
+                if let stretch = deleted.first {
                     patch.replace(scalarOffset: before.scalars, utf16Offset: before.utf16, removedScalars: take,
                                   removedUTF16: stretch.utf16, with: EmptyCollection(), scalars: 0, utf16: 0)
                     inverse.addRestoration(stretch, on: before.scalars == previousOffset ? .back : .apart)
