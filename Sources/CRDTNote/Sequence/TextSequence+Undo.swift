@@ -52,19 +52,58 @@ extension TextSequence {
         }
     }
 
-    /// Inserts `piece` as new elements of `local` right after `piece.last`; returns their ids.
+    /// Inserts `piece` as new elements of `local`, each stretch of it whose elements still follow
+    /// each other in the document right after the last of them: a piece joined from several
+    /// deletions (ids and bytes continuing) can span text deleted before it, which that text's
+    /// own undo brings back in between. Returns the new ids (consecutive).
     private mutating func restore(_ piece: RestorePiece, replica local: UInt32, patch: inout TextPatchBuilder) -> Range<UInt32> {
-        let leftPosition = locate(piece.last)
-        let next = nextElement(after: leftPosition)
+        let start = nextSeq[Int(local)]
+        var first = piece.first
+        var byte = piece.bytes.lowerBound
+        var remaining = (scalars: piece.scalars, utf16: piece.utf16)
+        while remaining.scalars > 0 {
+            let scalars = adjacentElements(from: first, upTo: remaining.scalars)
+            let cut = scalars == remaining.scalars
+                ? (bytes: piece.bytes.upperBound - byte, utf16: remaining.utf16)
+                : UTF8Counting.prefix(of: content, start: byte, scalars: scalars)
+            insertRestored(bytes: byte..<byte + cut.bytes, scalars: scalars, utf16: cut.utf16,
+                           after: ItemRef(replica: first.replica, seq: first.seq &+ UInt32(scalars) &- 1), replica: local, patch: &patch)
+            first.seq &+= UInt32(scalars)
+            byte += cut.bytes
+            remaining = (remaining.scalars - scalars, remaining.utf16 - cut.utf16)
+        }
+        return start..<nextSeq[Int(local)]
+    }
+
+    /// How many of the elements `first`, `first` + 1, … (at most `limit`) follow each other in
+    /// the document, starting with `first` (at least 1).
+    private func adjacentElements(from first: ItemRef, upTo limit: Int) -> Int {
+        var position = locate(first)
+        var count = 0
+        while true {
+            count += Int(run(at: position).length &- position.offset)
+            if count >= limit { return limit }
+            let next = nextRunStart(after: position)
+            guard next != endPosition else { return count }
+            let r = run(at: next)
+            guard r.replica == first.replica, r.seq == first.seq &+ UInt32(count) else { return count }
+            position = next
+        }
+    }
+
+    /// Inserts the content `bytes` (`scalars` scalars, `utf16` units) as a new run of `local`
+    /// right after the element `left`, recording the change in `patch`.
+    private mutating func insertRestored(bytes: Range<Int>, scalars: Int, utf16: Int, after left: ItemRef, replica local: UInt32,
+                                         patch: inout TextPatchBuilder) {
+        let next = nextElement(after: locate(left))
         let right = next == endPosition ? ItemRef.none : ref(at: next)
         let seq = nextSeq[Int(local)]
-        let text = Array(content[piece.bytes])
-        let run = Run(replica: local, seq: seq, length: UInt32(piece.scalars), utf16: UInt32(piece.utf16),
-                      byteStart: 0, byteCount: UInt32(text.count), left: piece.last, right: right)
+        let text = Array(content[bytes])
+        let run = Run(replica: local, seq: seq, length: UInt32(scalars), utf16: UInt32(utf16),
+                      byteStart: 0, byteCount: UInt32(text.count), left: left, right: right)
         integrate(run, content: text[...])
         let at = visibleOffsets(before: locate(ItemRef(replica: local, seq: seq)))
         patch.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: 0, removedUTF16: 0,
-                      with: text, scalars: piece.scalars, utf16: piece.utf16)
-        return seq..<seq &+ UInt32(piece.scalars)
+                      with: text, scalars: scalars, utf16: utf16)
     }
 }
