@@ -1,8 +1,9 @@
 extension TextSequence {
     /// One local edit: deletes the visible scalars `range`, inserts valid UTF-8 `utf8` at its
-    /// start as new elements of `replica`, and logs `stamp`.
-    mutating func replaceLocal(_ range: Range<Int>, with utf8: UnsafeBufferPointer<UInt8>, replica local: UInt32, stamp: HLCTimestamp) {
-        if !range.isEmpty { deleteLocal(range) }
+    /// start as new elements of `replica`, and logs `stamp`. The deleted text goes to `recorder`.
+    mutating func replaceLocal<R: DeletionRecorder>(_ range: Range<Int>, with utf8: UnsafeBufferPointer<UInt8>, replica local: UInt32,
+                                                    stamp: HLCTimestamp, recording recorder: inout R) {
+        if !range.isEmpty { deleteLocal(range, recording: &recorder) }
         let firstSeq = nextSeq[Int(local)]
         if !utf8.isEmpty {
             // One ASCII byte (most keystrokes) is one scalar and one UTF-16 unit: no scan.
@@ -106,7 +107,7 @@ extension TextSequence {
     /// can take it (backspacing), or the first and the tombstone before can (deleting
     /// forwards): the boundary between the two runs moves by one. Returns false, changing
     /// nothing, in every other case.
-    private mutating func deleteOneByMovingBoundary(at position: TreePosition, scalar p: Int) -> Bool {
+    private mutating func deleteOneByMovingBoundary<R: DeletionRecorder>(at position: TreePosition, scalar p: Int, recording recorder: inout R) -> Bool {
         let slot = Int(order[position.order])
         let i = position.run
         // Decided on a read-only view first: when the boundary cannot move (most deletions
@@ -135,10 +136,15 @@ extension TextSequence {
         let run = leaves[slot][i]
         let units: Int
         let id: UInt32
+        let byteRange: Range<Int>
         if joinsNext {
             id = run.seq &+ position.offset
             let (bytes, lastUnits) = Self.lastScalarSize(content, run: run)
             units = lastUnits
+            // Unchecked arithmetic: nothing here can trap, so none of it is left when nothing
+            // is recorded.
+            let end = Int(run.byteStart) &+ Int(run.byteCount)
+            byteRange = Range(uncheckedBounds: (end &- bytes, end))
             leaves[slot].withUnsafeMutableBufferPointer { runs in
                 runs[i].length &-= 1
                 runs[i].byteCount &-= UInt32(bytes)
@@ -153,6 +159,7 @@ extension TextSequence {
             let lead = content[Int(run.byteStart)]
             let bytes = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
             units = bytes == 4 ? 2 : 1
+            byteRange = Range(uncheckedBounds: (Int(run.byteStart), Int(run.byteStart) &+ bytes))
             leaves[slot].withUnsafeMutableBufferPointer { runs in
                 runs[i - 1].length &+= 1
                 runs[i].seq &+= 1
@@ -166,6 +173,8 @@ extension TextSequence {
         }
         deleted[Int(run.replica)].insert(id..<id &+ 1)
         adjust(slot: slot, scalars: -1, utf16: -units)
+        let ref = ItemRef(replica: run.replica, seq: id)
+        recorder.deleted(VisibleStretch(first: ref, last: ref, bytes: byteRange, scalars: 1, utf16: units))
         return true
     }
 
@@ -187,12 +196,20 @@ extension TextSequence {
     }
 
     /// Deletes the visible scalars `range` (tombstones: ids and origins stay).
+    @inline(__always)
     mutating func deleteLocal(_ range: Range<Int>) {
+        var ignored = IgnoredDeletions()
+        deleteLocal(range, recording: &ignored)
+    }
+
+    /// Deletes the visible scalars `range` (tombstones: ids and origins stay), telling `recorder`
+    /// what each run lost, in document order (undo keeps it without a second walk).
+    mutating func deleteLocal<R: DeletionRecorder>(_ range: Range<Int>, recording recorder: inout R) {
         guard !range.isEmpty else { return }
         typingCursor = nil
         var remaining = UInt32(range.count)
         let start = nearbyPosition(ofScalar: range.lowerBound)
-        if range.count == 1, deleteOneByMovingBoundary(at: start, scalar: range.lowerBound) { return }
+        if range.count == 1, deleteOneByMovingBoundary(at: start, scalar: range.lowerBound, recording: &recorder) { return }
         editCursor = nil
         // The run just before the deleted ones keeps its index and start through the
         // coalescing below, so it anchors the edit cursor afterwards.
@@ -225,6 +242,11 @@ extension TextSequence {
                 let target = leaves[slot][index]
                 scalars -= Int(target.length)
                 units -= Int(target.utf16)
+                recorder.deleted(VisibleStretch(
+                    first: ItemRef(replica: target.replica, seq: target.seq),
+                    last: ItemRef(replica: target.replica, seq: target.seqEnd &- 1),
+                    bytes: Range(uncheckedBounds: (Int(target.byteStart), Int(target.byteStart) &+ Int(target.byteCount))),
+                    scalars: Int(target.length), utf16: Int(target.utf16)))
                 leaves[slot][index].markDeleted()
                 deleted[Int(target.replica)].insert(target.seq..<target.seqEnd)
                 remaining -= target.length

@@ -1,40 +1,4 @@
 extension TextSequence {
-    /// Calls `body` with the visible scalars `range` as stretches of one run each (the ids and
-    /// the content bytes they are made of), in document order, before they are deleted.
-    @inline(__always)
-    func forEachVisibleStretch(in range: Range<Int>, _ body: (VisibleStretch) -> Void) {
-        guard !range.isEmpty else { return }
-        var remaining = range.count
-        var position = nearbyPosition(ofScalar: range.lowerBound)
-        while remaining > 0 && position.order < order.count {
-            let r = run(at: position)
-            if !r.isDeleted {
-                let take = min(Int(r.length - position.offset), remaining)
-                let ascii = r.byteCount == r.length
-                let start = ascii
-                    ? Int(r.byteStart) + Int(position.offset)
-                    : Int(r.byteStart) + UTF8Counting.prefix(of: content, start: Int(r.byteStart), scalars: Int(position.offset)).bytes
-                let cut = ascii ? (bytes: take, utf16: take) : UTF8Counting.prefix(of: content, start: start, scalars: take)
-                let first = r.seq &+ position.offset
-                body(VisibleStretch(first: ItemRef(replica: r.replica, seq: first),
-                                    last: ItemRef(replica: r.replica, seq: first &+ UInt32(take) &- 1),
-                                    bytes: start..<start + cut.bytes, scalars: take, utf16: cut.utf16))
-                remaining -= take
-            }
-            position = nextRunStart(after: position)
-        }
-    }
-
-    /// The visible scalars `range` as stretches of one run each, in document order: the first
-    /// apart (usually the only one: no array for a single keystroke), the rest in an array.
-    @inline(__always)
-    func visibleStretches(in range: Range<Int>) -> (first: VisibleStretch?, more: [VisibleStretch]) {
-        var first: VisibleStretch? = nil
-        var more: [VisibleStretch] = []
-        forEachVisibleStretch(in: range) { if first == nil { first = $0 } else { more.append($0) } }
-        return (first, more)
-    }
-
     /// Performs an undo or redo step as local edits of replica `local`: deletes the step's ids
     /// that are still visible, then inserts each piece of text to restore as a new run of `local`
     /// placed right after the element it followed (with `integrate`, so every replica puts it at
@@ -69,10 +33,10 @@ extension TextSequence {
             let take = Int(min(found.length - position.offset, seqs.upperBound - s))
             if !found.isDeleted {
                 let before = visibleOffsets(before: position)
-                var stretch: VisibleStretch? = nil
-                forEachVisibleStretch(in: before.scalars..<before.scalars + take) { stretch = $0 }
-                deleteLocal(before.scalars..<before.scalars + take)
-                if let stretch {
+                // Within one visible run: one stretch.
+                var deleted = DeletedStretches()
+                deleteLocal(before.scalars..<before.scalars + take, recording: &deleted)
+                if let stretch = deleted.first {
                     patch.replace(scalarOffset: before.scalars, utf16Offset: before.utf16, removedScalars: take,
                                   removedUTF16: stretch.utf16, with: EmptyCollection(), scalars: 0, utf16: 0)
                     inverse.addRestoration(stretch, on: before.scalars == previousOffset ? .back : .apart)
@@ -88,19 +52,58 @@ extension TextSequence {
         }
     }
 
-    /// Inserts `piece` as new elements of `local` right after `piece.last`; returns their ids.
+    /// Inserts `piece` as new elements of `local`, each stretch of it whose elements still follow
+    /// each other in the document right after the last of them: a piece joined from several
+    /// deletions (ids and bytes continuing) can span text deleted before it, which that text's
+    /// own undo brings back in between. Returns the new ids (consecutive).
     private mutating func restore(_ piece: RestorePiece, replica local: UInt32, patch: inout TextPatchBuilder) -> Range<UInt32> {
-        let leftPosition = locate(piece.last)
-        let next = nextElement(after: leftPosition)
+        let start = nextSeq[Int(local)]
+        var first = piece.first
+        var byte = piece.bytes.lowerBound
+        var remaining = (scalars: piece.scalars, utf16: piece.utf16)
+        while remaining.scalars > 0 {
+            let scalars = adjacentElements(from: first, upTo: remaining.scalars)
+            let cut = scalars == remaining.scalars
+                ? (bytes: piece.bytes.upperBound - byte, utf16: remaining.utf16)
+                : UTF8Counting.prefix(of: content, start: byte, scalars: scalars)
+            insertRestored(bytes: byte..<byte + cut.bytes, scalars: scalars, utf16: cut.utf16,
+                           after: ItemRef(replica: first.replica, seq: first.seq &+ UInt32(scalars) &- 1), replica: local, patch: &patch)
+            first.seq &+= UInt32(scalars)
+            byte += cut.bytes
+            remaining = (remaining.scalars - scalars, remaining.utf16 - cut.utf16)
+        }
+        return start..<nextSeq[Int(local)]
+    }
+
+    /// How many of the elements `first`, `first` + 1, … (at most `limit`) follow each other in
+    /// the document, starting with `first` (at least 1).
+    private func adjacentElements(from first: ItemRef, upTo limit: Int) -> Int {
+        var position = locate(first)
+        var count = 0
+        while true {
+            count += Int(run(at: position).length &- position.offset)
+            if count >= limit { return limit }
+            let next = nextRunStart(after: position)
+            guard next != endPosition else { return count }
+            let r = run(at: next)
+            guard r.replica == first.replica, r.seq == first.seq &+ UInt32(count) else { return count }
+            position = next
+        }
+    }
+
+    /// Inserts the content `bytes` (`scalars` scalars, `utf16` units) as a new run of `local`
+    /// right after the element `left`, recording the change in `patch`.
+    private mutating func insertRestored(bytes: Range<Int>, scalars: Int, utf16: Int, after left: ItemRef, replica local: UInt32,
+                                         patch: inout TextPatchBuilder) {
+        let next = nextElement(after: locate(left))
         let right = next == endPosition ? ItemRef.none : ref(at: next)
         let seq = nextSeq[Int(local)]
-        let text = Array(content[piece.bytes])
-        let run = Run(replica: local, seq: seq, length: UInt32(piece.scalars), utf16: UInt32(piece.utf16),
-                      byteStart: 0, byteCount: UInt32(text.count), left: piece.last, right: right)
+        let text = Array(content[bytes])
+        let run = Run(replica: local, seq: seq, length: UInt32(scalars), utf16: UInt32(utf16),
+                      byteStart: 0, byteCount: UInt32(text.count), left: left, right: right)
         integrate(run, content: text[...])
         let at = visibleOffsets(before: locate(ItemRef(replica: local, seq: seq)))
         patch.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: 0, removedUTF16: 0,
-                      with: text, scalars: piece.scalars, utf16: piece.utf16)
-        return seq..<seq &+ UInt32(piece.scalars)
+                      with: text, scalars: scalars, utf16: utf16)
     }
 }

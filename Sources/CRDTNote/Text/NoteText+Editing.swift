@@ -56,15 +56,17 @@ extension NoteText {
         if range.isEmpty && byteCount == 0 { return }
         let local = localIndex()
         let stamp = clock.tick()
-        let recording = undoHistory.limit > 0
-        if recording {
-            let keep = undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
-            if keep.recordDeletion { undoHistory.recordDeletion(sequence.visibleStretches(in: range), front: keep.front) }
-        }
         // One call into the sequence: only the stored property is touched in here, so the
         // note is not copied for every keystroke.
-        sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp)
-        if recording { undoHistory.didReplace(range, marks: undoMarks(local)) }
+        guard undoHistory.limit > 0 else {
+            var ignored = IgnoredDeletions()
+            sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &ignored)
+            return
+        }
+        undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
+        // The deletion hands the text it removes to the history from its own walk of the tree.
+        sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &undoHistory)
+        undoHistory.didReplace(range, marks: undoMarks(local))
     }
 
     /// What undo grouping compares between edits.
@@ -187,10 +189,14 @@ extension NoteText {
         if recording { undoHistory.beginStep(in: sequence, local: local) }
         // Edits are sorted from the end of the text backwards, so offsets stay valid.
         for edit in edits {
-            if recording && edit.deleteCount > 0 {
-                undoHistory.recordDeletion(sequence.visibleStretches(in: edit.offset..<edit.offset + edit.deleteCount), apart: true)
+            let deletion = edit.offset..<edit.offset + edit.deleteCount
+            if recording && !deletion.isEmpty {
+                undoHistory.beginDeletion(on: .apart)
+                sequence.deleteLocal(deletion, recording: &undoHistory)
+                undoHistory.endDeletion()
+            } else {
+                sequence.deleteLocal(deletion)
             }
-            sequence.deleteLocal(edit.offset..<edit.offset + edit.deleteCount)
             edit.insert.withUnsafeBufferPointer { bytes in sequence.insertLocal(bytes, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: local) }
         }
         sequence.noteStamp(stamp, replica: local, firstInsertedSeq: inserted > 0 ? firstSeq : nil)

@@ -9,6 +9,12 @@ struct UndoStep: Sendable {
 
     var isEmpty: Bool { deletions.isEmpty && restorations.isEmpty }
 
+    /// Empties the step, keeping small storage for the next step made in its place.
+    mutating func removeAll() {
+        if !deletions.isEmpty { deletions.removeAll(keepingCapacity: deletions.capacity <= 64) }
+        if !restorations.isEmpty { restorations.removeAll(keepingCapacity: restorations.capacity <= 64) }
+    }
+
     /// Adds this replica's ids `seqs`, extending the last range when they continue it (typing on).
     mutating func addDeletion(_ seqs: Range<UInt32>) {
         if seqs.isEmpty { return }
@@ -30,7 +36,7 @@ struct UndoStep: Sendable {
     }
 
     /// Where pieces of deleted text go in a step.
-    enum Side {
+    enum Side: Sendable {
         /// In front of the step's pieces, right before the first one in the text (backspacing).
         case front
         /// After the step's pieces, right after the last one in the text (deleting forwards, or
@@ -40,7 +46,7 @@ struct UndoStep: Sendable {
         case apart
     }
 
-    /// Adds a stretch of text about to be deleted on `side`, joining it to its neighbour when
+    /// Adds a stretch of deleted text on `side`, joining it to its neighbour when
     /// both are next to each other in the text, their ids continue each other and their bytes
     /// do too in the note's content buffer (so a word backspaced letter by letter comes back as
     /// one run). Nothing is copied: pieces point into the content buffer, which only grows.
@@ -59,16 +65,6 @@ struct UndoStep: Sendable {
             restorations.append(RestorePiece(stretch))
         }
     }
-}
-
-/// Visible characters of one run about to be deleted: their first and last ids and their bytes
-/// in the content buffer.
-struct VisibleStretch {
-    var first: ItemRef
-    var last: ItemRef
-    var bytes: Range<Int>
-    var scalars: Int
-    var utf16: Int
 }
 
 /// Deleted text (valid UTF-8) that undo or redo inserts again, as new characters placed right
@@ -177,6 +173,10 @@ struct UndoHistory: Sendable {
     /// Text backspaced in the newest step and not yet added to it (it goes in front of the
     /// step's pieces), grown one character at a time while backspacing on.
     private var pendingFront: RestorePiece? = nil
+    /// Where the text of the deletion being made goes (nil: no deletion is announced).
+    private var deletionSide: UndoStep.Side? = nil
+    /// The stretches of a deletion backspacing on, until it ends.
+    private var frontStretches = DeletedStretches()
 
     init() {}
 
@@ -207,11 +207,10 @@ struct UndoHistory: Sendable {
     }
 
     /// Records, before it happens, a local edit replacing the visible scalars `range` (inserting
-    /// text when `inserts`): opens a new step unless the edit continues the open one. Returns
-    /// whether the deleted text must be kept, and where: call ``recordDeletion(_:front:apart:)``
-    /// with `front` set to the answer's value.
+    /// text when `inserts`): opens a new step unless the edit continues the open one, and
+    /// announces the deletion, if any, whose text the edit then hands to ``deleted(_:)``.
     @inline(__always)
-    mutating func willReplace(_ range: Range<Int>, inserts: Bool, marks: Marks) -> (recordDeletion: Bool, front: Bool) {
+    mutating func willReplace(_ range: Range<Int>, inserts: Bool, marks: Marks) {
         let unchanged = marks.contentBytes == contentMark && marks.scalars == scalarMark
         var continues = false
         var backspace = false
@@ -226,13 +225,14 @@ struct UndoHistory: Sendable {
         }
         if !continues { openStep() } else if !redoStack.isEmpty { redoStack.removeAll() }
         firstSeq = marks.nextSeq
-        return (!range.isEmpty, backspace && continues)
+        if !range.isEmpty { beginDeletion(on: backspace && continues ? .front : .back) }
     }
 
     /// Records the insertion part of the edit announced by ``willReplace(_:inserts:marks:)``
     /// and how the next edit can continue it.
     @inline(__always)
     mutating func didReplace(_ range: Range<Int>, marks: Marks) {
+        if deletionSide != nil { endDeletion() }
         let end = marks.nextSeq
         if end > firstSeq {
             if let pending = pendingTyped, pending.upperBound == firstSeq {
@@ -249,7 +249,7 @@ struct UndoHistory: Sendable {
         scalarMark = marks.scalars
     }
 
-    /// Starts a step of its own for a whole-text update (see ``recordDeletion(_:front:apart:)`` and
+    /// Starts a step of its own for a whole-text update (see ``beginDeletion(on:)`` and
     /// ``finishStep(in:local:)``).
     mutating func beginStep(in sequence: TextSequence, local: UInt32) {
         flushTyped()
@@ -257,46 +257,58 @@ struct UndoHistory: Sendable {
         firstSeq = sequence.nextSeq[Int(local)]
     }
 
-    /// Keeps the visible scalars `range`, about to be deleted, in the open step: after what it
-    /// holds (apart from it unless the step continues with this deletion), or in `front` of it
-    /// (backspacing on).
-    /// The stretches come from ``TextSequence/visibleStretches(in:)`` (read by the caller, so the
-    /// sequence is not handed around).
-    mutating func recordDeletion(_ stretches: (first: VisibleStretch?, more: [VisibleStretch]), front: Bool = false, apart: Bool = false) {
-        let (firstStretch, more) = stretches
-        if front {
-            // Stretches arrive in document order; each goes in front of the ones after it. Usually
-            // there is one (a backspace), kept without an array.
-            if more.isEmpty, let stretch = firstStretch {
-                // Backspacing on: grows the piece held outside the stack.
-                let piece = RestorePiece(stretch)
-                if pendingFront == nil {
-                    pendingFront = piece
-                    return
-                }
-                if pendingFront?.canTakeInFront(piece) == true {
-                    pendingFront?.prepend(piece)
-                    return
-                }
+    /// Announces a local deletion whose text ``deleted(_:)`` keeps in the open step, until
+    /// ``endDeletion()``: after what the step holds (`.apart` from it, or joining its last piece
+    /// when the step continues with this deletion: `.back`), or in `.front` of it (backspacing on).
+    @inline(__always)
+    mutating func beginDeletion(on side: UndoStep.Side) {
+        deletionSide = side
+    }
+
+    /// Keeps a stretch of text the announced deletion removed (stretches come in document order,
+    /// from the deletion's own walk of the tree: ``TextSequence/deleteLocal(_:recording:)``).
+    mutating func deleted(_ stretch: VisibleStretch) {
+        guard let side = deletionSide else { return }
+        if side == .front {
+            // They go in front of the step's pieces, each before the ones after it: kept until
+            // the deletion ends.
+            frontStretches.deleted(stretch)
+            return
+        }
+        flushFront()
+        undoStack.modifyLast { $0.addRestoration(stretch, on: side) }
+        // The deletion's next stretch follows this one in the text.
+        deletionSide = .back
+    }
+
+    /// Ends the deletion announced by ``beginDeletion(on:)``.
+    @inline(__always)
+    mutating func endDeletion() {
+        if deletionSide == .front { keepFrontStretches() }
+        deletionSide = nil
+    }
+
+    /// Puts the stretches of a deletion backspacing on in front of the open step's pieces.
+    private mutating func keepFrontStretches() {
+        defer { frontStretches.removeAll() }
+        guard let firstStretch = frontStretches.first else { return }
+        if frontStretches.more.isEmpty {
+            // Usually one (a backspace): grows the piece held outside the stack.
+            let piece = RestorePiece(firstStretch)
+            if pendingFront == nil {
+                pendingFront = piece
+                return
             }
-            flushFront()
-            undoStack.modifyLast { step in
-                for stretch in more.reversed() { step.addRestoration(stretch, on: .front) }
-                if let firstStretch { step.addRestoration(firstStretch, on: .front) }
+            if pendingFront?.canTakeInFront(piece) == true {
+                pendingFront?.prepend(piece)
+                return
             }
-        } else {
-            flushFront()
-            var side = apart ? UndoStep.Side.apart : .back
-            undoStack.modifyLast { step in
-                if let firstStretch {
-                    step.addRestoration(firstStretch, on: side)
-                    side = .back
-                }
-                for stretch in more {
-                    step.addRestoration(stretch, on: side)
-                    side = .back
-                }
-            }
+        }
+        flushFront()
+        let more = frontStretches.more
+        undoStack.modifyLast { step in
+            for stretch in more.reversed() { step.addRestoration(stretch, on: .front) }
+            step.addRestoration(firstStretch, on: .front)
         }
     }
 
@@ -315,8 +327,8 @@ struct UndoHistory: Sendable {
     /// Pushes an empty step (dropping the oldest beyond the limit) and clears the redo stack.
     private mutating func openStep() {
         flushTyped()
-        if let last = undoStack.last, last.isEmpty { undoStack.removeLast() }
-        undoStack.push(UndoStep(), limit: limit)
+        if undoStack.lastIsEmpty { undoStack.removeLast() }
+        undoStack.pushEmpty(limit: limit)
         if !redoStack.isEmpty { redoStack.removeAll() }
     }
 
@@ -359,3 +371,5 @@ struct UndoHistory: Sendable {
         }
     }
 }
+
+extension UndoHistory: DeletionRecorder {}
