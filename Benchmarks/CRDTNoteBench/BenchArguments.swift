@@ -13,17 +13,20 @@ struct BenchArguments {
     /// `scaling --sizes` / `--edits`: the points to measure (default: the whole grid).
     var sizes: [Int]?
     var edits: [Int]?
+    /// `m1 --save DIR`: where to write the workload's snapshots.
+    var save: String?
 
     private static let runsOption = OptionSpec.value("--runs", "N", "timed repetitions")
     private static let traceOption = OptionSpec.value("--trace", "PATH", "the M1 base trace")
     private static let jsonOption = OptionSpec.flag("--json", "print JSON")
     private static let sizesOption = OptionSpec.value("--sizes", "N,N,...", "note sizes")
     private static let editsOption = OptionSpec.value("--edits", "K,K,...", "edits per side")
+    private static let saveOption = OptionSpec.value("--save", "DIR", "write the snapshots here")
 
     /// Options each subcommand accepts, so a stray flag is reported rather than ignored.
     static let commands: [String: CommandSpec] = [
         "replay": spec("replay", [runsOption, jsonOption]),
-        "m1": spec("m1", [traceOption, runsOption, jsonOption]),
+        "m1": spec("m1", [traceOption, runsOption, jsonOption, saveOption]),
         "records": spec("records", [traceOption, runsOption, jsonOption]),
         "scaling": spec("scaling", [jsonOption, runsOption, sizesOption, editsOption]),
         "settext": spec("settext", [runsOption, jsonOption]),
@@ -55,6 +58,7 @@ struct BenchArguments {
                 switch name {
                 case Self.runsOption.name: throw UsageError("--runs needs a number")
                 case Self.traceOption.name: throw UsageError("--trace needs a path")
+                case Self.saveOption.name: throw UsageError("--save needs a folder")
                 default: throw UsageError("\(name) needs a comma-separated list of numbers")
                 }
             case .invalid: throw error
@@ -74,6 +78,10 @@ struct BenchArguments {
         for value in parsed.values["--trace"] ?? [] {
             guard !value.isEmpty else { throw UsageError("--trace needs a path") }
             trace = value
+        }
+        for value in parsed.values["--save"] ?? [] {
+            guard !value.isEmpty else { throw UsageError("--save needs a folder") }
+            save = value
         }
     }
 

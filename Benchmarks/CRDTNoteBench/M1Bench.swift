@@ -87,7 +87,9 @@ struct M1Result {
 enum M1Bench {
     static let defaultTrace = "../shared/traces/automerge-paper.json.gz"
 
-    static func run(tracePath: String?, runs: Int) throws -> M1Result {
+    /// Runs M1; with `saveDirectory`, writes `S0`, `SA`, `SB` and `merged` there as
+    /// `NAME.v1.bin` and `NAME.v2.bin` (snapshot formats 1 and 2).
+    static func run(tracePath: String?, runs: Int, saveDirectory: String? = nil) throws -> M1Result {
         let path = tracePath ?? defaultTrace
         let synthetic = !FileManager.default.fileExists(atPath: path)
         // Each phase runs in its own function so the trace, the base and the diverged notes are
@@ -119,6 +121,15 @@ enum M1Bench {
         var formatTwoBytes: [Int?] = [formatTwo.bytes]
         for saved in [diverged.sa, diverged.sb, merged?.saved] {
             formatTwoBytes.append(try saved.flatMap { try Snapshots.resaved($0, format: .version2) }.flatMap(Snapshots.byteCount))
+        }
+        if let saveDirectory {
+            for (name, saved) in [("S0", s0), ("SA", diverged.sa), ("SB", diverged.sb), ("merged", merged?.saved)] {
+                guard let saved else { continue }
+                try BenchFiles.write(saved, to: saveDirectory + "/\(name).v1.bin")
+                if let v2 = try Snapshots.resaved(saved, format: .version2) {
+                    try BenchFiles.write(v2, to: saveDirectory + "/\(name).v2.bin")
+                }
+            }
         }
         return M1Result(
             tracePath: path, syntheticBase: synthetic, runs: runs,

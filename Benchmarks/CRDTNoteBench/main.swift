@@ -9,9 +9,10 @@ let usage = """
     usage: crdtnote-bench <command> [options]
 
       replay TRACE [--runs N] [--json]   replay an editing trace (plain or gzipped JSON), check endContent
-      m1 [--trace PATH] [--runs N] [--json]
+      m1 [--trace PATH] [--runs N] [--json] [--save DIR]
                                          merge workload M1 (shared/bench/WORKLOAD.md); default trace
-                                         \(M1Bench.defaultTrace)
+                                         \(M1Bench.defaultTrace); --save writes S0, SA, SB and the
+                                         merged note to DIR (existing folder) in formats 1 and 2
       records [--trace PATH] [--runs N] [--json]
                                          M1 as CloudKit records: three-way RecordMerger merge,
                                          JSON (+ asset files) in and out, inline and asset layouts
@@ -65,7 +66,7 @@ func runBench() -> Int32 {
             let result = try ReplayBench.run(path: args.positionals[0], runs: runs)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.correct)
         case "m1":
-            let result = try M1Bench.run(tracePath: args.trace, runs: runs)
+            let result = try M1Bench.run(tracePath: args.trace, runs: runs, saveDirectory: args.save)
             warnIfSynthetic(result.syntheticBase, tracePath: result.tracePath, workload: "M1", asJSON: args.json)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "records":
