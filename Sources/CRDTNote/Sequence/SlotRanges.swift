@@ -43,23 +43,29 @@ struct SlotRanges: Sendable {
         return (chunks[c][i].slot, end)
     }
 
-    /// Chunk and index of the segment containing `seq`.
+    /// Chunk and index of the segment containing `seq`: two binary searches without branches
+    /// on the comparisons (the halving step is a conditional move), over the chunk starts and
+    /// then within the chunk.
     @inlinable func find(_ seq: UInt32) -> (Int, Int) {
-        var lo = 0
-        var hi = chunkStarts.count
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if chunkStarts[mid] <= seq { lo = mid } else { hi = mid }
-        }
-        let c = lo
-        return chunks[c].withUnsafeBufferPointer { segs in
-            var l = 0
-            var h = segs.count
-            while h - l > 1 {
-                let mid = (l + h) / 2
-                if segs[mid].start <= seq { l = mid } else { h = mid }
+        let c = chunkStarts.withUnsafeBufferPointer { starts in
+            var base = 0
+            var n = starts.count
+            while n > 1 {
+                let half = n &>> 1
+                base = starts[base &+ half] <= seq ? base &+ half : base
+                n &-= half
             }
-            return (c, l)
+            return base
+        }
+        return chunks[c].withUnsafeBufferPointer { segs in
+            var base = 0
+            var n = segs.count
+            while n > 1 {
+                let half = n &>> 1
+                base = segs[base &+ half].start <= seq ? base &+ half : base
+                n &-= half
+            }
+            return (c, base)
         }
     }
 
