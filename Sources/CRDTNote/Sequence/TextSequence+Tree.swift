@@ -186,27 +186,35 @@ extension TextSequence {
         let k = position.offset
         if k == 0 { return }
         let slot = Int(order[position.order])
-        var first = leaves[slot][position.run]
-        var second = first
-        let fullLength = first.length
-        second.seq = first.seq &+ k
-        second.length = fullLength &- k
-        second.left = ItemRef(replica: first.replica, seq: second.seq &- 1)
-        first.length = k
-        if !first.isDeleted {
-            // ASCII runs (one byte per scalar) split without scanning.
-            let cut = first.byteCount == fullLength
-                ? (bytes: Int(k), utf16: Int(k))
-                : UTF8Counting.prefix(of: content, start: Int(first.byteStart), scalars: Int(k))
-            second.byteStart = first.byteStart &+ UInt32(cut.bytes)
-            second.byteCount = first.byteCount &- UInt32(cut.bytes)
-            second.utf16 = first.utf16 &- UInt32(cut.utf16)
-            first.byteCount = UInt32(cut.bytes)
-            first.utf16 = UInt32(cut.utf16)
-        }
+        let (first, second) = cut(leaves[slot][position.run], at: k)
         leaves[slot][position.run] = first
         leaves[slot].insert(second, at: position.run + 1)
         runCount += 1
+    }
+
+    /// The two runs `run` becomes when cut before its character `k` (`0 < k < run.length`):
+    /// the second continues the first (its left origin is the first's last character).
+    @inline(__always)
+    func cut(_ run: Run, at k: UInt32) -> (Run, Run) {
+        var first = run
+        var second = run
+        let fullLength = run.length
+        second.seq = run.seq &+ k
+        second.length = fullLength &- k
+        second.left = ItemRef(replica: run.replica, seq: second.seq &- 1)
+        first.length = k
+        if !run.isDeleted {
+            // ASCII runs (one byte per scalar) split without scanning.
+            let prefix = run.byteCount == fullLength
+                ? (bytes: Int(k), utf16: Int(k))
+                : UTF8Counting.prefix(of: content, start: Int(run.byteStart), scalars: Int(k))
+            second.byteStart = run.byteStart &+ UInt32(prefix.bytes)
+            second.byteCount = run.byteCount &- UInt32(prefix.bytes)
+            second.utf16 = run.utf16 &- UInt32(prefix.utf16)
+            first.byteCount = UInt32(prefix.bytes)
+            first.utf16 = UInt32(prefix.utf16)
+        }
+        return (first, second)
     }
 
     /// Merges run `index` of `slot` with the run after it when one can absorb the other.
@@ -294,7 +302,8 @@ extension TextSequence {
             let next: Int? = leaves[slot].withUnsafeBufferPointer { runs in
                 var j = i
                 while j < end {
-                    if runs[j].canAbsorb(runs[j + 1]) { return j }
+                    // Ids that continue each other first: one comparison rules out most pairs.
+                    if runs[j + 1].seq == runs[j].seq &+ runs[j].length && runs[j].canAbsorb(runs[j + 1]) { return j }
                     j += 1
                 }
                 return nil
