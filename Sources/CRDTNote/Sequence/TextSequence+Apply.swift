@@ -43,10 +43,10 @@ extension TextSequence {
         for d in set.deletes {
             let r = local[Int(d.replica)]
             // Only ids not deleted here yet: most tombstones a peer lists are known already.
-            let range = d.seq..<d.seq + d.length
-            if deleted[Int(r)].contains(range) { continue }
-            for missing in deleted[Int(r)].missing(from: range) {
-                deleteIDs(replica: r, seq: missing.lowerBound, length: UInt32(missing.count), touched: &touched)
+            var rest = d.seq..<d.seq + d.length
+            while let gap = deleted[Int(r)].firstMissing(in: rest) {
+                deleteIDs(replica: r, seq: gap.lowerBound, length: UInt32(gap.count), touched: &touched)
+                rest = gap.upperBound..<rest.upperBound
             }
         }
         touched.sort()
@@ -110,9 +110,20 @@ extension TextSequence {
             }
         }
         // Insert indexes by replica, then id (stable: equal ids keep their order in the set).
-        var byID = Array(set.inserts.indices)
-        if !inOrder {
+        var byID: [Int]
+        if inOrder {
+            byID = Array(set.inserts.indices)
+        } else if n <= 1 << 8 && set.inserts.count <= 1 << 24 {
+            // (replica, id, index) packed in one integer: a plain sort of distinct integers, with
+            // equal ids kept in set order by the index in the low bits.
+            var packed = set.inserts.indices.map { i in
+                UInt64(set.inserts[i].replica) << 56 | UInt64(set.inserts[i].seq) << 24 | UInt64(i)
+            }
+            packed.sort()
+            byID = packed.map { Int($0 & 0xFF_FFFF) }
+        } else {
             // (replica, id) packed in one integer: one comparison per step of the sort.
+            byID = Array(set.inserts.indices)
             let keys = set.inserts.map { UInt64($0.replica) << 32 | UInt64($0.seq) }
             byID.sort { keys[$0] < keys[$1] }
         }
