@@ -64,8 +64,13 @@ extension TextSequence {
                 }
             }
         } else {
-            found = newRunsThroughIDIndex(known)
+            found = newRunsThroughIDIndex(known, capacity: Swift.min(newIDs, runCount))
         }
+        // Sized once: a merge of a few edits would otherwise grow these arrays several times.
+        set.inserts.reserveCapacity(found.count)
+        var bytes = 0
+        for run in found { bytes += Int(run.byteCount) }
+        set.content.reserveCapacity(bytes)
         for run in found {
             let have = from(Int(run.replica))
             var part = run
@@ -115,9 +120,11 @@ extension TextSequence {
     /// stretch of new ids that one leaf holds, that leaf is scanned for the runs of the stretch (a
     /// run lies in one stretch, so none is found twice). Their places (leaf position, index in the
     /// leaf) are sorted as plain integers, and the runs read back from them. The scan of a leaf
-    /// ends once the runs found cover the stretch (half the leaf on average).
-    fileprivate func newRunsThroughIDIndex(_ known: [UInt32]) -> [Run] {
+    /// ends once the runs found cover the stretch (half the leaf on average). `capacity`: at least
+    /// the number of runs expected (the new ids, at most the runs of the note).
+    fileprivate func newRunsThroughIDIndex(_ known: [UInt32], capacity: Int) -> [Run] {
         var places: [Int64] = []
+        places.reserveCapacity(capacity)
         for r in replicas.indices {
             let replica = UInt32(r)
             var s = r < known.count ? known[r] : 0

@@ -7,7 +7,9 @@ extension TextSequence {
         let plan = try plan(set)
         splitLimit = Self.deferredLeafCapacity
         self.recordingPatch = recordingPatch
-        patchRecorder = TextPatchBuilder()
+        patchRecorder = recordingPatch
+            ? TextPatchBuilder(pieces: set.inserts.count + set.deletes.count, bytes: set.content.count)
+            : TextPatchBuilder()
         defer {
             splitLimit = Self.leafCapacity
             self.recordingPatch = false
