@@ -9,6 +9,10 @@ extension TextSequence {
     }
 
     /// Where the element `ref` is. The id must exist in this document.
+    ///
+    /// Always inlined, like `visibleOffsets(before:)`: called from a mutating method (merges), a
+    /// call copies the whole sequence struct (304 bytes) to pass it.
+    @inline(__always)
     func locate(_ ref: ItemRef) -> TreePosition {
         let slot = Int(leafOf[Int(ref.replica)][ref.seq])
         return leaves[slot].withUnsafeBufferPointer { runs in
@@ -338,6 +342,7 @@ extension TextSequence {
 extension TextSequence {
     /// Visible scalars and UTF-16 units before `position` (the element there excluded):
     /// a Fenwick prefix plus a scan of one leaf from its nearer end, O(log n + leaf).
+    @inline(__always)
     func visibleOffsets(before position: TreePosition) -> (scalars: Int, utf16: Int) {
         if position.order >= order.count { return (scalarCount, utf16Count) }
         var scalars = 0
