@@ -13,7 +13,7 @@ struct SlotRanges: Sendable {
         @inlinable init(start: UInt32, slot: Int32) { self.start = start; self.slot = slot }
     }
 
-    @usableFromInline static let chunkCapacity = 128
+    @usableFromInline static let chunkCapacity = 64
 
     /// First start of each chunk (`chunks[c][0].start`).
     @usableFromInline var chunkStarts: [UInt32] = []
