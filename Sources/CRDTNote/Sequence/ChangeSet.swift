@@ -25,8 +25,10 @@ struct ChangeSet: Sendable, Equatable {
     }
 
     var replicas: [ReplicaID] = []
-    /// Inserts in the sender's document order.
+    /// Inserts in the sender's document order (in (replica, id) order when made for a merge:
+    /// see `TextSequence.changes(since:receiver:)`).
     var inserts: [Insert] = []
+    /// UTF-8 the inserts point into: their bytes, or for a merge the sender's whole buffer.
     var content: [UInt8] = []
     /// Deleted id ranges, sorted by (replica, seq), coalesced.
     var deletes: [Delete] = []
@@ -50,7 +52,7 @@ extension TextSequence {
     /// are here (copies forked from each other share unchanged storage) are left out, and the
     /// inserts found through `leafOf` come in (replica, id) order rather than document order:
     /// the order `apply` plans in, so neither side sorts them (applying gives the same result
-    /// in any order).
+    /// in any order); the set's content is then this document's content buffer, shared.
     func changes(since known: [UInt32], receiver: TextSequence? = nil) -> ChangeSet {
         var set = ChangeSet()
         set.replicas = replicas
@@ -71,9 +73,16 @@ extension TextSequence {
         }
         // Sized once: a merge of a few edits would otherwise grow these arrays several times.
         set.inserts.reserveCapacity(found.count)
-        var bytes = 0
-        for run in found { bytes += Int(run.byteCount) }
-        set.content.reserveCapacity(bytes)
+        // Merging right away: the set's content is this document's buffer itself (shared storage,
+        // nothing copied), the inserts pointing into it. Sent elsewhere, only their bytes go.
+        let sharesContent = receiver != nil
+        if sharesContent {
+            set.content = content
+        } else {
+            var bytes = 0
+            for run in found { bytes += Int(run.byteCount) }
+            set.content.reserveCapacity(bytes)
+        }
         for run in found {
             let have = from(Int(run.replica))
             var part = run
@@ -89,9 +98,14 @@ extension TextSequence {
                     part.utf16 -= UInt32(cut.utf16)
                 }
             }
-            let start = UInt32(set.content.count)
-            if !part.isDeleted {
-                set.content.append(contentsOf: content[Int(part.byteStart)..<Int(part.byteStart + part.byteCount)])
+            let start: UInt32
+            if sharesContent {
+                start = part.isDeleted ? 0 : part.byteStart
+            } else {
+                start = UInt32(set.content.count)
+                if !part.isDeleted {
+                    set.content.append(contentsOf: content[Int(part.byteStart)..<Int(part.byteStart + part.byteCount)])
+                }
             }
             set.inserts.append(.init(replica: part.replica, seq: part.seq, length: part.length, left: part.left,
                                      right: part.right, byteStart: start, byteCount: part.byteCount, utf16: part.utf16))
