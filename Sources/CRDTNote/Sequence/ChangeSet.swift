@@ -147,12 +147,11 @@ extension TextSequence {
         places.reserveCapacity(capacity)
         for r in replicas.indices {
             let replica = UInt32(r)
-            var s = r < known.count ? known[r] : 0
-            while s < nextSeq[r] {
-                let (slot32, end) = leafOf[r].segment(containing: s)
+            leafOf[r].forEachStretch(from: r < known.count ? known[r] : 0) { slot32, ids in
                 let slot = Int(slot32)
                 let place = Int64(orderIndex[slot]) << 32
-                let first = s
+                let first = ids.lowerBound
+                let end = ids.upperBound
                 let stretchStart = places.count
                 leaves[slot].withUnsafeBufferPointer { runs in
                     // The leaf holds every id of the stretch: stop once the runs found cover it.
@@ -179,7 +178,6 @@ extension TextSequence {
                         }
                     }
                 }
-                s = end
             }
         }
         if documentOrder { places.sort() }

@@ -32,15 +32,28 @@ struct SlotRanges: Sendable {
         return chunks[c][i].slot
     }
 
-    /// The slot of id `seq` (`seq < count`) and the end of the stretch of ids from `seq` on
-    /// that share that slot.
-    func segment(containing seq: UInt32) -> (slot: Int32, end: UInt32) {
-        let (c, i) = find(seq)
-        let end: UInt32
-        if i + 1 < chunks[c].count { end = chunks[c][i + 1].start }
-        else if c + 1 < chunks.count { end = chunks[c + 1][0].start }
-        else { end = count }
-        return (chunks[c][i].slot, end)
+    /// Calls `body` with the slot and the ids of each stretch of ids sharing a slot, from the one
+    /// holding `seq` on (starting at `seq`), in id order: one search, then a walk along the segments.
+    func forEachStretch(from seq: UInt32, _ body: (_ slot: Int32, _ ids: Range<UInt32>) -> Void) {
+        guard seq < count else { return }
+        var (c, i) = find(seq)
+        var start = seq
+        while true {
+            let slot = chunks[c][i].slot
+            let next: UInt32
+            if i + 1 < chunks[c].count {
+                i += 1
+            } else if c + 1 < chunks.count {
+                c += 1
+                i = 0
+            } else {
+                body(slot, start..<count)
+                return
+            }
+            next = chunks[c][i].start
+            body(slot, start..<next)
+            start = next
+        }
     }
 
     /// Chunk and index of the segment containing `seq`: two binary searches without branches
