@@ -151,8 +151,7 @@ extension TextSequence {
         heldScalars += scalars
         heldUTF16 += utf16
         let pos = Int(orderIndex[slot])
-        scalarTree.add(scalars, at: pos)
-        utf16Tree.add(utf16, at: pos)
+        FenwickTree.add(scalars, to: &scalarTree, utf16, to: &utf16Tree, at: pos)
         scalarCount += scalars
         utf16Count += utf16
     }
@@ -349,16 +348,14 @@ extension TextSequence {
         var units = 0
         let r: Run = leaves[Int(order[position.order])].withUnsafeBufferPointer { runs in
             if position.run <= runs.count / 2 {
-                scalars = scalarTree.prefixSum(position.order)
-                units = utf16Tree.prefixSum(position.order)
+                (scalars, units) = FenwickTree.prefixSums(scalarTree, utf16Tree, position.order)
                 for i in 0..<position.run {
                     scalars &+= runs[i].visibleScalars
                     units &+= runs[i].visibleUTF16
                 }
             } else {
                 // Everything up to the end of this leaf, minus the runs from `position.run` on.
-                scalars = scalarTree.prefixSum(position.order + 1)
-                units = utf16Tree.prefixSum(position.order + 1)
+                (scalars, units) = FenwickTree.prefixSums(scalarTree, utf16Tree, position.order + 1)
                 for i in position.run..<runs.count {
                     scalars &-= runs[i].visibleScalars
                     units &-= runs[i].visibleUTF16
