@@ -108,7 +108,7 @@ struct DeletedIDs: Sendable, Equatable {
         }
         // Disjoint: insert before position i of `chunk` (or at the end of chunk c).
         if i == chunks[chunk].count { chunk = c; i = chunks[c].count }
-        chunks[chunk].insert(range, at: i)
+        chunks[chunk].insertInPlace(range, at: i)
         rangeCount += 1
         if i == 0 { chunkStarts[chunk] = range.lowerBound }
         hint = (chunk, i)

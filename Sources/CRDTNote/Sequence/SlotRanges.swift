@@ -163,7 +163,7 @@ struct SlotRanges: Sendable {
                 insert(Segment(start: range.lowerBound, slot: slot), c, i + 1)
             }
         case (false, false):
-            chunks[c].insert(Segment(start: range.lowerBound, slot: slot), at: i + 1)
+            chunks[c].insertInPlace(Segment(start: range.lowerBound, slot: slot), at: i + 1)
             insert(Segment(start: range.upperBound, slot: segment.slot), c, i + 2)
         }
         return true
@@ -178,7 +178,7 @@ struct SlotRanges: Sendable {
     /// Inserts a segment at index `i` of chunk `c` (`i > 0`), splitting the chunk when it outgrows
     /// twice `chunkCapacity`.
     private mutating func insert(_ segment: Segment, _ c: Int, _ i: Int) {
-        chunks[c].insert(segment, at: i)
+        chunks[c].insertInPlace(segment, at: i)
         if chunks[c].count > 2 * Self.chunkCapacity {
             let half = chunks[c].count / 2
             let moved = Array(chunks[c][half...])

@@ -73,13 +73,13 @@ extension TextSequence {
             reserveRuns(2, inLeaf: slot)
             let (first, second) = cut(leaves[slot][dest.run], at: dest.offset)
             leaves[slot][dest.run] = first
-            leaves[slot].insert(placed, second, at: dest.run + 1)
+            leaves[slot].insertInPlace(placed, second, at: dest.run + 1)
             runCount += 1
             index = dest.run + 1
         } else {
             slot = Int(order[dest.order])
             reserveRuns(1, inLeaf: slot)
-            leaves[slot].insert(placed, at: dest.run)
+            leaves[slot].insertInPlace(placed, at: dest.run)
             index = dest.run
         }
         runCount += 1
@@ -123,15 +123,15 @@ extension TextSequence {
                 switch (head, tail) {
                 case let (head?, tail?):
                     leaves[slot][p.run] = head
-                    leaves[slot].insert(target, tail, at: p.run + 1)
+                    leaves[slot].insertInPlace(target, tail, at: p.run + 1)
                     runCount += 2
                 case let (head?, nil):
                     leaves[slot][p.run] = head
-                    leaves[slot].insert(target, at: p.run + 1)
+                    leaves[slot].insertInPlace(target, at: p.run + 1)
                     runCount += 1
                 case let (nil, tail?):
                     leaves[slot][p.run] = target
-                    leaves[slot].insert(tail, at: p.run + 1)
+                    leaves[slot].insertInPlace(tail, at: p.run + 1)
                     runCount += 1
                 case (nil, nil):
                     leaves[slot][p.run] = target

@@ -191,7 +191,7 @@ extension TextSequence {
         let slot = Int(order[position.order])
         let (first, second) = cut(leaves[slot][position.run], at: k)
         leaves[slot][position.run] = first
-        leaves[slot].insert(second, at: position.run + 1)
+        leaves[slot].insertInPlace(second, at: position.run + 1)
         runCount += 1
     }
 
