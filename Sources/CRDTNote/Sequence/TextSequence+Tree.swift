@@ -28,7 +28,9 @@ extension TextSequence {
         return ItemRef(replica: r.replica, seq: r.seq &+ position.offset)
     }
 
-    /// The start of the run after the one at `position`, or the end.
+    /// The start of the run after the one at `position`, or the end. Always inlined, like
+    /// `nextElement(after:)`, for the same reason as `locate`.
+    @inline(__always)
     func nextRunStart(after position: TreePosition) -> TreePosition {
         var p = TreePosition(order: position.order, run: position.run + 1, offset: 0)
         while p.order < order.count, p.run >= leaves[Int(order[p.order])].count {
@@ -39,6 +41,7 @@ extension TextSequence {
     }
 
     /// The next element after `position` (one character on), or the end.
+    @inline(__always)
     func nextElement(after position: TreePosition) -> TreePosition {
         let r = run(at: position)
         if position.offset + 1 < r.length {
