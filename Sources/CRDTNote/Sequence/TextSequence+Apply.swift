@@ -8,7 +8,7 @@ extension TextSequence {
         splitLimit = Self.deferredLeafCapacity
         self.recordingPatch = recordingPatch
         patchRecorder = recordingPatch
-            ? TextPatchBuilder(pieces: set.inserts.count + set.deletes.count, bytes: set.content.count)
+            ? TextPatchBuilder(pieces: set.inserts.count + set.deletes.count, bytes: plan.insertedBytes)
             : TextPatchBuilder()
         defer {
             splitLimit = Self.leafCapacity
@@ -74,6 +74,9 @@ extension TextSequence {
         var inserts: [PlannedInsert]
         /// Per change-set replica: ids this document held before.
         var known: [UInt32]
+        /// UTF-8 bytes of the inserts' text (the set's content may hold more: a merge shares the
+        /// other copy's whole buffer).
+        var insertedBytes: Int
     }
 
     /// Checks a change set against this document and orders its inserts causally
@@ -168,9 +171,11 @@ extension TextSequence {
                 throw ChangeSetError(.missingDependency, "deletion \(i) names ids this document will not have")
             }
         }
-        var total = content.count
-        for ins in set.inserts { total += Int(ins.byteCount) }
-        guard total < Int(UInt32.max) else { throw ChangeSetError(.tooLarge, "text content would exceed 4 GiB") }
+        var insertedBytes = 0
+        for ins in set.inserts { insertedBytes += Int(ins.byteCount) }
+        guard content.count + insertedBytes < Int(UInt32.max) else {
+            throw ChangeSetError(.tooLarge, "text content would exceed 4 GiB")
+        }
         let order = try CausalOrder.order(queueBounds: bounds, known: known, item: { position in
             let step = queue[position]
             let ins = set.inserts[step.insert]
@@ -178,7 +183,7 @@ extension TextSequence {
             let left = step.skip > 0 ? ItemRef(replica: ins.replica, seq: ins.seq + step.skip - 1) : ins.left
             return (ins.replica, ins.seq + step.skip, ins.length - step.skip, left, ins.right)
         }, index: { queue[$0].insert })
-        return ApplyPlan(inserts: order.map { queue[$0] }, known: known)
+        return ApplyPlan(inserts: order.map { queue[$0] }, known: known, insertedBytes: insertedBytes)
     }
 
     /// A replica listed more than once, if any (a linear scan for the few replicas notes have).
