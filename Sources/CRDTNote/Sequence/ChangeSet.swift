@@ -25,8 +25,10 @@ struct ChangeSet: Sendable, Equatable {
     }
 
     var replicas: [ReplicaID] = []
-    /// Inserts in the sender's document order.
+    /// Inserts in the sender's document order (in (replica, id) order when made for a merge:
+    /// see `TextSequence.changes(since:receiver:)`).
     var inserts: [Insert] = []
+    /// UTF-8 the inserts point into: their bytes, or for a merge the sender's whole buffer.
     var content: [UInt8] = []
     /// Deleted id ranges, sorted by (replica, seq), coalesced.
     var deletes: [Delete] = []
@@ -47,7 +49,10 @@ extension TextSequence {
     /// one walk in document order instead) and the tombstones through the delete set, so it is
     /// O(k log n + d) for k new runs and d deleted id ranges. When the
     /// receiving document is at hand (`receiver`), stretches of the delete set it holds as they
-    /// are here (copies forked from each other share unchanged storage) are left out.
+    /// are here (copies forked from each other share unchanged storage) are left out, and the
+    /// inserts found through `leafOf` come in (replica, id) order rather than document order:
+    /// the order `apply` plans in, so neither side sorts them (applying gives the same result
+    /// in any order); the set's content is then this document's content buffer, shared.
     func changes(since known: [UInt32], receiver: TextSequence? = nil) -> ChangeSet {
         var set = ChangeSet()
         set.replicas = replicas
@@ -64,7 +69,19 @@ extension TextSequence {
                 }
             }
         } else {
-            found = newRunsThroughIDIndex(known)
+            found = newRunsThroughIDIndex(known, capacity: Swift.min(newIDs, runCount), documentOrder: receiver == nil)
+        }
+        // Sized once: a merge of a few edits would otherwise grow these arrays several times.
+        set.inserts.reserveCapacity(found.count)
+        // Merging right away: the set's content is this document's buffer itself (shared storage,
+        // nothing copied), the inserts pointing into it. Sent elsewhere, only their bytes go.
+        let sharesContent = receiver != nil
+        if sharesContent {
+            set.content = content
+        } else {
+            var bytes = 0
+            for run in found { bytes += Int(run.byteCount) }
+            set.content.reserveCapacity(bytes)
         }
         for run in found {
             let have = from(Int(run.replica))
@@ -81,9 +98,14 @@ extension TextSequence {
                     part.utf16 -= UInt32(cut.utf16)
                 }
             }
-            let start = UInt32(set.content.count)
-            if !part.isDeleted {
-                set.content.append(contentsOf: content[Int(part.byteStart)..<Int(part.byteStart + part.byteCount)])
+            let start: UInt32
+            if sharesContent {
+                start = part.isDeleted ? 0 : part.byteStart
+            } else {
+                start = UInt32(set.content.count)
+                if !part.isDeleted {
+                    set.content.append(contentsOf: content[Int(part.byteStart)..<Int(part.byteStart + part.byteCount)])
+                }
             }
             set.inserts.append(.init(replica: part.replica, seq: part.seq, length: part.length, left: part.left,
                                      right: part.right, byteStart: start, byteCount: part.byteCount, utf16: part.utf16))
@@ -111,21 +133,26 @@ extension TextSequence {
 }
 
 extension TextSequence {
-    /// The runs holding ids beyond `known`, in document order, found through `leafOf`: for each
-    /// stretch of new ids that one leaf holds, that leaf is scanned for the runs of the stretch (a
-    /// run lies in one stretch, so none is found twice). Their places (leaf position, index in the
-    /// leaf) are sorted as plain integers, and the runs read back from them. The scan of a leaf
-    /// ends once the runs found cover the stretch (half the leaf on average).
-    fileprivate func newRunsThroughIDIndex(_ known: [UInt32]) -> [Run] {
+    /// The runs holding ids beyond `known`, found through `leafOf`: for each stretch of new ids
+    /// that one leaf holds, that leaf is scanned for the runs of the stretch (a run lies in one
+    /// stretch, so none is found twice). The scan of a leaf ends once the runs found cover the
+    /// stretch (half the leaf on average). `capacity`: at least the number of runs expected (the
+    /// new ids, at most the runs of the note).
+    ///
+    /// In document order: their places (leaf position, index in the leaf) sorted as plain
+    /// integers, and the runs read back from them. Otherwise in (replica, id) order: stretches
+    /// come in id order, and the few runs of one stretch are put in id order where they are found.
+    fileprivate func newRunsThroughIDIndex(_ known: [UInt32], capacity: Int, documentOrder: Bool) -> [Run] {
         var places: [Int64] = []
+        places.reserveCapacity(capacity)
         for r in replicas.indices {
             let replica = UInt32(r)
-            var s = r < known.count ? known[r] : 0
-            while s < nextSeq[r] {
-                let (slot32, end) = leafOf[r].segment(containing: s)
+            leafOf[r].forEachStretch(from: r < known.count ? known[r] : 0) { slot32, ids in
                 let slot = Int(slot32)
                 let place = Int64(orderIndex[slot]) << 32
-                let first = s
+                let first = ids.lowerBound
+                let end = ids.upperBound
+                let stretchStart = places.count
                 leaves[slot].withUnsafeBufferPointer { runs in
                     // The leaf holds every id of the stretch: stop once the runs found cover it.
                     var uncovered = end - first
@@ -137,11 +164,23 @@ extension TextSequence {
                             if uncovered == 0 { break }
                         }
                     }
+                    if !documentOrder && places.count - stretchStart > 1 {
+                        // Insertion sort by id: a stretch holds a run or a few.
+                        func seq(_ place: Int64) -> UInt32 { runs[Int(place & 0xFFFF_FFFF)].seq }
+                        for j in (stretchStart + 1)..<places.count {
+                            let moving = places[j]
+                            var k = j
+                            while k > stretchStart && seq(places[k - 1]) > seq(moving) {
+                                places[k] = places[k - 1]
+                                k -= 1
+                            }
+                            places[k] = moving
+                        }
+                    }
                 }
-                s = end
             }
         }
-        places.sort()
+        if documentOrder { places.sort() }
         var found: [Run] = []
         found.reserveCapacity(places.count)
         for place in places {

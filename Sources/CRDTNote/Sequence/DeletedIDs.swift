@@ -108,7 +108,7 @@ struct DeletedIDs: Sendable, Equatable {
         }
         // Disjoint: insert before position i of `chunk` (or at the end of chunk c).
         if i == chunks[chunk].count { chunk = c; i = chunks[c].count }
-        chunks[chunk].insert(range, at: i)
+        chunks[chunk].insertInPlace(range, at: i)
         rangeCount += 1
         if i == 0 { chunkStarts[chunk] = range.lowerBound }
         hint = (chunk, i)
@@ -126,40 +126,45 @@ struct DeletedIDs: Sendable, Equatable {
         return r.lowerBound <= range.lowerBound && r.upperBound >= range.upperBound
     }
 
-    /// The parts of `range` not in the set, in order.
-    func missing(from range: Range<UInt32>) -> [Range<UInt32>] {
-        if range.isEmpty { return [] }
-        guard !chunks.isEmpty else { return [range] }
-        var out: [Range<UInt32>] = []
+    /// The first stretch of `range` not in the set, or nil when the set holds all of it. Allocates
+    /// nothing: a merge asks for one stretch, deletes it (adding it here) and asks again.
+    func firstMissing(in range: Range<UInt32>) -> Range<UInt32>? {
+        if range.isEmpty { return nil }
+        guard !chunks.isEmpty else { return range }
         var c = chunkIndex(for: range.lowerBound)
         var i = chunks[c].partitioningIndex { $0.upperBound > range.lowerBound }
         var at = range.lowerBound
-        while at < range.upperBound {
-            if i >= chunks[c].count {
+        // The first range reaching past `at` either starts after it (the gap starts at `at`) or
+        // covers it; then the gap starts where it ends and runs to the next range (ranges never
+        // touch), so two ranges decide.
+        for _ in 0..<2 {
+            if i == chunks[c].count {
                 c += 1
                 i = 0
-                if c >= chunks.count { break }
-                continue
             }
+            guard c < chunks.count else { break }
             let r = chunks[c][i]
-            if r.lowerBound >= range.upperBound { break }
-            if r.lowerBound > at { out.append(at..<r.lowerBound) }
-            at = max(at, r.upperBound)
+            if r.lowerBound > at { return at..<min(r.lowerBound, range.upperBound) }
+            at = r.upperBound
+            if at >= range.upperBound { return nil }
             i += 1
         }
-        if at < range.upperBound { out.append(at..<range.upperBound) }
-        return out
+        return at..<range.upperBound
     }
 
-    /// The chunk whose ranges start at or before `id` (the first chunk when none does).
+    /// The chunk whose ranges start at or before `id` (the first chunk when none does): a binary
+    /// search without branches on the comparisons.
     private func chunkIndex(for id: UInt32) -> Int {
-        var lo = 0
-        var hi = chunkStarts.count
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if chunkStarts[mid] <= id { lo = mid } else { hi = mid }
+        chunkStarts.withUnsafeBufferPointer { starts in
+            var base = 0
+            var n = starts.count
+            while n > 1 {
+                let half = n &>> 1
+                base = starts[base &+ half] <= id ? base &+ half : base
+                n &-= half
+            }
+            return base
         }
-        return lo
     }
 
     /// Widens the hinted range by `range` when they touch and the result stays clear of its

@@ -149,4 +149,59 @@ struct FenwickTree: Sendable {
         let found = storedFind(k - pendingDelta)
         return (found.index, found.before + pendingDelta)
     }
+
+    /// `a.add(da, at: index)` and `b.add(db, at: index)` for two trees over the same slots (the
+    /// scalar and UTF-16 counts of the leaves): when both hold back a change to the same other
+    /// slot, as they do when always changed together, that change is added in one walk of both.
+    @inline(__always)
+    static func add(_ da: Int, to a: inout FenwickTree, _ db: Int, to b: inout FenwickTree, at index: Int) {
+        if index == a.pendingIndex && index == b.pendingIndex {
+            a.pendingDelta &+= da
+            b.pendingDelta &+= db
+            return
+        }
+        if a.pendingIndex == b.pendingIndex && a.pendingIndex >= 0 && a.tree.count == b.tree.count {
+            var i = a.pendingIndex + 1
+            let (deltaA, deltaB) = (a.pendingDelta, b.pendingDelta)
+            a.tree.withUnsafeMutableBufferPointer { ta in
+                b.tree.withUnsafeMutableBufferPointer { tb in
+                    let n = ta.count
+                    while i < n {
+                        ta[i] &+= deltaA
+                        tb[i] &+= deltaB
+                        i += i & -i
+                    }
+                }
+            }
+        } else {
+            a.flush()
+            b.flush()
+        }
+        a.pendingIndex = index
+        a.pendingDelta = da
+        b.pendingIndex = index
+        b.pendingDelta = db
+    }
+
+    /// `(a.prefixSum(end), b.prefixSum(end))` for two trees over the same slots, in one walk.
+    @inline(__always)
+    static func prefixSums(_ a: FenwickTree, _ b: FenwickTree, _ end: Int) -> (Int, Int) {
+        guard a.tree.count == b.tree.count else { return (a.prefixSum(end), b.prefixSum(end)) }
+        var (sumA, sumB) = a.tree.withUnsafeBufferPointer { ta in
+            b.tree.withUnsafeBufferPointer { tb in
+                var i = end
+                var sa = 0
+                var sb = 0
+                while i > 0 {
+                    sa &+= ta[i]
+                    sb &+= tb[i]
+                    i -= i & -i
+                }
+                return (sa, sb)
+            }
+        }
+        if a.pendingIndex >= 0 && a.pendingIndex < end { sumA &+= a.pendingDelta }
+        if b.pendingIndex >= 0 && b.pendingIndex < end { sumB &+= b.pendingDelta }
+        return (sumA, sumB)
+    }
 }

@@ -27,8 +27,12 @@ struct Run: Sendable, Equatable {
     var visibleUTF16: Int { Int(utf16) }
     var seqEnd: UInt32 { seq &+ length }
 
+    /// Whether the run holds id `(r, s)`. One unsigned comparison covers both ends of the id
+    /// range (ids before `seq` wrap around to values past any length: `seq + length` never
+    /// exceeds `UInt32.max`).
+    @inline(__always)
     func contains(replica r: UInt32, seq s: UInt32) -> Bool {
-        replica == r && s >= seq && s < seq &+ length
+        s &- seq < length && replica == r
     }
 
     /// The left origin of the character at `offset`.

@@ -13,7 +13,7 @@ struct SlotRanges: Sendable {
         @inlinable init(start: UInt32, slot: Int32) { self.start = start; self.slot = slot }
     }
 
-    @usableFromInline static let chunkCapacity = 128
+    @usableFromInline static let chunkCapacity = 64
 
     /// First start of each chunk (`chunks[c][0].start`).
     @usableFromInline var chunkStarts: [UInt32] = []
@@ -32,34 +32,53 @@ struct SlotRanges: Sendable {
         return chunks[c][i].slot
     }
 
-    /// The slot of id `seq` (`seq < count`) and the end of the stretch of ids from `seq` on
-    /// that share that slot.
-    func segment(containing seq: UInt32) -> (slot: Int32, end: UInt32) {
-        let (c, i) = find(seq)
-        let end: UInt32
-        if i + 1 < chunks[c].count { end = chunks[c][i + 1].start }
-        else if c + 1 < chunks.count { end = chunks[c + 1][0].start }
-        else { end = count }
-        return (chunks[c][i].slot, end)
+    /// Calls `body` with the slot and the ids of each stretch of ids sharing a slot, from the one
+    /// holding `seq` on (starting at `seq`), in id order: one search, then a walk along the segments.
+    func forEachStretch(from seq: UInt32, _ body: (_ slot: Int32, _ ids: Range<UInt32>) -> Void) {
+        guard seq < count else { return }
+        var (c, i) = find(seq)
+        var start = seq
+        while true {
+            let slot = chunks[c][i].slot
+            let next: UInt32
+            if i + 1 < chunks[c].count {
+                i += 1
+            } else if c + 1 < chunks.count {
+                c += 1
+                i = 0
+            } else {
+                body(slot, start..<count)
+                return
+            }
+            next = chunks[c][i].start
+            body(slot, start..<next)
+            start = next
+        }
     }
 
-    /// Chunk and index of the segment containing `seq`.
+    /// Chunk and index of the segment containing `seq`: two binary searches without branches
+    /// on the comparisons (the halving step is a conditional move), over the chunk starts and
+    /// then within the chunk.
     @inlinable func find(_ seq: UInt32) -> (Int, Int) {
-        var lo = 0
-        var hi = chunkStarts.count
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if chunkStarts[mid] <= seq { lo = mid } else { hi = mid }
-        }
-        let c = lo
-        return chunks[c].withUnsafeBufferPointer { segs in
-            var l = 0
-            var h = segs.count
-            while h - l > 1 {
-                let mid = (l + h) / 2
-                if segs[mid].start <= seq { l = mid } else { h = mid }
+        let c = chunkStarts.withUnsafeBufferPointer { starts in
+            var base = 0
+            var n = starts.count
+            while n > 1 {
+                let half = n &>> 1
+                base = starts[base &+ half] <= seq ? base &+ half : base
+                n &-= half
             }
-            return (c, l)
+            return base
+        }
+        return chunks[c].withUnsafeBufferPointer { segs in
+            var base = 0
+            var n = segs.count
+            while n > 1 {
+                let half = n &>> 1
+                base = segs[base &+ half].start <= seq ? base &+ half : base
+                n &-= half
+            }
+            return (c, base)
         }
     }
 
@@ -144,7 +163,7 @@ struct SlotRanges: Sendable {
                 insert(Segment(start: range.lowerBound, slot: slot), c, i + 1)
             }
         case (false, false):
-            chunks[c].insert(Segment(start: range.lowerBound, slot: slot), at: i + 1)
+            chunks[c].insertInPlace(Segment(start: range.lowerBound, slot: slot), at: i + 1)
             insert(Segment(start: range.upperBound, slot: segment.slot), c, i + 2)
         }
         return true
@@ -159,7 +178,7 @@ struct SlotRanges: Sendable {
     /// Inserts a segment at index `i` of chunk `c` (`i > 0`), splitting the chunk when it outgrows
     /// twice `chunkCapacity`.
     private mutating func insert(_ segment: Segment, _ c: Int, _ i: Int) {
-        chunks[c].insert(segment, at: i)
+        chunks[c].insertInPlace(segment, at: i)
         if chunks[c].count > 2 * Self.chunkCapacity {
             let half = chunks[c].count / 2
             let moved = Array(chunks[c][half...])

@@ -7,7 +7,9 @@ extension TextSequence {
         let plan = try plan(set)
         splitLimit = Self.deferredLeafCapacity
         self.recordingPatch = recordingPatch
-        patchRecorder = TextPatchBuilder()
+        patchRecorder = recordingPatch
+            ? TextPatchBuilder(pieces: set.inserts.count + set.deletes.count, bytes: plan.insertedBytes)
+            : TextPatchBuilder()
         defer {
             splitLimit = Self.leafCapacity
             self.recordingPatch = false
@@ -43,10 +45,10 @@ extension TextSequence {
         for d in set.deletes {
             let r = local[Int(d.replica)]
             // Only ids not deleted here yet: most tombstones a peer lists are known already.
-            let range = d.seq..<d.seq + d.length
-            if deleted[Int(r)].contains(range) { continue }
-            for missing in deleted[Int(r)].missing(from: range) {
-                deleteIDs(replica: r, seq: missing.lowerBound, length: UInt32(missing.count), touched: &touched)
+            var rest = d.seq..<d.seq + d.length
+            while let gap = deleted[Int(r)].firstMissing(in: rest) {
+                deleteIDs(replica: r, seq: gap.lowerBound, length: UInt32(gap.count), touched: &touched)
+                rest = gap.upperBound..<rest.upperBound
             }
         }
         touched.sort()
@@ -72,6 +74,9 @@ extension TextSequence {
         var inserts: [PlannedInsert]
         /// Per change-set replica: ids this document held before.
         var known: [UInt32]
+        /// UTF-8 bytes of the inserts' text (the set's content may hold more: a merge shares the
+        /// other copy's whole buffer).
+        var insertedBytes: Int
     }
 
     /// Checks a change set against this document and orders its inserts causally
@@ -110,9 +115,20 @@ extension TextSequence {
             }
         }
         // Insert indexes by replica, then id (stable: equal ids keep their order in the set).
-        var byID = Array(set.inserts.indices)
-        if !inOrder {
+        var byID: [Int]
+        if inOrder {
+            byID = Array(set.inserts.indices)
+        } else if n <= 1 << 8 && set.inserts.count <= 1 << 24 {
+            // (replica, id, index) packed in one integer: a plain sort of distinct integers, with
+            // equal ids kept in set order by the index in the low bits.
+            var packed = set.inserts.indices.map { i in
+                UInt64(set.inserts[i].replica) << 56 | UInt64(set.inserts[i].seq) << 24 | UInt64(i)
+            }
+            packed.sort()
+            byID = packed.map { Int($0 & 0xFF_FFFF) }
+        } else {
             // (replica, id) packed in one integer: one comparison per step of the sort.
+            byID = Array(set.inserts.indices)
             let keys = set.inserts.map { UInt64($0.replica) << 32 | UInt64($0.seq) }
             byID.sort { keys[$0] < keys[$1] }
         }
@@ -155,9 +171,11 @@ extension TextSequence {
                 throw ChangeSetError(.missingDependency, "deletion \(i) names ids this document will not have")
             }
         }
-        var total = content.count
-        for ins in set.inserts { total += Int(ins.byteCount) }
-        guard total < Int(UInt32.max) else { throw ChangeSetError(.tooLarge, "text content would exceed 4 GiB") }
+        var insertedBytes = 0
+        for ins in set.inserts { insertedBytes += Int(ins.byteCount) }
+        guard content.count + insertedBytes < Int(UInt32.max) else {
+            throw ChangeSetError(.tooLarge, "text content would exceed 4 GiB")
+        }
         let order = try CausalOrder.order(queueBounds: bounds, known: known, item: { position in
             let step = queue[position]
             let ins = set.inserts[step.insert]
@@ -165,7 +183,7 @@ extension TextSequence {
             let left = step.skip > 0 ? ItemRef(replica: ins.replica, seq: ins.seq + step.skip - 1) : ins.left
             return (ins.replica, ins.seq + step.skip, ins.length - step.skip, left, ins.right)
         }, index: { queue[$0].insert })
-        return ApplyPlan(inserts: order.map { queue[$0] }, known: known)
+        return ApplyPlan(inserts: order.map { queue[$0] }, known: known, insertedBytes: insertedBytes)
     }
 
     /// A replica listed more than once, if any (a linear scan for the few replicas notes have).

@@ -65,14 +65,23 @@ extension TextSequence {
         if dest == end {
             slot = Int(order[order.count - 1])
             index = leaves[slot].count
-        } else {
+            reserveRuns(1, inLeaf: slot)
+            leaves[slot].append(placed)
+        } else if dest.offset > 0 {
+            // Inside a run: its first part stays, the new run and its second part follow (one shift).
             slot = Int(order[dest.order])
             reserveRuns(2, inLeaf: slot)
-            splitRun(at: dest)
-            index = dest.offset > 0 ? dest.run + 1 : dest.run
+            let (first, second) = cut(leaves[slot][dest.run], at: dest.offset)
+            leaves[slot][dest.run] = first
+            leaves[slot].insertInPlace(placed, second, at: dest.run + 1)
+            runCount += 1
+            index = dest.run + 1
+        } else {
+            slot = Int(order[dest.order])
+            reserveRuns(1, inLeaf: slot)
+            leaves[slot].insertInPlace(placed, at: dest.run)
+            index = dest.run
         }
-        reserveRuns(1, inLeaf: slot)
-        leaves[slot].insert(placed, at: index)
         runCount += 1
         leafOf[Int(new.replica)].append(Int(new.length), slot: Int32(slot))
         nextSeq[Int(new.replica)] = new.seqEnd
@@ -90,25 +99,44 @@ extension TextSequence {
         let end = seq + length
         defer { deleted[Int(r)].insert(seq..<end) }
         while s < end {
-            var p = locate(ItemRef(replica: r, seq: s))
+            let p = locate(ItemRef(replica: r, seq: s))
             let found = run(at: p)
             let take = min(found.length - p.offset, end - s)
             if !found.isDeleted {
                 let slot = Int(order[p.order])
-                reserveRuns(2, inLeaf: slot)
-                splitRun(at: p)
-                if p.offset > 0 { p = TreePosition(order: p.order, run: p.run + 1, offset: 0) }
-                if leaves[slot][p.run].length > take {
-                    splitRun(at: TreePosition(order: p.order, run: p.run, offset: take))
-                }
-                let target = leaves[slot][p.run]
+                // The run becomes up to three: what precedes the deleted ids, the deleted piece
+                // (`target`), what follows; written back with one shift of the later runs.
+                var head: Run? = nil
+                var tail: Run? = nil
+                var target = found
+                if p.offset > 0 { (head, target) = cut(target, at: p.offset) }
+                if target.length > take { (target, tail) = cut(target, at: take) }
                 if recordingPatch {
+                    // Counted on the unsplit leaf: the visible scalars before the run's offset.
                     let at = visibleOffsets(before: p)
                     patchRecorder.replace(scalarOffset: at.scalars, utf16Offset: at.utf16, removedScalars: Int(target.length),
                                            removedUTF16: Int(target.utf16), with: EmptyCollection(), scalars: 0, utf16: 0)
                 }
-                leaves[slot][p.run].markDeleted()
-                adjust(slot: slot, scalars: -Int(target.length), utf16: -Int(target.utf16))
+                let removedUTF16 = Int(target.utf16)
+                target.markDeleted()
+                reserveRuns(2, inLeaf: slot)
+                switch (head, tail) {
+                case let (head?, tail?):
+                    leaves[slot][p.run] = head
+                    leaves[slot].insertInPlace(target, tail, at: p.run + 1)
+                    runCount += 2
+                case let (head?, nil):
+                    leaves[slot][p.run] = head
+                    leaves[slot].insertInPlace(target, at: p.run + 1)
+                    runCount += 1
+                case let (nil, tail?):
+                    leaves[slot][p.run] = target
+                    leaves[slot].insertInPlace(tail, at: p.run + 1)
+                    runCount += 1
+                case (nil, nil):
+                    leaves[slot][p.run] = target
+                }
+                adjust(slot: slot, scalars: -Int(target.length), utf16: -removedUTF16)
                 if touched.last != slot { touched.append(slot) }
                 splitLeafIfNeeded(slot)
             }

@@ -72,7 +72,7 @@ extension TextSequence {
         let newRun = Run(replica: r, seq: seq, length: UInt32(scalars), utf16: UInt32(utf16),
                          byteStart: byteStart, byteCount: UInt32(utf8.count), left: left, right: right)
         appendContent(utf8)
-        leaves[slot].insert(newRun, at: index)
+        leaves[slot].insertInPlace(newRun, at: index)
         runCount += 1
         leafOf[Int(r)].append(scalars, slot: Int32(slot))
         nextSeq[Int(r)] = seq &+ UInt32(scalars)

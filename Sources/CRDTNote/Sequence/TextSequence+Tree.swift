@@ -9,6 +9,10 @@ extension TextSequence {
     }
 
     /// Where the element `ref` is. The id must exist in this document.
+    ///
+    /// Always inlined, like `visibleOffsets(before:)`: called from a mutating method (merges), a
+    /// call copies the whole sequence struct (304 bytes) to pass it.
+    @inline(__always)
     func locate(_ ref: ItemRef) -> TreePosition {
         let slot = Int(leafOf[Int(ref.replica)][ref.seq])
         return leaves[slot].withUnsafeBufferPointer { runs in
@@ -24,7 +28,9 @@ extension TextSequence {
         return ItemRef(replica: r.replica, seq: r.seq &+ position.offset)
     }
 
-    /// The start of the run after the one at `position`, or the end.
+    /// The start of the run after the one at `position`, or the end. Always inlined, like
+    /// `nextElement(after:)`, for the same reason as `locate`.
+    @inline(__always)
     func nextRunStart(after position: TreePosition) -> TreePosition {
         var p = TreePosition(order: position.order, run: position.run + 1, offset: 0)
         while p.order < order.count, p.run >= leaves[Int(order[p.order])].count {
@@ -35,6 +41,7 @@ extension TextSequence {
     }
 
     /// The next element after `position` (one character on), or the end.
+    @inline(__always)
     func nextElement(after position: TreePosition) -> TreePosition {
         let r = run(at: position)
         if position.offset + 1 < r.length {
@@ -147,8 +154,7 @@ extension TextSequence {
         heldScalars += scalars
         heldUTF16 += utf16
         let pos = Int(orderIndex[slot])
-        scalarTree.add(scalars, at: pos)
-        utf16Tree.add(utf16, at: pos)
+        FenwickTree.add(scalars, to: &scalarTree, utf16, to: &utf16Tree, at: pos)
         scalarCount += scalars
         utf16Count += utf16
     }
@@ -186,27 +192,35 @@ extension TextSequence {
         let k = position.offset
         if k == 0 { return }
         let slot = Int(order[position.order])
-        var first = leaves[slot][position.run]
-        var second = first
-        let fullLength = first.length
-        second.seq = first.seq &+ k
-        second.length = fullLength &- k
-        second.left = ItemRef(replica: first.replica, seq: second.seq &- 1)
-        first.length = k
-        if !first.isDeleted {
-            // ASCII runs (one byte per scalar) split without scanning.
-            let cut = first.byteCount == fullLength
-                ? (bytes: Int(k), utf16: Int(k))
-                : UTF8Counting.prefix(of: content, start: Int(first.byteStart), scalars: Int(k))
-            second.byteStart = first.byteStart &+ UInt32(cut.bytes)
-            second.byteCount = first.byteCount &- UInt32(cut.bytes)
-            second.utf16 = first.utf16 &- UInt32(cut.utf16)
-            first.byteCount = UInt32(cut.bytes)
-            first.utf16 = UInt32(cut.utf16)
-        }
+        let (first, second) = cut(leaves[slot][position.run], at: k)
         leaves[slot][position.run] = first
-        leaves[slot].insert(second, at: position.run + 1)
+        leaves[slot].insertInPlace(second, at: position.run + 1)
         runCount += 1
+    }
+
+    /// The two runs `run` becomes when cut before its character `k` (`0 < k < run.length`):
+    /// the second continues the first (its left origin is the first's last character).
+    @inline(__always)
+    func cut(_ run: Run, at k: UInt32) -> (Run, Run) {
+        var first = run
+        var second = run
+        let fullLength = run.length
+        second.seq = run.seq &+ k
+        second.length = fullLength &- k
+        second.left = ItemRef(replica: run.replica, seq: second.seq &- 1)
+        first.length = k
+        if !run.isDeleted {
+            // ASCII runs (one byte per scalar) split without scanning.
+            let prefix = run.byteCount == fullLength
+                ? (bytes: Int(k), utf16: Int(k))
+                : UTF8Counting.prefix(of: content, start: Int(run.byteStart), scalars: Int(k))
+            second.byteStart = run.byteStart &+ UInt32(prefix.bytes)
+            second.byteCount = run.byteCount &- UInt32(prefix.bytes)
+            second.utf16 = run.utf16 &- UInt32(prefix.utf16)
+            first.byteCount = UInt32(prefix.bytes)
+            first.utf16 = UInt32(prefix.utf16)
+        }
+        return (first, second)
     }
 
     /// Merges run `index` of `slot` with the run after it when one can absorb the other.
@@ -294,7 +308,8 @@ extension TextSequence {
             let next: Int? = leaves[slot].withUnsafeBufferPointer { runs in
                 var j = i
                 while j < end {
-                    if runs[j].canAbsorb(runs[j + 1]) { return j }
+                    // Ids that continue each other first: one comparison rules out most pairs.
+                    if runs[j + 1].seq == runs[j].seq &+ runs[j].length && runs[j].canAbsorb(runs[j + 1]) { return j }
                     j += 1
                 }
                 return nil
@@ -329,22 +344,21 @@ extension TextSequence {
 extension TextSequence {
     /// Visible scalars and UTF-16 units before `position` (the element there excluded):
     /// a Fenwick prefix plus a scan of one leaf from its nearer end, O(log n + leaf).
+    @inline(__always)
     func visibleOffsets(before position: TreePosition) -> (scalars: Int, utf16: Int) {
         if position.order >= order.count { return (scalarCount, utf16Count) }
         var scalars = 0
         var units = 0
         let r: Run = leaves[Int(order[position.order])].withUnsafeBufferPointer { runs in
             if position.run <= runs.count / 2 {
-                scalars = scalarTree.prefixSum(position.order)
-                units = utf16Tree.prefixSum(position.order)
+                (scalars, units) = FenwickTree.prefixSums(scalarTree, utf16Tree, position.order)
                 for i in 0..<position.run {
                     scalars &+= runs[i].visibleScalars
                     units &+= runs[i].visibleUTF16
                 }
             } else {
                 // Everything up to the end of this leaf, minus the runs from `position.run` on.
-                scalars = scalarTree.prefixSum(position.order + 1)
-                units = utf16Tree.prefixSum(position.order + 1)
+                (scalars, units) = FenwickTree.prefixSums(scalarTree, utf16Tree, position.order + 1)
                 for i in position.run..<runs.count {
                     scalars &-= runs[i].visibleScalars
                     units &-= runs[i].visibleUTF16

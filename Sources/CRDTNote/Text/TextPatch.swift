@@ -56,6 +56,12 @@ struct TextPatchBuilder {
 
     init() {}
 
+    /// A builder with room for `pieces` changes and `bytes` bytes of new text before it grows.
+    init(pieces: Int, bytes: Int) {
+        self.pieces.reserveCapacity(pieces)
+        buffer.reserveCapacity(bytes)
+    }
+
     /// Records that `removedScalars` scalars (`removedUTF16` units) at `scalarOffset` /
     /// `utf16Offset` of the current text were replaced by valid UTF-8 `text`.
     mutating func replace<Bytes: Collection<UInt8>>(
@@ -129,11 +135,13 @@ struct TextPatchBuilder {
 
     /// The patch, without replacements that changed nothing.
     var patch: TextPatch {
-        TextPatch(replacements: pieces.compactMap { p in
-            if p.removedScalars == 0 && p.textScalars == 0 { return nil }
-            return TextReplacement(utf16Range: p.utf16Start..<p.utf16Start + p.removedUTF16,
-                                   scalarRange: p.scalarStart..<p.scalarStart + p.removedScalars,
-                                   text: String(decoding: buffer[p.text], as: UTF8.self))
-        })
+        var replacements: [TextReplacement] = []
+        replacements.reserveCapacity(pieces.count)
+        for p in pieces where p.removedScalars != 0 || p.textScalars != 0 {
+            replacements.append(TextReplacement(utf16Range: p.utf16Start..<p.utf16Start + p.removedUTF16,
+                                                scalarRange: p.scalarStart..<p.scalarStart + p.removedScalars,
+                                                text: String(decoding: buffer[p.text], as: UTF8.self)))
+        }
+        return TextPatch(replacements: replacements)
     }
 }

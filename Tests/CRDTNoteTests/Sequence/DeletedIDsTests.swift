@@ -33,7 +33,8 @@ import Testing
         let set = DeletedIDs(sortedRanges: [0..<2, 2..<5, 9..<10, 10..<11, 20..<20, 30..<31])
         #expect(Array(set.ranges) == [0..<5, 9..<11, 30..<31])
         #expect(set.rangeCount == 3)
-        #expect(set.missing(from: 3..<32) == [5..<9, 11..<30, 31..<32])
+        #expect(missing(set, 3..<32) == [5..<9, 11..<30, 31..<32])
+        #expect(set.firstMissing(in: 0..<5) == nil && set.firstMissing(in: 4..<12) == 5..<9)
         #expect(set.contains(9..<11) && !set.contains(8..<10))
     }
 
@@ -49,8 +50,23 @@ import Testing
             let lo = UInt32.random(in: 0..<space, using: &rng)
             let probe = lo..<min(space, lo + UInt32.random(in: 1...30, using: &rng))
             let expectedMissing = probe.filter { !oracle.contains($0) }
-            #expect(set.missing(from: probe).flatMap { Array($0) } == expectedMissing)
+            #expect(missing(set, probe).flatMap { Array($0) } == expectedMissing)
+            // The first stretch: from the first missing id up to the next id the set holds.
+            let first = expectedMissing.first.map { start in start..<(probe.first { $0 > start && oracle.contains($0) } ?? probe.upperBound) }
+            #expect(set.firstMissing(in: probe) == first, "\(probe)")
             #expect(set.contains(probe) == expectedMissing.isEmpty)
         }
+    }
+
+    /// Every stretch of `range` the set lacks, found as a merge finds them: the first one, then
+    /// the first one after it.
+    private func missing(_ set: DeletedIDs, _ range: Range<UInt32>) -> [Range<UInt32>] {
+        var out: [Range<UInt32>] = []
+        var rest = range
+        while let gap = set.firstMissing(in: rest) {
+            out.append(gap)
+            rest = gap.upperBound..<rest.upperBound
+        }
+        return out
     }
 }

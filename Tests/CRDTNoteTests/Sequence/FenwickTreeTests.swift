@@ -37,4 +37,43 @@ import Testing
             }
         }
     }
+
+    /// Two trees changed together (`FenwickTree.add(_:to:_:to:at:)`, sometimes one of them alone,
+    /// as moving a leaf changes only the counts that differ) against two plain arrays, read
+    /// together (`prefixSums`) and apart.
+    @Test(arguments: Array(1...8) as [UInt64])
+    func pairedChangesMatchPlainSums(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        let count = Int.random(in: 1...40, using: &rng)
+        var valuesA = (0..<count).map { _ in Int.random(in: 0...9, using: &rng) }
+        var valuesB = (0..<count).map { _ in Int.random(in: 0...9, using: &rng) }
+        var a = FenwickTree()
+        var b = FenwickTree()
+        a.rebuild(valuesA)
+        b.rebuild(valuesB)
+        for step in 0..<400 {
+            // Runs of changes to one slot (held back), then another slot.
+            let i = Int.random(in: 0..<count, using: &rng)
+            let da = Int.random(in: -3...5, using: &rng)
+            let db = Int.random(in: -3...5, using: &rng)
+            switch Int.random(in: 0..<6, using: &rng) {
+            case 0:
+                valuesA[i] += da
+                a.add(da, at: i)
+            case 1:
+                valuesB[i] += db
+                b.add(db, at: i)
+            default:
+                valuesA[i] += da
+                valuesB[i] += db
+                FenwickTree.add(da, to: &a, db, to: &b, at: i)
+            }
+            for end in 0...count {
+                let expected = (valuesA.prefix(end).reduce(0, +), valuesB.prefix(end).reduce(0, +))
+                let together = FenwickTree.prefixSums(a, b, end)
+                #expect(together == expected, "seed \(seed) step \(step) end \(end)")
+                #expect(a.prefixSum(end) == expected.0 && b.prefixSum(end) == expected.1, "seed \(seed) step \(step) end \(end)")
+            }
+        }
+    }
 }

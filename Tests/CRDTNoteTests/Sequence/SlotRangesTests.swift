@@ -43,18 +43,29 @@ import Testing
 
     private func check(_ ranges: SlotRanges, _ slots: [Int32], _ label: String) {
         #expect(ranges.count == UInt32(slots.count), "\(label)")
-        var stretches = 0
-        var i = 0
-        while i < slots.count {
-            let found = ranges.segment(containing: UInt32(i))
-            var end = i
-            while end < slots.count && slots[end] == slots[i] { end += 1 }
-            #expect(found.slot == slots[i] && found.end == UInt32(end), "\(label): id \(i)")
-            if found.end != UInt32(end) { return }
-            stretches += 1
-            i = end
+        // The stretches of equal slots in the oracle, from id `from` on.
+        func oracleStretches(from: Int) -> [(Int32, Range<UInt32>)] {
+            var out: [(Int32, Range<UInt32>)] = []
+            var i = from
+            while i < slots.count {
+                var end = i
+                while end < slots.count && slots[end] == slots[i] { end += 1 }
+                out.append((slots[i], UInt32(i)..<UInt32(end)))
+                i = end
+            }
+            return out
+        }
+        func found(from: Int) -> [(Int32, Range<UInt32>)] {
+            var out: [(Int32, Range<UInt32>)] = []
+            ranges.forEachStretch(from: UInt32(from)) { out.append(($0, $1)) }
+            return out
+        }
+        let all = oracleStretches(from: 0)
+        #expect(found(from: 0).elementsEqual(all, by: { $0 == $1 }), "\(label)")
+        for from in [slots.count / 3, slots.count - 1, slots.count] where from >= 0 {
+            #expect(found(from: from).elementsEqual(oracleStretches(from: from), by: { $0 == $1 }), "\(label): from \(from)")
         }
         // Neighbouring segments never share a slot: one segment per stretch.
-        #expect(ranges.segmentCount == stretches, "\(label)")
+        #expect(ranges.segmentCount == all.count, "\(label)")
     }
 }
