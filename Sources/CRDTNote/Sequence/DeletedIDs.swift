@@ -155,16 +155,7 @@ struct DeletedIDs: Sendable, Equatable {
     /// The chunk whose ranges start at or before `id` (the first chunk when none does): a binary
     /// search without branches on the comparisons.
     private func chunkIndex(for id: UInt32) -> Int {
-        chunkStarts.withUnsafeBufferPointer { starts in
-            var base = 0
-            var n = starts.count
-            while n > 1 {
-                let half = n &>> 1
-                base = starts[base &+ half] <= id ? base &+ half : base
-                n &-= half
-            }
-            return base
-        }
+        chunkStarts.withUnsafeBufferPointer { $0.lastIndex(withKeyAtMost: id) { $0 } }
     }
 
     /// Widens the hinted range by `range` when they touch and the result stays clear of its

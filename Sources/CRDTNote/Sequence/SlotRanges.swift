@@ -60,26 +60,8 @@ struct SlotRanges: Sendable {
     /// on the comparisons (the halving step is a conditional move), over the chunk starts and
     /// then within the chunk.
     @inlinable func find(_ seq: UInt32) -> (Int, Int) {
-        let c = chunkStarts.withUnsafeBufferPointer { starts in
-            var base = 0
-            var n = starts.count
-            while n > 1 {
-                let half = n &>> 1
-                base = starts[base &+ half] <= seq ? base &+ half : base
-                n &-= half
-            }
-            return base
-        }
-        return chunks[c].withUnsafeBufferPointer { segs in
-            var base = 0
-            var n = segs.count
-            while n > 1 {
-                let half = n &>> 1
-                base = segs[base &+ half].start <= seq ? base &+ half : base
-                n &-= half
-            }
-            return (c, base)
-        }
+        let c = chunkStarts.withUnsafeBufferPointer { $0.lastIndex(withKeyAtMost: seq) { $0 } }
+        return (c, chunks[c].withUnsafeBufferPointer { $0.lastIndex(withKeyAtMost: seq) { $0.start } })
     }
 
     /// Adds ids `count..<count + length`, all in `slot`. Inlined up to the common case (typing
