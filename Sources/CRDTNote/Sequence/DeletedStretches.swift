@@ -1,11 +1,37 @@
 /// Visible characters of one run removed by a local deletion: their first and last ids and
 /// their bytes in the content buffer (append-only, so the bytes stay there after the deletion).
+///
+/// Undo keeps them as the pieces of text it brings back, joining neighbours whose ids and bytes
+/// continue each other.
 struct VisibleStretch: Sendable {
+    /// The first and last of the deleted elements, in document order.
     var first: ItemRef
     var last: ItemRef
+    /// The text, in the note's content buffer.
     var bytes: Range<Int>
     var scalars: Int
     var utf16: Int
+
+    /// Whether `piece` comes right before this one, in ids and in bytes.
+    func canTakeInFront(_ piece: VisibleStretch) -> Bool {
+        piece.last.replica == first.replica && piece.last.seq &+ 1 == first.seq && piece.bytes.upperBound == bytes.lowerBound
+    }
+
+    /// Puts `piece` (which ``canTakeInFront(_:)``) in front of this one.
+    mutating func prepend(_ piece: VisibleStretch) {
+        first = piece.first
+        bytes = piece.bytes.lowerBound..<bytes.upperBound
+        scalars += piece.scalars
+        utf16 += piece.utf16
+    }
+
+    /// Puts `piece` (in front of which this one ``canTakeInFront(_:)``) after this one.
+    mutating func append(_ piece: VisibleStretch) {
+        last = piece.last
+        bytes = bytes.lowerBound..<piece.bytes.upperBound
+        scalars += piece.scalars
+        utf16 += piece.utf16
+    }
 }
 
 /// What a local deletion tells about the text it removes, from its own walk of the tree

@@ -56,7 +56,7 @@ extension TextSequence {
     /// each other in the document right after the last of them: a piece joined from several
     /// deletions (ids and bytes continuing) can span text deleted before it, which that text's
     /// own undo brings back in between. Returns the new ids (consecutive).
-    private mutating func restore(_ piece: RestorePiece, replica local: UInt32, patch: inout TextPatchBuilder) -> Range<UInt32> {
+    private mutating func restore(_ piece: VisibleStretch, replica local: UInt32, patch: inout TextPatchBuilder) -> Range<UInt32> {
         let start = nextSeq[Int(local)]
         var first = piece.first
         var byte = piece.bytes.lowerBound

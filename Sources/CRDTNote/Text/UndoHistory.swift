@@ -53,60 +53,24 @@ struct UndoStep: Sendable {
     mutating func addRestoration(_ stretch: VisibleStretch, on side: Side) {
         switch side {
         case .front:
-            addFrontPiece(RestorePiece(stretch))
+            addFrontPiece(stretch)
         case .back:
-            let piece = RestorePiece(stretch)
+            let piece = stretch
             if let i = restorations.indices.last, piece.canTakeInFront(restorations[i]) {
                 restorations[i].append(piece)
             } else {
                 restorations.append(piece)
             }
         case .apart:
-            restorations.append(RestorePiece(stretch))
+            restorations.append(stretch)
         }
     }
 }
 
 /// Deleted text (valid UTF-8) that undo or redo inserts again, as new characters placed right
-/// after `last`, the last element the text was made of (a tombstone by then).
-struct RestorePiece: Sendable {
-    /// The first and last of the deleted elements, in document order (their ids continue each other).
-    var first: ItemRef
-    var last: ItemRef
-    /// The text, in the note's content buffer (append-only, so it stays there).
-    var bytes: Range<Int>
-    var scalars: Int
-    var utf16: Int
-
-    /// Whether `piece` comes right before this one, in ids and in bytes.
-    func canTakeInFront(_ piece: RestorePiece) -> Bool {
-        piece.last.replica == first.replica && piece.last.seq &+ 1 == first.seq && piece.bytes.upperBound == bytes.lowerBound
-    }
-
-    /// Puts `piece` (which ``canTakeInFront(_:)``) in front of this one.
-    mutating func prepend(_ piece: RestorePiece) {
-        first = piece.first
-        bytes = piece.bytes.lowerBound..<bytes.upperBound
-        scalars += piece.scalars
-        utf16 += piece.utf16
-    }
-
-    /// Puts `piece` (in front of which this one ``canTakeInFront(_:)``) after this one.
-    mutating func append(_ piece: RestorePiece) {
-        last = piece.last
-        bytes = bytes.lowerBound..<piece.bytes.upperBound
-        scalars += piece.scalars
-        utf16 += piece.utf16
-    }
-
-    init(_ stretch: VisibleStretch) {
-        first = stretch.first
-        last = stretch.last
-        bytes = stretch.bytes
-        scalars = stretch.scalars
-        utf16 = stretch.utf16
-    }
-}
+/// after `last`, the last element the text was made of (a tombstone by then): a stretch as the
+/// deletion recorded it, or several joined (``VisibleStretch/canTakeInFront(_:)``).
+typealias RestorePiece = VisibleStretch
 
 /// Where this replica's deleted characters came back: undo and redo restore deleted text as new
 /// characters, so an older step naming the old ids must act on the new ones (Yjs keeps the same
@@ -294,7 +258,7 @@ struct UndoHistory: Sendable {
         guard let firstStretch = frontStretches.first else { return }
         if frontStretches.more.isEmpty {
             // Usually one (a backspace): grows the piece held outside the stack.
-            let piece = RestorePiece(firstStretch)
+            let piece = firstStretch
             if pendingFront == nil {
                 pendingFront = piece
                 return
