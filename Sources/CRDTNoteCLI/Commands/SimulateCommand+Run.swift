@@ -24,6 +24,7 @@ func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
         if !report.divergentNotes.isEmpty {
             text += "divergent notes: \(report.divergentNotes.joined(separator: ", "))\n"
         }
+        for failure in report.setupFailures { text += "failed: \(failure)\n" }
         output = Array(text.utf8)
     }
     try OutputWriter.writeToStandardOutput(output)
@@ -35,6 +36,9 @@ func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
         if report.lostEdits > 0 { problems.append("\(report.lostEdits) edit\(report.lostEdits == 1 ? "" : "s") lost") }
         if report.resurrectedEdits > 0 {
             problems.append("\(report.resurrectedEdits) deletion\(report.resurrectedEdits == 1 ? "" : "s") undone")
+        }
+        if !report.setupFailures.isEmpty {
+            problems.append("\(report.setupFailures.count) step\(report.setupFailures.count == 1 ? "" : "s") of the run failed")
         }
         throw CLIError(code: .operationFailed, message: "simulation failed: " + problems.joined(separator: "; "))
     }

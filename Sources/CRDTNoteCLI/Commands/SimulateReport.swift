@@ -25,6 +25,7 @@ extension NoteSyncSimulationReport {
             ("notificationsDelivered", .number(JSONNumber(notificationsDelivered))),
             ("notificationsDropped", .number(JSONNumber(notificationsDropped))),
             ("notificationSyncs", .number(JSONNumber(notificationSyncs))),
+            ("setupFailures", .array(setupFailures.map(JSONValue.string))),
         ]))
     }
 

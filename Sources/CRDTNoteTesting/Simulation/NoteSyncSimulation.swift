@@ -129,13 +129,19 @@ final class SimulationRun {
     func replica(_ index: Int) -> ReplicaID { ReplicaID(rawValue: UInt64(index + 1)) }
 
     /// A fresh process of device `index` resuming `state` (replica ids are fixed per device so runs repeat exactly).
+    /// Nil when the engine refused to start; the failure is in the report's `setupFailures`.
     func launch(_ index: Int, state: NoteSyncState?, disk: PersistedState) -> (NoteSyncEngine, CrashingStore)? {
         let store = CrashingStore(base: database)
         let clock = HybridLogicalClock(physicalClock: time.clock)
-        guard let engine = try? NoteSyncEngine(store: store, replica: replica(index), configuration: configuration, clock: clock,
-                                               state: state, retryClock: waited,
-                                               persistState: { state in await disk.write(state) }) else { return nil }
-        return (engine, store)
+        do {
+            let engine = try NoteSyncEngine(store: store, replica: replica(index), configuration: configuration, clock: clock,
+                                            state: state, retryClock: waited,
+                                            persistState: { state in await disk.write(state) })
+            return (engine, store)
+        } catch {
+            report.setupFailures.append("device \(index) did not start" + (state == nil ? "" : " again from its saved state") + ": \(error)")
+            return nil
+        }
     }
 
     func run() async -> NoteSyncSimulationReport {
@@ -145,14 +151,20 @@ final class SimulationRun {
         }
         for index in 0..<simulation.devices {
             let disk = PersistedState()
-            guard let (engine, store) = launch(index, state: nil, disk: disk) else { continue }
+            // A device that cannot start ends the run (its failure is in the report).
+            guard let (engine, store) = launch(index, state: nil, disk: disk) else { return report }
             devices.append(SimulatedDevice(engine: engine, store: store, persisted: disk))
         }
         let names = (0..<simulation.notes).map { "note-\($0)" }
         // Each note starts on one device.
         for (i, name) in names.enumerated() {
-            // A few bytes, far within a note's limits: never refused.
-            try? await devices[i % devices.count].engine.createNote(name, text: "Note \(i)\n")
+            // A few bytes, far within a note's limits: a refusal is a failure of the run.
+            let device = i % devices.count
+            do {
+                try await devices[device].engine.createNote(name, text: "Note \(i)\n")
+            } catch {
+                report.setupFailures.append("device \(device) could not create \(name): \(error)")
+            }
         }
         for index in devices.indices { await syncStep(index, pushFirst: false) }
         crashesEnabled = simulation.crashRate > 0

@@ -47,6 +47,9 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
     public var notesResurrected = 0
     /// Zone recoveries after resets or user deletions.
     public var zoneRecoveries = 0
+    /// Steps of the run itself that failed, each with its error: a device whose engine did not
+    /// start (or restart after a crash), a note that could not be created. Any makes the run fail.
+    public var setupFailures: [String] = []
 
     /// An empty report.
     public init(devices: Int, notes: Int, edits: Int) {
@@ -55,8 +58,9 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
         self.edits = edits
     }
 
-    /// Whether the run kept both promises (converged, nothing lost or resurrected).
-    public var succeeded: Bool { converged && lostEdits == 0 && resurrectedEdits == 0 }
+    /// Whether the run kept both promises (converged, nothing lost or resurrected) and every
+    /// step of it could be carried out (no ``setupFailures``).
+    public var succeeded: Bool { converged && lostEdits == 0 && resurrectedEdits == 0 && setupFailures.isEmpty }
 }
 
 /// How far a running ``NoteSyncSimulation`` has got (see ``NoteSyncSimulation/run(progress:)``).

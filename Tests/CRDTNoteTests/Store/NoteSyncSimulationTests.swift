@@ -12,6 +12,7 @@ import CRDTNoteTestSupport
         let report = await NoteSyncSimulation(devices: 3, notes: 4, edits: 150, faultRate: faultRate, seed: seed).run()
         #expect(report.converged, "\(report) divergent: \(report.divergentNotes)")
         #expect(report.lostEdits == 0)
+        #expect(report.setupFailures.isEmpty, "\(report.setupFailures)")
         #expect(report.edits > 100)
         // Devices that push before fetching meet newer server records: the merge path must run.
         #expect(report.conflictsMerged > 0)
@@ -21,6 +22,16 @@ import CRDTNoteTestSupport
         } else {
             #expect(report.faultsInjected == 0)
         }
+    }
+
+    /// A step of the run that failed (an engine that did not start, a note not created) fails
+    /// the run even when what did run converged.
+    @Test func aFailedStepFailsTheRun() {
+        var report = NoteSyncSimulationReport(devices: 2, notes: 1, edits: 0)
+        report.converged = true
+        #expect(report.succeeded)
+        report.setupFailures.append("device 1 did not start: example")
+        #expect(!report.succeeded)
     }
 
     @Test func conflictsHappenAndAreMerged() async {
