@@ -15,7 +15,7 @@ import CRDTNoteSupport
     @Test func versionPrintsLibraryVersion() throws {
         let result = try CLIHarness.run(["--version"])
         #expect(result.status == 0)
-        #expect(result.stdout == "crdtnote \(CRDTNoteLibrary.version)\n")
+        #expect(result.stdout == "crdtnote \(CRDTNoteRelease.version)\n")
         #expect(result.stderr.isEmpty)
     }
 

@@ -93,7 +93,7 @@ extension NoteRecord {
         let text = try textField()
         let union: NoteText?
         do {
-            union = try PlainTextFolding.union(states)
+            union = try NoteText.union(states)
         } catch {
             throw self.error(.inconsistentStates, NoteSchema.Field.payloadAsset, "payload and payloadAsset contradict each other: \(error)")
         }

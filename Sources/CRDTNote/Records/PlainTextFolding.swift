@@ -111,14 +111,4 @@ enum PlainTextFolding {
         if first.end < first.in.count, isBlank(first.in[first.end]) { return first.in[first.end] }
         return nil
     }
-
-    /// The union of several states. Throws when they contradict each other (only possible
-    /// with damaged or forged payloads); nothing is changed then.
-    static func union(_ states: [NoteText]) throws(ChangeSetError) -> NoteText? {
-        guard var merged = states.first else { return nil }
-        for other in states.dropFirst() {
-            try merged.merge(other, recordingPatch: false)
-        }
-        return merged
-    }
 }

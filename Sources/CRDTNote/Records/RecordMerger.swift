@@ -143,7 +143,7 @@ public struct RecordMerger: Sendable {
 
     private func unite(_ states: [NoteText], recordName: String) throws(NoteRecordError) -> NoteText? {
         do {
-            return try PlainTextFolding.union(states)
+            return try NoteText.union(states)
         } catch where error.code == .corruptSnapshot {
             throw NoteRecordError(.corruptPayload, recordName: recordName, field: NoteSchema.Field.payload,
                                   error.decodingError.map { "\($0.code) at byte \($0.offset): \($0.message)" } ?? error.message)

@@ -26,10 +26,6 @@ extension NoteText {
     /// UTF-8 bytes of the visible text, counted from the runs (no copy).
     var visibleUTF8Count: Int {
         if let deferred { return deferred.text.count }
-        var total = 0
-        for slot in sequence.order {
-            for run in sequence.leaves[Int(slot)] { total += Int(run.byteCount) }
-        }
-        return total
+        return sequence.visibleUTF8Count
     }
 }

@@ -91,3 +91,15 @@ extension NoteText {
         }
     }
 }
+
+extension NoteText {
+    /// The union of several states. Throws when they contradict each other (only possible
+    /// with damaged or forged payloads); nothing is changed then.
+    static func union(_ states: [NoteText]) throws(ChangeSetError) -> NoteText? {
+        guard var merged = states.first else { return nil }
+        for other in states.dropFirst() {
+            try merged.merge(other, recordingPatch: false)
+        }
+        return merged
+    }
+}

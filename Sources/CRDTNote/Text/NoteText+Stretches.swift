@@ -21,16 +21,14 @@ extension NoteText {
     func forEachStretch(_ body: (NoteTextStretch) -> Void) throws(BinaryDecodingError) {
         let seq = try loadedSequence()
         var current: NoteTextStretch?
-        for slot in seq.order {
-            for run in seq.leaves[Int(slot)] {
-                let id = seq.replicas[Int(run.replica)]
-                if var c = current, c.replica == id, c.end == run.seq, c.deleted == run.isDeleted {
-                    c.end = run.seqEnd
-                    current = c
-                } else {
-                    if let c = current { body(c) }
-                    current = NoteTextStretch(replica: id, start: run.seq, end: run.seqEnd, deleted: run.isDeleted)
-                }
+        seq.forEachRun { run in
+            let id = seq.replicas[Int(run.replica)]
+            if var c = current, c.replica == id, c.end == run.seq, c.deleted == run.isDeleted {
+                c.end = run.seqEnd
+                current = c
+            } else {
+                if let c = current { body(c) }
+                current = NoteTextStretch(replica: id, start: run.seq, end: run.seqEnd, deleted: run.isDeleted)
             }
         }
         if let c = current { body(c) }

@@ -11,7 +11,7 @@ enum HelpText {
     /// The overview printed by `crdtnote --help` and `crdtnote help`.
     static func general() -> String {
         var lines = [
-            "crdtnote \(CRDTNoteLibrary.version): merge CloudKit note records without losing edits.",
+            "crdtnote \(CRDTNoteRelease.version): merge CloudKit note records without losing edits.",
             "",
             "USAGE: crdtnote COMMAND [OPTIONS]",
             "       crdtnote help [COMMAND]",

@@ -87,7 +87,7 @@ enum Invocation: Equatable, Sendable {
         case .help(let command?):
             try OutputWriter.writeToStandardOutput(Array(HelpText.command(command.spec).utf8))
         case .version:
-            try OutputWriter.writeToStandardOutput(Array("crdtnote \(CRDTNoteLibrary.version)\n".utf8))
+            try OutputWriter.writeToStandardOutput(Array("crdtnote \(CRDTNoteRelease.version)\n".utf8))
         case .merge(let options):
             try options.checkFiles()
             try runMerge(options)

@@ -135,12 +135,4 @@ public struct CKDatabaseAdapter: CloudKitStyleDatabase, Sendable {
         }
     }
 }
-extension NoteSyncEngine {
-    /// The subscription id of a CloudKit remote notification (`userInfo` of
-    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`), nil when it is not
-    /// a CloudKit notification.
-    public nonisolated static func subscriptionID(fromRemoteNotification userInfo: [AnyHashable: Any]) -> String? {
-        CKNotification(fromRemoteNotificationDictionary: userInfo)?.subscriptionID
-    }
-}
 #endif

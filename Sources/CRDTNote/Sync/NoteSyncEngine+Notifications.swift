@@ -35,3 +35,17 @@ extension NoteSyncEngine {
         return core.takeReport()
     }
 }
+
+// The CloudKit side of the entry point: reading the subscription id of a remote notification.
+#if canImport(CloudKit)
+import CloudKit
+
+extension NoteSyncEngine {
+    /// The subscription id of a CloudKit remote notification (`userInfo` of
+    /// `application(_:didReceiveRemoteNotification:fetchCompletionHandler:)`), nil when it is not
+    /// a CloudKit notification.
+    public nonisolated static func subscriptionID(fromRemoteNotification userInfo: [AnyHashable: Any]) -> String? {
+        CKNotification(fromRemoteNotificationDictionary: userInfo)?.subscriptionID
+    }
+}
+#endif

@@ -7,7 +7,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
 
 @Test func libraryVersionIsSemantic() {
-    let parts = CRDTNoteLibrary.version.split(separator: ".")
+    let parts = CRDTNoteRelease.version.split(separator: ".")
     #expect(parts.count == 3)
     #expect(parts.allSatisfy { Int($0) != nil })
 }

@@ -1,0 +1,7 @@
+/// What a payload holds.
+package enum PayloadKind: UInt8, Sendable, Hashable {
+    /// The full state of a note.
+    case snapshot = 1
+    /// The operations a peer lacks (``NoteChanges``).
+    case changes = 2
+}

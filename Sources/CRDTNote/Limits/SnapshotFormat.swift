@@ -1,0 +1,30 @@
+/// The layout a snapshot is written in (Docs/FORMAT.md, "Runs, version 1" and "Runs, version 2").
+/// Both are read by this library; which one it writes is ``NoteLimits/snapshotFormat``.
+///
+/// - ``version1`` is read by every crdtnote release: the default.
+/// - ``version2`` stores the run table in predicted, entropy-coded columns: 25–40% smaller
+///   snapshots of long-edited notes, but releases before format 2 refuse it (``PayloadError/Code/newerFormat``).
+///   Switch to it only once every device that syncs the app's notes runs a release that reads it
+///   (Docs/FORMAT.md, "Mixed fleets").
+///
+/// Only versions this library can write exist: `SnapshotFormat(rawValue: 3)` is nil.
+public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The format version written in the payload header; also its minimum reader version.
+    public let rawValue: UInt16
+
+    /// The format numbered `rawValue`, or nil when this library cannot write it (only 1 and 2).
+    public init?(rawValue: UInt16) {
+        guard rawValue >= 1, rawValue <= NoteFormat.version else { return nil }
+        self.rawValue = rawValue
+    }
+
+    private init(known: UInt16) { rawValue = known }
+
+    /// Format 1: plain run columns; every crdtnote release reads it. The default.
+    public static let version1 = SnapshotFormat(known: 1)
+    /// Format 2: predicted, rANS-coded run columns; needs a reader of version 2 or newer.
+    public static let version2 = SnapshotFormat(known: 2)
+
+    /// "1" or "2".
+    public var description: String { String(rawValue) }
+}
