@@ -15,6 +15,8 @@ struct BenchArguments {
     var edits: [Int]?
     /// `m1 --save DIR`: where to write the workload's snapshots.
     var save: String?
+    /// `library --notes N`: how many notes the library holds.
+    var notes: Int?
 
     private static let runsOption = OptionSpec.value("--runs", "N", "timed repetitions")
     private static let traceOption = OptionSpec.value("--trace", "PATH", "the M1 base trace")
@@ -22,6 +24,7 @@ struct BenchArguments {
     private static let sizesOption = OptionSpec.value("--sizes", "N,N,...", "note sizes")
     private static let editsOption = OptionSpec.value("--edits", "K,K,...", "edits per side")
     private static let saveOption = OptionSpec.value("--save", "DIR", "write the snapshots here")
+    private static let notesOption = OptionSpec.value("--notes", "N", "notes in the library")
 
     /// Options each subcommand accepts, so a stray flag is reported rather than ignored.
     static let commands: [String: CommandSpec] = [
@@ -33,6 +36,7 @@ struct BenchArguments {
         "standard": spec("standard", [traceOption, runsOption, jsonOption]),
         "views": spec("views", [traceOption, runsOption, jsonOption]),
         "all": spec("all", [traceOption, runsOption, jsonOption]),
+        "library": spec("library", [notesOption, runsOption, jsonOption]),
     ]
 
     private static func spec(_ name: String, _ options: [OptionSpec]) -> CommandSpec {
@@ -59,6 +63,7 @@ struct BenchArguments {
                 case Self.runsOption.name: throw UsageError("--runs needs a number")
                 case Self.traceOption.name: throw UsageError("--trace needs a path")
                 case Self.saveOption.name: throw UsageError("--save needs a folder")
+                case Self.notesOption.name: throw UsageError("--notes needs a number")
                 default: throw UsageError("\(name) needs a comma-separated list of numbers")
                 }
             case .invalid: throw error
@@ -78,6 +83,12 @@ struct BenchArguments {
         for value in parsed.values["--trace"] ?? [] {
             guard !value.isEmpty else { throw UsageError("--trace needs a path") }
             trace = value
+        }
+        for value in parsed.values["--notes"] ?? [] {
+            guard let n = Int(value), n >= 1, n <= 1_000_000 else {
+                throw UsageError("--notes must be a whole number from 1 to 1,000,000, got \"\(value)\"")
+            }
+            notes = n
         }
         for value in parsed.values["--save"] ?? [] {
             guard !value.isEmpty else { throw UsageError("--save needs a folder") }

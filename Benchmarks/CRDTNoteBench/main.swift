@@ -28,6 +28,10 @@ let usage = """
                                          live text views: 100 anchors resolved after merging a 10-character
                                          edit into 100 KB / 1 MB / 4 MB notes; automerge-paper replay with
                                          undoLimit = 100 against without
+      library [--notes N] [--runs N] [--json]
+                                         a durable note library of N (default 10,000) notes of ~3 KB:
+                                         open + list, memory, edit + flush, bytes per edit, disk / text,
+                                         first read of a note, compaction
       all [--trace PATH] [--runs N] [--json]
                                          everything above except standard, as one table
 
@@ -86,6 +90,9 @@ func runBench() -> Int32 {
         case "views":
             let result = try ViewsBench.run(tracePath: args.trace, runs: runs)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
+        case "library":
+            let result = try LibraryBench.run(notes: args.notes ?? 10_000, runs: runs)
+            return emit(result.json, result.lines, asJSON: args.json, passed: true)
         case "all":
             let result = try AllBench.run(tracePath: args.trace, runs: runs)
             let passed = result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct) && result.setText.passed && result.views.passed

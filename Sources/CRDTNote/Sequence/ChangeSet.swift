@@ -52,8 +52,9 @@ extension TextSequence {
     /// are here (copies forked from each other share unchanged storage) are left out, and the
     /// inserts found through `leafOf` come in (replica, id) order rather than document order:
     /// the order `apply` plans in, so neither side sorts them (applying gives the same result
-    /// in any order); the set's content is then this document's content buffer, shared.
-    func changes(since known: [UInt32], receiver: TextSequence? = nil) -> ChangeSet {
+    /// in any order); the set's content is then this document's content buffer, shared, unless
+    /// `copyingContent` (a set to be encoded: only the inserts' bytes).
+    func changes(since known: [UInt32], receiver: TextSequence? = nil, copyingContent: Bool = false) -> ChangeSet {
         var set = ChangeSet()
         set.replicas = replicas
         set.latestStamps = latestStamp
@@ -75,7 +76,7 @@ extension TextSequence {
         set.inserts.reserveCapacity(found.count)
         // Merging right away: the set's content is this document's buffer itself (shared storage,
         // nothing copied), the inserts pointing into it. Sent elsewhere, only their bytes go.
-        let sharesContent = receiver != nil
+        let sharesContent = receiver != nil && !copyingContent
         if sharesContent {
             set.content = content
         } else {

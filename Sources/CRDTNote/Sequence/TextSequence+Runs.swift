@@ -24,3 +24,21 @@ extension TextSequence {
         return total
     }
 }
+
+extension TextSequence {
+    /// The first `maxBytes` bytes of the visible text or a little more (whole runs), read from
+    /// the start: the cost of what is read, not of the note.
+    func utf8Prefix(maxBytes: Int) -> [UInt8] {
+        var out: [UInt8] = []
+        content.withUnsafeBufferPointer { buffer in
+            for slot in order {
+                for run in leaves[Int(slot)] where run.byteCount > 0 {
+                    let start = Int(run.byteStart)
+                    out.append(contentsOf: buffer[start..<start + Int(run.byteCount)])
+                    if out.count >= maxBytes { return }
+                }
+            }
+        }
+        return out
+    }
+}

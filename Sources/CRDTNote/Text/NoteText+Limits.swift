@@ -29,3 +29,15 @@ extension NoteText {
         return sequence.visibleUTF8Count
     }
 }
+
+extension NoteText {
+    /// What is wrong with this note's state, or nil: its loaded snapshot's runs do not decode,
+    /// or the structure breaks one of its invariants. A full check, for `verify` commands.
+    package func stateProblem() -> String? {
+        do {
+            return try loadedSequence().invariantViolations().first
+        } catch {
+            return "\(error)"
+        }
+    }
+}

@@ -103,3 +103,20 @@ extension NoteText {
         return merged
     }
 }
+
+extension NoteText {
+    /// What this note gained since `before`, an earlier copy of it: the operations `before`
+    /// lacks, carrying only the new bytes, in time proportional to the change (the note library
+    /// journals them). Throws `corruptSnapshot` when either copy's loaded snapshot proves corrupt.
+    package func changes(after before: NoteText) throws(ChangeSetError) -> NoteChanges {
+        let mine: TextSequence
+        let theirs: TextSequence
+        do {
+            mine = try loadedSequence()
+            theirs = try before.loadedSequence()
+        } catch {
+            throw ChangeSetError(corruptSnapshot: error)
+        }
+        return NoteChanges(changeSet: mine.changes(after: theirs))
+    }
+}

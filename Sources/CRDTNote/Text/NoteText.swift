@@ -124,6 +124,18 @@ public struct NoteText: Sendable {
         return sequence.utf8Bytes()
     }
 
+    /// At least the first `maxBytes` UTF-8 bytes of the text (all of it when shorter), possibly
+    /// a little more (whole runs); always cut between scalars. Costs what it reads.
+    package func utf8Prefix(maxBytes: Int) -> [UInt8] {
+        if let deferred {
+            var end = deferred.text.startIndex + min(maxBytes, deferred.text.count)
+            // Back off to a scalar boundary: continuation bytes are 10xxxxxx.
+            while end < deferred.text.endIndex, end > deferred.text.startIndex, deferred.text[end] & 0xC0 == 0x80 { end -= 1 }
+            return Array(deferred.text[..<end])
+        }
+        return sequence.utf8Prefix(maxBytes: maxBytes)
+    }
+
     /// Length in Unicode scalars.
     public var scalarCount: Int { deferred?.scalarCount ?? sequence.scalarCount }
 

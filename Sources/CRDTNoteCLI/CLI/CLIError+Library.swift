@@ -55,6 +55,22 @@ extension CLIError {
         }
     }
 
+    /// A note library call on `folder` that failed: busy and newer formats are temporary (75),
+    /// a missing library is a missing input (66), damaged files bad data (65), file-system
+    /// failures unwritable output (73), a missing note or refused edit a failed operation (1).
+    static func library(_ error: NoteLibraryError, folder: String) -> CLIError {
+        let file = error.path ?? folder
+        switch error.code {
+        case .busy: return CLIError(code: .busy, message: error.message, file: file)
+        case .newerFormat: return CLIError(code: .newerFormat, message: error.message, file: file)
+        case .notALibrary: return CLIError(code: .noInput, message: error.message, file: file)
+        case .corrupt: return CLIError(code: .dataError, message: error.message, file: file)
+        case .storage, .alreadyExists: return CLIError(code: .cannotWrite, message: error.message, file: file)
+        case .invalidName: return CLIError(code: .usage, message: error.message, file: file, helpCommand: "library")
+        default: return CLIError(code: .operationFailed, message: error.message, file: file)
+        }
+    }
+
     /// A payload in `file` (at `location`, e.g. `fields.payload.value`) that cannot be read:
     /// a newer format is a temporary failure (75: update crdtnote), damaged bytes are bad data (65).
     static func payload(_ error: PayloadError, file: String, location: String?) -> CLIError {

@@ -19,6 +19,8 @@ struct CLIError: Error, Equatable, Sendable {
         static let dataError = Code(rawValue: "dataError")
         /// An input uses a format newer than this build understands; exits 75.
         static let newerFormat = Code(rawValue: "newerFormat")
+        /// Another process held the note library for too long; exits 75 (try again).
+        static let busy = Code(rawValue: "busy")
         /// The operation ran and failed its own check (verify, replay, simulate, merge); exits 1.
         static let operationFailed = Code(rawValue: "operationFailed")
         /// The output could not be written; exits 73.
@@ -63,7 +65,7 @@ struct CLIError: Error, Equatable, Sendable {
         case .usage: .usage
         case .noInput: .noInput
         case .dataError: .dataError
-        case .newerFormat: .newerFormat
+        case .newerFormat, .busy: .newerFormat
         case .operationFailed: .failure
         case .cannotWrite: .cannotCreate
         default: .internalFailure

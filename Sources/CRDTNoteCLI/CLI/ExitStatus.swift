@@ -33,7 +33,8 @@ struct ExitStatus: RawRepresentable, Hashable, Sendable {
     /// 73 (`EX_CANTCREAT`): the output could not be written; nothing was left behind.
     static let cannotCreate = ExitStatus(rawValue: 73)
 
-    /// 75 (`EX_TEMPFAIL`): the input uses a newer format than this crdtnote understands.
+    /// 75 (`EX_TEMPFAIL`): the input uses a newer format than this crdtnote understands, or a
+    /// note library stayed locked by another process past the wait.
     ///
     /// Chosen over 65 because the data is not bad: the same command succeeds once crdtnote is
     /// updated, which is what "temporary failure, try again later" tells a caller. A sync script
@@ -49,6 +50,6 @@ struct ExitStatus: RawRepresentable, Hashable, Sendable {
         (.noInput, "input file missing or unreadable (EX_NOINPUT)"),
         (.internalFailure, "internal failure in crdtnote (EX_SOFTWARE)"),
         (.cannotCreate, "cannot write output; nothing was written (EX_CANTCREAT)"),
-        (.newerFormat, "record uses a newer format: update crdtnote and retry (EX_TEMPFAIL)"),
+        (.newerFormat, "record uses a newer format (update crdtnote), or the library is busy: retry (EX_TEMPFAIL)"),
     ]
 }

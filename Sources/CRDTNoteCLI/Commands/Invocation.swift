@@ -26,6 +26,8 @@ enum Invocation: Equatable, Sendable {
     case replay(ReplayOptions)
     /// `crdtnote simulate`
     case simulate(SimulateOptions)
+    /// `crdtnote library`
+    case library(LibraryOptions)
 
     /// Parses the arguments after the program name.
     init(arguments: [String]) throws(CLIError) {
@@ -74,6 +76,7 @@ enum Invocation: Equatable, Sendable {
         case .verify: self = .verify(try VerifyOptions(parsed))
         case .replay: self = .replay(try ReplayOptions(parsed))
         case .simulate: self = .simulate(try SimulateOptions(parsed))
+        case .library: self = .library(try LibraryOptions(parsed))
         case .help: self = .help(nil)
         }
     }
@@ -111,6 +114,8 @@ enum Invocation: Equatable, Sendable {
             try runReplay(options)
         case .simulate(let options):
             try await runSimulate(options)
+        case .library(let options):
+            try runLibrary(options)
         }
     }
 }

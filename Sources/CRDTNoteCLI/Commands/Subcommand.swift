@@ -18,6 +18,8 @@ enum Subcommand: String, CaseIterable, Sendable {
     case replay
     /// `crdtnote simulate`
     case simulate
+    /// `crdtnote library`
+    case library
     /// `crdtnote help`
     case help
 
@@ -32,6 +34,7 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .verify: VerifyOptions.spec
         case .replay: ReplayOptions.spec
         case .simulate: SimulateOptions.spec
+        case .library: LibraryOptions.spec
         case .help: HelpCommand.spec
         }
     }

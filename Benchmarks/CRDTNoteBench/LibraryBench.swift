@@ -1,0 +1,172 @@
+import CRDTNote
+import CRDTNoteSupport
+import CRDTNoteToolSupport
+import Foundation
+
+/// `crdtnote-bench library`: a note library of N notes of about 3 KB of typed prose (Docs/BENCHMARKS.md,
+/// "Note library"). Built once in a temporary folder (untimed), then: open and list, first read of a
+/// note, one small edit made durable, what that writes, the files' size against the text, a compaction.
+enum LibraryBench {
+    struct Result {
+        var notes: Int
+        var textBytes: Int
+        var openMs: Double
+        var openRSSMB: Double
+        var editFlushMs: Double
+        var bytesWrittenPerEdit: Double
+        var diskBytesOverText: Double
+        var loadNoteMs: Double
+        var compactMs: Double
+
+        var json: JSONValue {
+            var o = JSONObject()
+            o["notes"] = .int(notes)
+            o["text_bytes"] = .int(textBytes)
+            o["open_ms"] = .double(openMs)
+            o["open_rss_mb"] = .double(openRSSMB)
+            o["edit_flush_ms"] = .double(editFlushMs)
+            o["bytes_written_per_edit"] = .double(bytesWrittenPerEdit)
+            o["disk_bytes_over_text"] = .double(diskBytesOverText)
+            o["load_note_ms"] = .double(loadNoteMs)
+            o["compact_ms"] = .double(compactMs)
+            return .object(o)
+        }
+
+        var lines: [String] {
+            [
+                "note library: \(notes) notes, \(Format.bytes(textBytes)) of text (medians)",
+                "open + list              \(Format.ms(openMs))",
+                "memory the open added    \(Format.fixed(openRSSMB, 1)) MB",
+                "edit + flush             \(Format.ms(editFlushMs))",
+                "bytes written per edit   \(Format.fixed(bytesWrittenPerEdit, 0)) B beyond the edit's text",
+                "disk / text              \(Format.fixed(diskBytesOverText, 3))",
+                "first read of a note     \(Format.ms(loadNoteMs))",
+                "compaction (100 edited)  \(Format.ms(compactMs))",
+            ]
+        }
+    }
+
+    static func run(notes count: Int, runs: Int) throws -> Result {
+        let root = NSTemporaryDirectory() + "crdtnote-bench-library-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let folder = root + "/library"
+        var rng = SplitMix64(seed: 0x11B)
+        // Build: every note typed in memory, stored, then one compaction writes the snapshots.
+        let builder = try NoteLibrary.create(folder: folder, replica: ReplicaID(rawValue: 1))
+        var textBytes = 0
+        for i in 0..<count {
+            let note = try typedNote(&rng, replica: ReplicaID(rawValue: 1 + UInt64(i % 3)))
+            textBytes += note.utf8.count
+            try builder.save(note, as: "note-\(i)")
+        }
+        try builder.close()
+
+        var open: [Double] = [], rss: [Double] = [], load: [Double] = []
+        for run in 0..<runs {
+            let before = Memory.residentBytes()
+            let (ms, library) = try Measure.time { () throws -> NoteLibrary in
+                let library = try NoteLibrary(folder: folder, replica: ReplicaID(rawValue: 9))
+                _ = try library.list()
+                return library
+            }
+            open.append(ms)
+            rss.append(Double(Memory.residentBytes() - before) / 1_048_576)
+            for k in 0..<5 {
+                let name = "note-\((run * 7919 + k * 104_729) % count)"
+                load.append(try Measure.time { try library.text(of: name) }.ms)
+            }
+        }
+
+        // Edits: one inserted character into one (already read) note, then flush.
+        let library = try NoteLibrary(folder: folder, replica: ReplicaID(rawValue: 9))
+        let journal = try journalSize(folder)
+        var editMs: [Double] = []
+        let edits = max(runs * 20, 50)
+        for i in 0..<edits {
+            let name = "note-\((i * 31) % count)"
+            _ = try library.text(of: name)
+            editMs.append(try Measure.time {
+                try library.edit(name) { (note: inout NoteText) throws(NoteTextError) in
+                    try note.insert("x", atScalarOffset: note.scalarCount / 2)
+                }
+                try library.flush()
+            }.ms)
+        }
+        let written = Double(try journalSize(folder) - journal) / Double(edits) - 1
+
+        // Compaction after 100 notes were edited once each.
+        var compact: [Double] = []
+        for run in 0..<runs {
+            for k in 0..<100 {
+                try library.edit("note-\((run * 100 + k) % count)") { (note: inout NoteText) throws(NoteTextError) in
+                    try note.insert("y", atScalarOffset: 0)
+                }
+            }
+            try library.flush()
+            compact.append(try Measure.time { try library.compact() }.ms)
+        }
+        let disk = try folderBytes(folder)
+        return Result(notes: count, textBytes: textBytes, openMs: Timing(samples: open).median,
+                      openRSSMB: Timing(samples: rss).median, editFlushMs: Timing(samples: editMs).median,
+                      bytesWrittenPerEdit: written, diskBytesOverText: Double(disk) / Double(textBytes + edits + runs * 100),
+                      loadNoteMs: Timing(samples: load).median, compactMs: Timing(samples: compact).median)
+    }
+
+    /// A note of about 3 KB typed as people type: words in bursts of a few characters, a
+    /// correction now and then, a new paragraph every few sentences.
+    static func typedNote(_ rng: inout SplitMix64, replica: ReplicaID) throws -> NoteText {
+        let words = ["the", "note", "meeting", "tomorrow", "call", "Anna", "about", "budget", "and", "list",
+                     "milk", "eggs", "remember", "project", "draft", "review", "idea", "garden", "trip", "book"]
+        var note = NoteText(replica: replica)
+        let target = 2_800 + Int(rng.next() % 500)
+        var sentence = 0
+        while note.scalarCount < target {
+            var word = words[Int(rng.next() % UInt64(words.count))]
+            if sentence == 0 { word = word.prefix(1).uppercased() + word.dropFirst() }
+            sentence += 1
+            let ending = sentence > 8 + Int(rng.next() % 6) ? (rng.next() % 4 == 0 ? ".\n" : ". ") : " "
+            if ending != " " { sentence = 0 }
+            var typed = Substring(word + ending)
+            while !typed.isEmpty {
+                let burst = 1 + Int(rng.next() % 6)
+                try note.insert(String(typed.prefix(burst)), atScalarOffset: note.scalarCount)
+                typed = typed.dropFirst(burst)
+                if rng.next() % 40 == 0, note.scalarCount > 2 {
+                    try note.deleteScalars(in: note.scalarCount - 2..<note.scalarCount)
+                    try note.insert("  ", atScalarOffset: note.scalarCount)
+                }
+            }
+        }
+        return note
+    }
+
+    private static func journalSize(_ folder: String) throws -> Int {
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder).filter { $0.hasPrefix("journal-") }
+        guard let name = names.first else { return 0 }
+        return (try FileManager.default.attributesOfItem(atPath: folder + "/" + name)[.size] as? Int) ?? 0
+    }
+
+    /// The sum of the sizes of every file under `folder`.
+    private static func folderBytes(_ folder: String) throws -> Int {
+        var total = 0
+        guard let walker = FileManager.default.enumerator(atPath: folder) else { return 0 }
+        while let name = walker.nextObject() as? String {
+            let attributes = try FileManager.default.attributesOfItem(atPath: folder + "/" + name)
+            if attributes[.type] as? FileAttributeType == .typeRegular { total += (attributes[.size] as? Int) ?? 0 }
+        }
+        return total
+    }
+}
+
+/// The process's resident memory now (Linux: `/proc/self/statm`; elsewhere the peak so far).
+enum Memory {
+    static func residentBytes() -> Int {
+        #if os(Linux)
+        if let text = try? String(contentsOfFile: "/proc/self/statm", encoding: .utf8) {
+            let fields = text.split(separator: " ")
+            if fields.count > 1, let pages = Int(fields[1]) { return pages * Int(sysconf(Int32(_SC_PAGESIZE))) }
+        }
+        #endif
+        return Measure.peakRSSBytes()
+    }
+}

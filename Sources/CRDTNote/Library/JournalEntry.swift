@@ -1,0 +1,136 @@
+import CRDTNoteSupport
+
+/// One entry of a note library's journal: what one call changed. Entries are replayed in order
+/// on top of the index when the library is opened (Docs/LIBRARY.md, "Layout on disk").
+enum JournalEntry: Equatable, Sendable {
+    /// A note was created: its library-local number (names its files), name, creation time,
+    /// title, and its first text as operations (possibly none), so a note never exists on disk
+    /// without the text it was created with.
+    case created(note: UInt32, name: String, at: Int64, title: String, changes: Range<Int>)
+    /// A note changed: its modification time, its new listed title when that changed, and the
+    /// operations (a change set, Docs/FORMAT.md §5, without the payload header) as a range of
+    /// the journal's bytes, read again only when the note is loaded.
+    case changed(note: UInt32, at: Int64, title: String?, changes: Range<Int>)
+    /// A note was deleted here; its name waits in the pending deletes until a sync removes it
+    /// from the server.
+    case deleted(note: UInt32, at: Int64)
+    /// The app set (or, nil, cleared) the note's own title, which then lists instead of the
+    /// derived one.
+    case titleSet(note: UInt32, title: String?)
+    /// The last entry of a journal a compaction replaced by the one of `generation`: a process
+    /// that reads it reads the index again. (When the compaction did not reach its commit, the
+    /// index still names this journal and the entry changes nothing.)
+    case superseded(generation: UInt64)
+
+    enum Kind: UInt8 {
+        case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5
+    }
+
+    /// Most UTF-8 bytes of a note name (CloudKit record names: 255 ASCII characters).
+    static let maximumNameBytes = 255
+    /// Most UTF-8 bytes of a stored title (100 characters of up to 4 bytes, plus combining marks).
+    static let maximumTitleBytes = 1024
+
+    /// The entry's body as written in a frame; `changes` are the change-set bytes of `.created`
+    /// and `.changed` (their `changes` ranges are ignored here).
+    static func body(_ entry: JournalEntry, changes: [UInt8] = []) -> [UInt8] {
+        var out = ByteWriter(reservingCapacity: 24 + changes.count)
+        switch entry {
+        case .created(let note, let name, let at, let title, _):
+            out.writeByte(Kind.created.rawValue)
+            out.writeVarUInt(UInt64(note))
+            out.writeVarInt(at)
+            out.writeLengthPrefixed(Array(name.utf8))
+            out.writeLengthPrefixed(Array(title.utf8))
+            out.writeBytes(changes)
+        case .changed(let note, let at, let title, _):
+            out.writeByte(Kind.changed.rawValue)
+            out.writeVarUInt(UInt64(note))
+            out.writeVarInt(at)
+            writeOptional(title, into: &out)
+            out.writeBytes(changes)
+        case .deleted(let note, let at):
+            out.writeByte(Kind.deleted.rawValue)
+            out.writeVarUInt(UInt64(note))
+            out.writeVarInt(at)
+        case .titleSet(let note, let title):
+            out.writeByte(Kind.titleSet.rawValue)
+            out.writeVarUInt(UInt64(note))
+            writeOptional(title, into: &out)
+        case .superseded(let generation):
+            out.writeByte(Kind.superseded.rawValue)
+            out.writeVarUInt(generation)
+        }
+        return out.bytes
+    }
+
+    /// Reads the body held in `bytes[range]` (its frame already checked); offsets in errors are
+    /// offsets of the journal file.
+    static func read(_ bytes: [UInt8], body range: Range<Int>) throws(BinaryDecodingError) -> JournalEntry {
+        var reader = ByteReader(bytes, range: range)
+        let kindOffset = reader.offset
+        let kindByte = try reader.readByte()
+        guard let kind = Kind(rawValue: kindByte) else {
+            throw BinaryDecodingError(.invalidValue, at: kindOffset, "unknown journal entry kind \(kindByte)")
+        }
+        switch kind {
+        case .created:
+            let note = try readNote(&reader)
+            let at = try reader.readVarInt()
+            let name = try readString(&reader, max: maximumNameBytes, "note name")
+            let title = try readString(&reader, max: maximumTitleBytes, "title")
+            return .created(note: note, name: name, at: at, title: title, changes: reader.offset..<range.upperBound)
+        case .changed:
+            let note = try readNote(&reader)
+            let at = try reader.readVarInt()
+            let title = try readOptional(&reader)
+            return .changed(note: note, at: at, title: title, changes: reader.offset..<range.upperBound)
+        case .deleted:
+            let note = try readNote(&reader)
+            let at = try reader.readVarInt()
+            try reader.expectEnd("journal entry")
+            return .deleted(note: note, at: at)
+        case .titleSet:
+            let note = try readNote(&reader)
+            let title = try readOptional(&reader)
+            try reader.expectEnd("journal entry")
+            return .titleSet(note: note, title: title)
+        case .superseded:
+            let generation = try reader.readVarUInt()
+            try reader.expectEnd("journal entry")
+            return .superseded(generation: generation)
+        }
+    }
+
+    private static func readNote(_ reader: inout ByteReader) throws(BinaryDecodingError) -> UInt32 {
+        UInt32(try reader.readVarUInt(max: UInt64(UInt32.max), "note number"))
+    }
+
+    private static func writeOptional(_ text: String?, into out: inout ByteWriter) {
+        guard let text else { out.writeByte(0); return }
+        out.writeByte(1)
+        out.writeLengthPrefixed(Array(text.utf8))
+    }
+
+    private static func readOptional(_ reader: inout ByteReader) throws(BinaryDecodingError) -> String? {
+        let offset = reader.offset
+        switch try reader.readByte() {
+        case 0: return nil
+        case 1: return try readString(&reader, max: maximumTitleBytes, "title")
+        case let other: throw BinaryDecodingError(.invalidValue, at: offset, "title flag \(other) is neither 0 nor 1")
+        }
+    }
+
+    /// A length-prefixed UTF-8 string of at most `max` bytes.
+    static func readString(_ reader: inout ByteReader, max: Int, _ what: String) throws(BinaryDecodingError) -> String {
+        let offset = reader.offset
+        let bytes = try reader.readLengthPrefixed(what)
+        guard bytes.count <= max else {
+            throw BinaryDecodingError(.lengthTooLarge, at: offset, "\(what) of \(bytes.count) bytes exceeds \(max)")
+        }
+        if let bad = UTF8Validation.firstInvalidByte(bytes) {
+            throw BinaryDecodingError(.invalidValue, at: offset, "\(what) is not valid UTF-8 (byte \(bad - bytes.startIndex))")
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}

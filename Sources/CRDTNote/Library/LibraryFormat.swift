@@ -1,0 +1,153 @@
+/// Versions and file names of a note library folder (Docs/LIBRARY.md, "Layout on disk").
+enum LibraryFormat {
+    /// The format this library writes.
+    static let version: UInt16 = 1
+    /// The oldest reader that can read what it writes.
+    static let minimumReader: UInt16 = 1
+    /// Most notes one library holds.
+    static let maximumNotes = 1_000_000
+
+    static let indexFile = "index"
+    static let lockFile = "lock"
+    static let notesFolder = "notes"
+    static func journalFile(_ generation: UInt64) -> String { "journal-\(generation)" }
+    static func snapshotFile(note: UInt32, generation: UInt64) -> String { "\(notesFolder)/\(note)-\(generation).snapshot" }
+}
+
+/// What the library knows of one note without loading it.
+struct LibraryNote: Sendable, Equatable {
+    /// Library-local number: names the note's files and its journal entries.
+    var number: UInt32
+    var name: String
+    /// The first non-blank line of the text (``NoteTitle``).
+    var derivedTitle: String
+    /// The title the app set, listed instead of the derived one.
+    var customTitle: String?
+    /// Milliseconds since 1970.
+    var created: Int64
+    var modified: Int64
+    /// Changed since a server last confirmed it (always true until the sync engine runs on the library).
+    var unsaved: Bool
+    /// The generation whose compaction wrote the note's snapshot file; nil: the note's whole
+    /// history is in the journal.
+    var snapshot: UInt64?
+    /// Not stored: the bodies of its `.changed` entries in the current journal, in order.
+    var journal: [Range<Int>] = []
+    /// Not stored: why the note's journal entries could not all be read, when they could not.
+    var damage: String?
+
+    var title: String { customTitle ?? derivedTitle }
+}
+
+/// The index file: every note's listing facts and where its state is, written whole (atomic
+/// replace) by compaction; the journal of its generation holds everything since.
+///
+/// `"CRNL"`, versions (`UInt32` LE: writer version, minimum reader << 16), generation (`UInt64`
+/// LE), next note number, the notes, the pending deletes, tagged sections (kept as they are by
+/// readers that do not know them), CRC-32C of everything before it (`UInt32` LE).
+struct LibraryIndex: Sendable, Equatable {
+    static let magic: [UInt8] = [0x43, 0x52, 0x4E, 0x4C]
+
+    var generation: UInt64 = 1
+    var nextNote: UInt32 = 1
+    var notes: [LibraryNote] = []
+    /// Names of notes deleted here that a sync has not yet deleted on the server.
+    var pendingDeletes: [String] = []
+    /// Tagged sections (tag, bytes) for what later versions add; unknown tags are kept.
+    var sections: [(tag: UInt64, bytes: [UInt8])] = []
+
+    static func == (a: LibraryIndex, b: LibraryIndex) -> Bool {
+        a.generation == b.generation && a.nextNote == b.nextNote && a.notes == b.notes
+            && a.pendingDeletes == b.pendingDeletes && a.sections.elementsEqual(b.sections) { $0.tag == $1.tag && $0.bytes == $1.bytes }
+    }
+
+    func encoded() -> [UInt8] {
+        var out = ByteWriter(reservingCapacity: 64 + notes.count * 64)
+        out.writeBytes(Self.magic)
+        out.writeUInt32LE(UInt32(LibraryFormat.version) | UInt32(LibraryFormat.minimumReader) << 16)
+        out.writeUInt64LE(generation)
+        out.writeVarUInt(UInt64(nextNote))
+        out.writeVarUInt(UInt64(notes.count))
+        for note in notes {
+            out.writeVarUInt(UInt64(note.number))
+            out.writeLengthPrefixed(Array(note.name.utf8))
+            out.writeLengthPrefixed(Array(note.derivedTitle.utf8))
+            var flags: UInt8 = note.unsaved ? 1 : 0
+            if note.customTitle != nil { flags |= 2 }
+            if note.snapshot != nil { flags |= 4 }
+            out.writeByte(flags)
+            if let custom = note.customTitle { out.writeLengthPrefixed(Array(custom.utf8)) }
+            out.writeVarInt(note.created)
+            out.writeVarInt(note.modified)
+            if let snapshot = note.snapshot { out.writeVarUInt(snapshot) }
+        }
+        out.writeVarUInt(UInt64(pendingDeletes.count))
+        for name in pendingDeletes { out.writeLengthPrefixed(Array(name.utf8)) }
+        out.writeVarUInt(UInt64(sections.count))
+        for section in sections {
+            out.writeVarUInt(section.tag)
+            out.writeLengthPrefixed(section.bytes)
+        }
+        out.writeUInt32LE(CRC32C.checksum(out.bytes))
+        return out.bytes
+    }
+
+    static func decode(_ bytes: [UInt8]) throws(LibraryFileError) -> LibraryIndex {
+        guard bytes.count >= 20, Array(bytes[0..<4]) == magic else {
+            throw .damaged("not a note library index (bad magic or too short)")
+        }
+        do {
+            var reader = ByteReader(bytes, range: 4..<bytes.count - 4)
+            let versions = try reader.readUInt32LE()
+            let minimumReader = UInt16(versions >> 16)
+            if minimumReader > LibraryFormat.version { throw LibraryFileError.newer(minimumReader) }
+            var tail = ByteReader(bytes, range: bytes.count - 4..<bytes.count)
+            let stored = try tail.readUInt32LE()
+            guard CRC32C.checksum(bytes[0..<bytes.count - 4]) == stored else {
+                throw LibraryFileError.damaged("the index fails its checksum")
+            }
+            var index = LibraryIndex()
+            index.generation = try reader.readUInt64LE()
+            index.nextNote = UInt32(try reader.readVarUInt(max: UInt64(UInt32.max), "next note number"))
+            let count = try reader.readCount("note count", minimumBytesEach: 7)
+            guard count <= LibraryFormat.maximumNotes else {
+                throw BinaryDecodingError(.lengthTooLarge, at: reader.offset, "\(count) notes exceed the limit of \(LibraryFormat.maximumNotes)")
+            }
+            index.notes.reserveCapacity(count)
+            var numbers = Set<UInt32>(), names = Set<String>()
+            for _ in 0..<count {
+                let offset = reader.offset
+                let number = UInt32(try reader.readVarUInt(max: UInt64(UInt32.max), "note number"))
+                let name = try JournalEntry.readString(&reader, max: JournalEntry.maximumNameBytes, "note name")
+                let derived = try JournalEntry.readString(&reader, max: JournalEntry.maximumTitleBytes, "title")
+                let flagsOffset = reader.offset
+                let flags = try reader.readByte()
+                guard flags & ~7 == 0 else { throw BinaryDecodingError(.invalidValue, at: flagsOffset, "note flags \(flags)") }
+                let custom = flags & 2 != 0 ? try JournalEntry.readString(&reader, max: JournalEntry.maximumTitleBytes, "title") : nil
+                let created = try reader.readVarInt()
+                let modified = try reader.readVarInt()
+                let snapshot = flags & 4 != 0 ? try reader.readVarUInt() : nil
+                guard number < index.nextNote, numbers.insert(number).inserted, names.insert(name).inserted else {
+                    throw BinaryDecodingError(.invalidValue, at: offset, "note \(number) \"\(name)\" is listed twice or beyond the next number")
+                }
+                index.notes.append(LibraryNote(number: number, name: name, derivedTitle: derived, customTitle: custom,
+                                               created: created, modified: modified, unsaved: flags & 1 != 0, snapshot: snapshot))
+            }
+            let deletes = try reader.readCount("pending delete count", minimumBytesEach: 1)
+            for _ in 0..<deletes {
+                index.pendingDeletes.append(try JournalEntry.readString(&reader, max: JournalEntry.maximumNameBytes, "note name"))
+            }
+            let sections = try reader.readCount("section count", minimumBytesEach: 2)
+            for _ in 0..<sections {
+                let tag = try reader.readVarUInt()
+                index.sections.append((tag, Array(try reader.readLengthPrefixed("section"))))
+            }
+            try reader.expectEnd("index")
+            return index
+        } catch let error as LibraryFileError {
+            throw error
+        } catch {
+            throw .damaged("\(error)")
+        }
+    }
+}

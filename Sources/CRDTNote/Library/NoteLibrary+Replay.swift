@@ -1,0 +1,162 @@
+/// Reading the index and the journal into memory, at open and whenever another process has
+/// appended or compacted. Called with the folder's lock held.
+extension NoteLibrary {
+    /// Reads the index and its journal from scratch; with `cleaning`, removes files no index
+    /// refers to (a compaction or a write cut short by a crash left them).
+    func reload(cleaning: Bool) throws(NoteLibraryError) {
+        guard let bytes = try disk.read(LibraryFormat.indexFile) else {
+            throw NoteLibraryError(.notALibrary, "\(folder) holds no note library (no \(LibraryFormat.indexFile) file)", path: folder)
+        }
+        let index: LibraryIndex
+        do {
+            index = try LibraryIndex.decode(bytes)
+        } catch {
+            throw disk.error(error, file: LibraryFormat.indexFile)
+        }
+        state.index = index
+        state.notes = [:]
+        state.numbers = [:]
+        for note in index.notes {
+            state.notes[note.number] = note
+            state.numbers[note.name] = note.number
+        }
+        state.cache = [:]
+        state.cacheOrder = []
+        state.report.damagedNotes = [:]
+        let name = LibraryFormat.journalFile(index.generation)
+        guard let journal = try disk.read(name) else {
+            throw NoteLibraryError(.corrupt, "\(disk.path(name)), the journal the index names, is missing", path: disk.path(name))
+        }
+        do {
+            try JournalFraming.checkHeader(journal, generation: index.generation)
+        } catch {
+            throw disk.error(error, file: name)
+        }
+        state.journalName = name
+        state.journal = Array(journal[0..<JournalFraming.headerSize])
+        _ = try absorb(journal, from: JournalFraming.headerSize, notify: false)
+        state.syncedEnd = state.journal.count
+        if cleaning { try removeUnreferencedFiles() }
+    }
+
+    /// Reads what other processes appended to the journal, or the whole library again when one
+    /// of them compacted it.
+    func catchUp() throws(NoteLibraryError) {
+        let size = try disk.size(state.journalName)
+        guard size != state.journal.count else { return }
+        guard let size, size > state.journal.count, let bytes = try disk.read(state.journalName), bytes.count >= state.journal.count else {
+            // Replaced by a compaction (and removed), or shorter than what this process read.
+            try reload(cleaning: false)
+            notify(.reloaded)
+            return
+        }
+        if try absorb(bytes, from: state.journal.count, notify: true) {
+            try reload(cleaning: false)
+            notify(.reloaded)
+        }
+    }
+
+    /// Replays the frames of `bytes` (the whole journal) from `start`, keeps the sound ones in
+    /// `state.journal`, and cuts a torn end from the file. Returns whether it met the mark of a
+    /// compaction (``JournalEntry/superseded(generation:)``): then, when `notify` (catching
+    /// up), it stops there so the caller reads the index again.
+    private func absorb(_ bytes: [UInt8], from start: Int, notify: Bool) throws(NoteLibraryError) -> Bool {
+        let scan = JournalFraming.scan(bytes, from: start)
+        state.journal = Array(bytes[0..<scan.end])
+        for body in scan.bodies {
+            let entry: JournalEntry
+            do {
+                entry = try JournalEntry.read(state.journal, body: body)
+            } catch {
+                // A sound frame this library cannot read: keep going, and say where it was.
+                state.report.damagedNotes["journal entry at offset \(body.lowerBound)"] = "\(error)"
+                continue
+            }
+            if case .superseded = entry {
+                if notify { return true }
+                continue
+            }
+            let change = replay(entry)
+            if notify, let change { self.notify(change) }
+        }
+        if let reason = scan.tornTail {
+            state.report.tornBytesCut += bytes.count - scan.end
+            state.report.tornReason = reason
+            // Never append after bytes that are not frames: keep the sound part only.
+            try disk.writeAtomically(state.journal, to: state.journalName)
+        }
+        return false
+    }
+
+    /// Applies one journal entry to the listing, and, when another process appended it, to the
+    /// note if it is decoded in memory (this process keeps the notes it edits itself).
+    @discardableResult
+    func replay(_ entry: JournalEntry, ownAppend: Bool = false) -> NoteLibraryChange? {
+        switch entry {
+        case .created(let number, let name, let at, let title, let changes):
+            guard state.notes[number] == nil, state.numbers[name] == nil else {
+                state.report.damagedNotes[name] = "created twice in the journal"
+                return nil
+            }
+            var note = LibraryNote(number: number, name: name, derivedTitle: title, created: at, modified: at, unsaved: true)
+            if !changes.isEmpty { note.journal.append(changes) }
+            state.notes[number] = note
+            state.numbers[name] = number
+            state.index.nextNote = max(state.index.nextNote, number &+ 1)
+            state.index.pendingDeletes.removeAll { $0 == name }
+            return .created(name)
+        case .changed(let number, let at, let title, let changes):
+            guard var note = state.notes[number] else { return nil }
+            note.journal.append(changes)
+            note.modified = max(note.modified, at)
+            if let title { note.derivedTitle = title }
+            note.unsaved = true
+            state.notes[number] = note
+            if !ownAppend, var cached = state.cache[number] {
+                do {
+                    try cached.apply(try decodeChanges(changes))
+                    state.cache[number] = cached
+                } catch {
+                    state.cache[number] = nil  // loaded again from disk, where the damage is reported
+                }
+            }
+            return .changed(note.name)
+        case .deleted(let number, _):
+            guard let note = state.notes.removeValue(forKey: number) else { return nil }
+            state.numbers[note.name] = nil
+            state.cache[number] = nil
+            if !state.index.pendingDeletes.contains(note.name) { state.index.pendingDeletes.append(note.name) }
+            return .deleted(note.name)
+        case .titleSet(let number, let title):
+            guard var note = state.notes[number] else { return nil }
+            note.customTitle = title
+            state.notes[number] = note
+            return .changed(note.name)
+        case .superseded:
+            return nil
+        }
+    }
+
+    /// The change set stored in `range` of the journal.
+    func decodeChanges(_ range: Range<Int>) throws(BinaryDecodingError) -> NoteChanges {
+        var reader = ByteReader(state.journal, range: range)
+        let set = try ChangeSetCoding.decode(&reader, limits: .default)
+        try reader.expectEnd("change set")
+        return NoteChanges(changeSet: set)
+    }
+
+    /// Removes journals of other generations, snapshots no note refers to and temporary files.
+    private func removeUnreferencedFiles() throws(NoteLibraryError) {
+        let journal = LibraryFormat.journalFile(state.index.generation)
+        for name in try disk.list("") where name.hasPrefix("journal-") && name != journal || name.hasSuffix(".tmp") {
+            try disk.remove(name)
+        }
+        let kept = Set(state.notes.values.compactMap { note in
+            note.snapshot.map { LibraryFormat.snapshotFile(note: note.number, generation: $0) }
+        })
+        for name in try disk.list(LibraryFormat.notesFolder) {
+            let path = "\(LibraryFormat.notesFolder)/\(name)"
+            if !kept.contains(path) { try disk.remove(path) }
+        }
+    }
+}

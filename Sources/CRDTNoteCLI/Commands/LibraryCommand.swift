@@ -1,0 +1,133 @@
+import CRDTNote
+import CRDTNoteToolSupport
+
+/// Validated options of `crdtnote library ACTION DIR ...`.
+struct LibraryOptions: Equatable, Sendable {
+    /// What to do with the library.
+    enum Action: Equatable, Sendable {
+        case initialize
+        case list(json: Bool)
+        case text(name: String)
+        /// Whole new text from `textPath`, or exactly the UTF-16 range replaced by it.
+        case edit(name: String, textPath: String, utf16Range: Range<Int>?)
+        case append(name: String, text: String)
+        case delete(name: String)
+        case verify
+        case export(outputFolder: String)
+        case importRecords(paths: [String], assets: String?)
+    }
+
+    /// The library's folder.
+    var folder: String
+    var action: Action
+}
+
+extension LibraryOptions {
+    /// Parsing and help description of `crdtnote library`.
+    static let spec = CommandSpec(
+        name: "library",
+        summary: "Keep notes in a durable local note library (a folder), as an app does.",
+        usage: [
+            "library init DIR",
+            "library list DIR [--json]",
+            "library text DIR NAME",
+            "library edit DIR NAME [--text FILE] [--utf16-range A:B]",
+            "library append DIR NAME TEXT",
+            "library delete DIR NAME",
+            "library verify DIR",
+            "library export DIR OUTDIR",
+            "library import DIR RECORD... [--assets DIR]",
+        ],
+        arguments: [
+            ArgumentSpec(name: "DIR", help: "The library's folder."),
+            ArgumentSpec(name: "NAME", help: "A note's name (its CloudKit record name)."),
+        ],
+        options: [
+            CommonOptions.json,
+            .value("--text", "FILE", "edit: read the new text from FILE; '-' or no --text reads standard input."),
+            .value("--utf16-range", "A:B", "edit: replace exactly the UTF-16 range A..<B with the text read (A:A inserts)."),
+            CommonOptions.assets,
+        ],
+        discussion: [
+            "init makes DIR a new library (DIR must be empty or missing) and a replica id of the tool's own",
+            "for it. edit without --utf16-range makes the note's text the text read, as the fewest edits;",
+            "edit and append create the note when it is missing. export writes every note as a CloudKit Web",
+            "Services JSON record into OUTDIR; import merges records into the notes of their names. verify",
+            "reads every note and exits 1 when any file is damaged. Every command that changes the library",
+            "exits 0 only once its change is durable. A library held by another process for more than 2",
+            "seconds exits 75.",
+        ],
+        examples: [
+            ("crdtnote library init notes", "Make a library in ./notes"),
+            ("crdtnote library append notes groceries ', eggs'", "Add to the end of a note"),
+            ("crdtnote library list notes --json", "List every note as JSON"),
+        ])
+
+    /// Validates the parsed arguments of `crdtnote library`.
+    init(_ parsed: ParsedArguments) throws(UsageError) {
+        let words = parsed.positionals
+        guard let verb = words.first else { throw parsed.usageError("missing action (init, list, text, edit, append, delete, verify, export, import)") }
+        guard words.count >= 2 else { throw parsed.usageError("missing DIR after '\(verb)'") }
+        folder = words[1]
+        let rest = Array(words.dropFirst(2))
+        func exactly(_ names: [String]) throws(UsageError) -> [String] {
+            guard rest.count == names.count else {
+                throw parsed.usageError("'library \(verb)' takes DIR\(names.map { " " + $0 }.joined()), got \(rest.count + 1) argument(s)")
+            }
+            return rest
+        }
+        let allowed: Set<String>
+        switch verb {
+        case "init":
+            _ = try exactly([])
+            action = .initialize
+            allowed = []
+        case "list":
+            _ = try exactly([])
+            action = .list(json: parsed.flag(CommonOptions.json.name))
+            allowed = [CommonOptions.json.name]
+        case "text":
+            action = .text(name: try exactly(["NAME"])[0])
+            allowed = []
+        case "edit":
+            let name = try exactly(["NAME"])[0]
+            action = .edit(name: name, textPath: try parsed.value("--text") ?? InputReader.standardInputPath,
+                           utf16Range: try Self.range(parsed))
+            allowed = ["--text", "--utf16-range"]
+        case "append":
+            let args = try exactly(["NAME", "TEXT"])
+            action = .append(name: args[0], text: args[1])
+            allowed = []
+        case "delete":
+            action = .delete(name: try exactly(["NAME"])[0])
+            allowed = []
+        case "verify":
+            _ = try exactly([])
+            action = .verify
+            allowed = []
+        case "export":
+            action = .export(outputFolder: try exactly(["OUTDIR"])[0])
+            allowed = []
+        case "import":
+            guard !rest.isEmpty else { throw parsed.usageError("'library import' needs at least one RECORD") }
+            action = .importRecords(paths: rest, assets: try CommonOptions.assets(parsed))
+            allowed = [CommonOptions.assets.name]
+        default:
+            throw parsed.usageError("unknown library action '\(verb)' (init, list, text, edit, append, delete, verify, export, import)")
+        }
+        for option in [CommonOptions.json.name, "--text", "--utf16-range", CommonOptions.assets.name]
+        where parsed.has(option) && !allowed.contains(option) {
+            throw parsed.usageError("option '\(option)' does not apply to 'library \(verb)'")
+        }
+    }
+
+    /// `--utf16-range A:B` as a half-open range.
+    private static func range(_ parsed: ParsedArguments) throws(UsageError) -> Range<Int>? {
+        guard let value = try parsed.value("--utf16-range") else { return nil }
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else {
+            throw parsed.usageError("option '--utf16-range' must be A:B with 0 <= A <= B, got '\(value)'")
+        }
+        return a..<b
+    }
+}
