@@ -3,6 +3,8 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteDurableFiles
+import CRDTNoteToolSupport
 
 /// File helpers for the benchmarks that go through the file system (`records`).
 enum BenchFiles {

@@ -3,6 +3,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteDurableFiles
 
 /// Where a command's result goes.
 enum OutputDestination: Equatable, Sendable {

@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteDurableFiles
 import CRDTNote
 // The few POSIX calls the directory store needs (atomic replace, fsync, advisory locks).
 import Foundation
