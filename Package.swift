@@ -44,6 +44,9 @@ let package = Package(
             dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteTraces", "CRDTNoteSupport", "CRDTNoteToolSupport",
                            "CRDTNoteDurableFiles"],
             path: "Benchmarks/CRDTNoteBench"),
+        // The child process of the durable-files kill test (Tests/CRDTNoteTests/DurableFiles):
+        // appends and flushes records, acknowledging each on standard output, until killed.
+        .executableTarget(name: "DurableAppendChild", dependencies: ["CRDTNoteDurableFiles"], path: "Tests/DurableAppendChild"),
         // Shared by the test targets: fixtures, trace lookup, random text.
         .target(name: "CRDTNoteTestSupport", dependencies: ["CRDTNote", "CRDTNoteSupport", "CRDTNoteTraces"], path: "Tests/CRDTNoteTestSupport"),
         .testTarget(
