@@ -20,14 +20,14 @@ let package = Package(
     targets: [
         // Plumbing the app links (through CRDTNote): JSON, base64, UTF-8 validation, FNV-1a.
         .target(name: "CRDTNoteSupport", path: "Sources/CRDTNoteSupport"),
-        // The one file layer (app-linked; the note library will use it): atomic replace, fsync of
+        // The one file layer (app-linked; the note library uses it): atomic replace, fsync of
         // file and folder, file locks, the POSIX file system and a fault-injecting one for tests.
         .target(name: "CRDTNoteDurableFiles", path: "Sources/CRDTNoteDurableFiles"),
         // Plumbing only tools and tests link: command-line parsing, SplitMix64. Never a
         // dependency of CRDTNote, CRDTNoteDurableFiles or CRDTNoteFiles.
         .target(name: "CRDTNoteToolSupport", path: "Sources/CRDTNoteToolSupport"),
-        // What apps import: clock, text CRDT, format, records, merger, stores, sync engine.
-        .target(name: "CRDTNote", dependencies: ["CRDTNoteSupport"], path: "Sources/CRDTNote"),
+        // What apps import: clock, text CRDT, format, records, merger, stores, note library, sync engine.
+        .target(name: "CRDTNote", dependencies: ["CRDTNoteSupport", "CRDTNoteDurableFiles"], path: "Sources/CRDTNote"),
         // Records as CloudKit Web Services JSON files, asset folders, the folder-of-records store.
         .target(name: "CRDTNoteFiles", dependencies: ["CRDTNote", "CRDTNoteSupport", "CRDTNoteDurableFiles"], path: "Sources/CRDTNoteFiles"),
         // For apps' tests: an in-memory CloudKit-like database with fault plans, device simulation.
@@ -56,7 +56,8 @@ let package = Package(
             path: "Tests/CRDTNoteTests"),
         .testTarget(
             name: "CRDTNoteCLITests",
-            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteCLI", "CRDTNoteSupport", "CRDTNoteToolSupport", "CRDTNoteTestSupport"],
+            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteCLI", "CRDTNoteSupport", "CRDTNoteToolSupport", "CRDTNoteTestSupport",
+                           "CRDTNoteDurableFiles"],
             path: "Tests/CRDTNoteCLITests"),
     ],
     swiftLanguageModes: [.v6]

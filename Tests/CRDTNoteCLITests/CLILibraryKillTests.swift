@@ -13,7 +13,7 @@ import CRDTNoteTestSupport
     func killedAppendsLoseNothingAcknowledged() throws {
         let crdtnote = try CLIHarness.located.get()
         let result = try CLIHarness.runProcess(
-            URL(fileURLWithPath: python ?? "python3"),
+            URL(fileURLWithPath: Self.python ?? "python3"),
             [RepositoryPaths.root + "/Tests/Scripts/library_kill_test.py", "--crdtnote", crdtnote.path,
              "--attempts", "40", "--seed", "7"])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")

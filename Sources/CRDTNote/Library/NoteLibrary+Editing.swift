@@ -11,7 +11,7 @@ extension NoteLibrary {
             }
             let empty = NoteText(replica: replica)
             var note = empty
-            do {
+            do throws(NoteTextError) {
                 try note.setText(text)
             } catch {
                 var failure = NoteLibraryError(.editRefused, "note \"\(name)\": \(error)", note: name)
@@ -31,23 +31,24 @@ extension NoteLibrary {
     /// Edits the note `name` in place: `body` gets the library's note, as this process's replica,
     /// built on every edit on disk (other processes' included), and what it changes is journaled
     /// when it returns. Throws ``NoteLibraryError/Code/editRefused`` (the note unchanged) when
-    /// `body` throws.
+    /// `body` throws, with its error in ``NoteLibraryError/textError`` when it is a ``NoteTextError``.
     ///
     /// ```swift
     /// try library.edit("groceries") { note in try note.replaceUTF16(in: 0..<4, with: "Oat milk") }
     /// ```
     @discardableResult
-    public func edit<R>(_ name: String, _ body: (inout NoteText) throws(NoteTextError) -> R) throws(NoteLibraryError) -> R {
+    public func edit<R, E: Error>(_ name: String, _ body: (inout NoteText) throws(E) -> R) throws(NoteLibraryError) -> R {
         try withAccess { () throws(NoteLibraryError) -> R in
             let number = try number(of: name)
             let before = try load(number)
             var note = before
             let result: R
-            do {
+            do throws(E) {
                 result = try body(&note)
             } catch {
                 var failure = NoteLibraryError(.editRefused, "note \"\(name)\": \(error)", note: name)
-                failure.textError = error
+                failure.textError = error as? NoteTextError
+                failure.changeError = error as? ChangeSetError
                 throw failure
             }
             try journal(note, after: before, number: number)

@@ -35,7 +35,9 @@ extension NoteLibrary {
         state.journalName = name
         state.journal = Array(journal[0..<JournalFraming.headerSize])
         _ = try absorb(journal, from: JournalFraming.headerSize, notify: false)
-        state.syncedEnd = state.journal.count
+        // Nothing read is known to be on disk: a process that died may have left unflushed
+        // frames, which the next flush must make durable before it acknowledges anything.
+        state.syncedEnd = 0
         if cleaning { try removeUnreferencedFiles() }
     }
 
@@ -151,7 +153,10 @@ extension NoteLibrary {
         for name in try disk.list("") where name.hasPrefix("journal-") && name != journal || name.hasSuffix(".tmp") {
             try disk.remove(name)
         }
-        let kept = Set(state.notes.values.compactMap { note in
+        // The snapshots the index on disk names: a note deleted in the journal keeps its file
+        // until a compaction has made the deletion part of the index (a power loss may yet
+        // drop the deletion's frame).
+        let kept = Set(state.index.notes.compactMap { note in
             note.snapshot.map { LibraryFormat.snapshotFile(note: note.number, generation: $0) }
         })
         for name in try disk.list(LibraryFormat.notesFolder) {

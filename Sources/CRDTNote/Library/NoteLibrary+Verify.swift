@@ -9,7 +9,7 @@ extension NoteLibrary {
             var problems = state.report.damagedNotes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             for number in state.notes.keys.sorted() {
                 guard let entry = state.notes[number] else { continue }
-                do {
+                do throws(NoteLibraryError) {
                     let note = try load(number)
                     if let error = note.stateProblem() {
                         problems.append("note \"\(entry.name)\": its state is damaged: \(error)")

@@ -61,7 +61,7 @@ private func run(_ action: LibraryOptions.Action, on library: NoteLibrary, folde
     case .append(let name, let text):
         try libraryCall(folder) { () throws(NoteLibraryError) in
             if try library.summary(of: name) == nil {
-                do {
+                do throws(NoteLibraryError) {
                     try library.create(name, text: text)
                     try library.flush()
                     return
