@@ -20,7 +20,8 @@ import CRDTNoteTestSupport
 
     /// Saves one record and returns the saved version.
     func saved(_ record: CloudRecord, in db: InMemoryCloudDatabase) async throws -> CloudRecord {
-        try await db.modifyRecords(saving: [record], deleting: [], in: zone).saveResults[record.recordName]?.get() ?? record
+        let answer = try await db.modifyRecords(saving: [record], deleting: [], in: zone)
+        return try #require(answer.saveResults[record.recordName]).get()
     }
 
     @Test func aStaleTagFailsOnlyItsItemAndCarriesTheThreeRecords() async throws {
@@ -33,7 +34,7 @@ import CRDTNoteTestSupport
         let conflict = try #require(StoreFixtures.failure(answer.saveResults["a"]))
         #expect(conflict.code == .serverRecordChanged)
         #expect(conflict.ancestor == base && conflict.client == client && conflict.server == server)
-        #expect(try answer.saveResults["new"]?.get().recordChangeTag != nil)
+        #expect(try #require(answer.saveResults["new"]).get().recordChangeTag != nil)
         // Creating a record that exists: the same failure, without an ancestor.
         let create = try await db.modifyRecords(saving: [StoreFixtures.note("a")], deleting: [], in: zone)
         let existing = try #require(StoreFixtures.failure(create.saveResults["a"]))
@@ -44,10 +45,10 @@ import CRDTNoteTestSupport
         let db = try await database()
         let a = try await saved(StoreFixtures.note("a"), in: db)
         let fetched = try await db.records(named: ["a", "missing"], in: zone)
-        #expect(try fetched["a"]?.get() == a)
+        #expect(try #require(fetched["a"]).get() == a)
         #expect(StoreFixtures.failure(fetched["missing"])?.code == .unknownItem)
         let deleted = try await db.modifyRecords(saving: [], deleting: ["a", "missing"], in: zone)
-        #expect(throws: Never.self) { try deleted.deleteResults["a"]?.get() }
+        try #require(deleted.deleteResults["a"]).get()
         #expect(StoreFixtures.failure(deleted.deleteResults["missing"])?.code == .unknownItem)
         // A tagged save of a record that was deleted.
         let again = try await db.modifyRecords(saving: [StoreFixtures.edited(a, text: "edit")], deleting: [], in: zone)
