@@ -64,4 +64,22 @@ enum StoreFixtures {
             return RecordStoreError(.invalidArguments, "unexpected error type: \(error)")
         }
     }
+
+    /// The failure of one item of a CloudKit-shaped answer (nil: it succeeded, or is absent).
+    static func failure<T>(_ result: Result<T, CloudKitFailure>?) -> CloudKitFailure? {
+        if case .failure(let failure)? = result { return failure }
+        return nil
+    }
+
+    /// Runs a CloudKit-shaped request and returns the failure it throws (nil if it succeeded).
+    static func cloudKitFailure<T>(_ body: () async throws -> T) async -> CloudKitFailure? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let failure as CloudKitFailure {
+            return failure
+        } catch {
+            return CloudKitFailure(CloudKitFailure.Code(rawValue: "unexpectedErrorType"), "\(error)")
+        }
+    }
 }

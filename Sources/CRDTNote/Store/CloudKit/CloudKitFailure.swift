@@ -1,6 +1,7 @@
 /// A CloudKit error in portable form: what the Apple-only adapter reads out of a `CKError`
 /// (code name, retry delay, conflict records, per-item errors) before any decision is made.
-/// Keeping this portable lets the Linux tests drive the whole mapping through a fake.
+/// Keeping this portable lets the Linux tests drive the whole mapping through the in-memory
+/// database, which answers with these.
 public struct CloudKitFailure: Error, Hashable, Sendable {
     /// A `CKError.Code` case by its Swift name (`"serverRecordChanged"`, `"zoneBusy"`...).
     public struct Code: RawRepresentable, Hashable, Sendable {
