@@ -2,8 +2,9 @@
 // crdtnote: conflict-free note text for CloudKit-synced apps. No package dependencies.
 //
 // Modules (Docs/ARCHITECTURE.md): apps import CRDTNote; their tests may import CRDTNoteTesting;
-// tools that read and write records as JSON files import CRDTNoteFiles. CRDTNoteSupport and
-// CRDTNoteTraces are the package's own plumbing (`package` access, no product).
+// tools that read and write records as JSON files import CRDTNoteFiles. CRDTNoteSupport,
+// CRDTNoteDurableFiles, CRDTNoteToolSupport and CRDTNoteTraces are the package's own plumbing
+// (`package` access, no product), cut by who links them.
 import PackageDescription
 
 let package = Package(
@@ -17,34 +18,45 @@ let package = Package(
         .executable(name: "crdtnote-bench", targets: ["CRDTNoteBench"]),
     ],
     targets: [
-        // Plumbing shared inside the package: JSON, base64, UTF-8 validation, seeded random
-        // numbers, atomic files, command-line parsing.
+        // Plumbing the app links (through CRDTNote): JSON, base64, UTF-8 validation, FNV-1a.
         .target(name: "CRDTNoteSupport", path: "Sources/CRDTNoteSupport"),
+        // The one file layer (app-linked; the note library will use it): atomic replace, fsync of
+        // file and folder, file locks, the POSIX file system and a fault-injecting one for tests.
+        .target(name: "CRDTNoteDurableFiles", path: "Sources/CRDTNoteDurableFiles"),
+        // Plumbing only tools and tests link: command-line parsing, SplitMix64. Never a
+        // dependency of CRDTNote, CRDTNoteDurableFiles or CRDTNoteFiles.
+        .target(name: "CRDTNoteToolSupport", path: "Sources/CRDTNoteToolSupport"),
         // What apps import: clock, text CRDT, format, records, merger, stores, sync engine.
         .target(name: "CRDTNote", dependencies: ["CRDTNoteSupport"], path: "Sources/CRDTNote"),
         // Records as CloudKit Web Services JSON files, asset folders, the folder-of-records store.
-        .target(name: "CRDTNoteFiles", dependencies: ["CRDTNote", "CRDTNoteSupport"], path: "Sources/CRDTNoteFiles"),
+        .target(name: "CRDTNoteFiles", dependencies: ["CRDTNote", "CRDTNoteSupport", "CRDTNoteDurableFiles"], path: "Sources/CRDTNoteFiles"),
         // For apps' tests: an in-memory CloudKit-like database with fault plans, device simulation.
-        .target(name: "CRDTNoteTesting", dependencies: ["CRDTNote", "CRDTNoteSupport"], path: "Sources/CRDTNoteTesting"),
+        .target(name: "CRDTNoteTesting", dependencies: ["CRDTNote", "CRDTNoteSupport", "CRDTNoteToolSupport"], path: "Sources/CRDTNoteTesting"),
         // Editing traces (gzip, trace JSON, replay) for the CLI, benchmarks and tests only.
         .target(name: "CRDTNoteTraces", dependencies: ["CRDTNote", "CRDTNoteSupport"], path: "Sources/CRDTNoteTraces"),
         .executableTarget(
             name: "CRDTNoteCLI",
-            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteTesting", "CRDTNoteTraces", "CRDTNoteSupport"],
+            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteTesting", "CRDTNoteTraces", "CRDTNoteSupport",
+                           "CRDTNoteToolSupport", "CRDTNoteDurableFiles"],
             path: "Sources/CRDTNoteCLI"),
         .executableTarget(
             name: "CRDTNoteBench",
-            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteTraces", "CRDTNoteSupport"],
+            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteTraces", "CRDTNoteSupport", "CRDTNoteToolSupport",
+                           "CRDTNoteDurableFiles"],
             path: "Benchmarks/CRDTNoteBench"),
+        // The child process of the durable-files kill test (Tests/CRDTNoteTests/DurableFiles):
+        // appends and flushes records, acknowledging each on standard output, until killed.
+        .executableTarget(name: "DurableAppendChild", dependencies: ["CRDTNoteDurableFiles"], path: "Tests/DurableAppendChild"),
         // Shared by the test targets: fixtures, trace lookup, random text.
         .target(name: "CRDTNoteTestSupport", dependencies: ["CRDTNote", "CRDTNoteSupport", "CRDTNoteTraces"], path: "Tests/CRDTNoteTestSupport"),
         .testTarget(
             name: "CRDTNoteTests",
-            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteTesting", "CRDTNoteTraces", "CRDTNoteSupport", "CRDTNoteTestSupport"],
+            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteTesting", "CRDTNoteTraces", "CRDTNoteSupport", "CRDTNoteToolSupport",
+                           "CRDTNoteDurableFiles", "CRDTNoteTestSupport"],
             path: "Tests/CRDTNoteTests"),
         .testTarget(
             name: "CRDTNoteCLITests",
-            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteCLI", "CRDTNoteSupport", "CRDTNoteTestSupport"],
+            dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteCLI", "CRDTNoteSupport", "CRDTNoteToolSupport", "CRDTNoteTestSupport"],
             path: "Tests/CRDTNoteCLITests"),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// The parsed command line: a subcommand, its positional arguments and options.
 ///

@@ -2,6 +2,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import Foundation
 
 /// The M1 workload of shared/bench/WORKLOAD.md: two devices diverge on a large note.

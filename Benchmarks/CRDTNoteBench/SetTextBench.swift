@@ -1,5 +1,6 @@
 import CRDTNote
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import Foundation
 
 /// `settext`: whole-text updates (`NoteText.setText`, the diff of Docs/RECORD-FORMAT.md,

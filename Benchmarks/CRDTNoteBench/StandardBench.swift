@@ -1,6 +1,7 @@
 import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import Foundation
 
 /// `standard`: crdt-benchmarks' text workloads (B1.1–B1.6, B2.1–B2.4, B4, B4×100), measured as that

@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// The text workloads of crdt-benchmarks (github.com/dmonad/crdt-benchmarks, js-lib/b1.js, b2.js,
 /// b4.js; the suite behind the published Yjs / Loro / Automerge tables), generated with crdtnote's

@@ -1,6 +1,7 @@
 import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import Foundation
 
 /// `views`: what live text views cost. Resolving 100 anchors after a 10-character remote edit is

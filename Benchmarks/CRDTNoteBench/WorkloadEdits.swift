@@ -2,6 +2,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// One generated edit: delete `deleteCount` scalars at `position`, or insert `text` there.
 struct WorkloadEdit {

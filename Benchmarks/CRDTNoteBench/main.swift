@@ -2,6 +2,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import Foundation
 
 /// crdtnote-bench: performance suite (see Docs/BENCHMARKS.md). Exit 0 ok, 1 wrong result or error, 2 usage.

@@ -4,6 +4,7 @@ import CRDTNoteTesting
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import Testing
 
 @testable import CRDTNoteCLI

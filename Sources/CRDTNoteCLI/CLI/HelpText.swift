@@ -2,6 +2,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// Renders the `--help` pages from the command specs, so help always matches what is parsed.
 enum HelpText {

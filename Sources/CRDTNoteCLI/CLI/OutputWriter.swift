@@ -3,6 +3,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteDurableFiles
 
 /// Where a command's result goes.
 enum OutputDestination: Equatable, Sendable {
@@ -39,10 +40,11 @@ enum OutputWriter {
         _ = writeAll(Array(text.utf8), to: STDERR_FILENO)
     }
 
-    /// Replaces the file at `path` with `bytes`: the data goes to a temporary file in the same
-    /// directory, is flushed, then renamed over `path`, so readers see the old or the new file,
-    /// never a mix. On any failure the temporary file is removed and `path` is untouched.
-    /// An existing file keeps its permission bits.
+    /// Replaces the file at `path` with `bytes` through `AtomicFile` (the package's file layer):
+    /// the data goes to a temporary file in the same directory, is flushed, then renamed over
+    /// `path` and the directory flushed, so readers see the old or the new file, never a mix.
+    /// On any failure the temporary file is removed and `path` is untouched. An existing file
+    /// keeps its permission bits.
     static func writeAtomically(_ bytes: some ContiguousBytes, to path: String) throws(CLIError) {
         // Checked again right before the rename: something put there since the early check
         // (a link, a FIFO) is refused, not replaced.
@@ -102,13 +104,6 @@ enum OutputWriter {
         guard let slash = path.lastIndex(of: "/") else { return "." }
         let folder = path[..<slash]
         return folder.isEmpty ? "/" : String(folder)
-    }
-
-    /// A fresh hidden name next to `path`, so the final rename stays on one file system.
-    private static func temporaryPath(beside path: String) -> String {
-        let name = path.split(separator: "/").last.map(String.init) ?? "output"
-        let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        return directory(of: path) + "/.\(name).crdtnote-\(getpid())-\(suffix).tmp"
     }
 
     /// Writes every byte, retrying short writes and interrupts; returns the `errno` on failure.

@@ -1,5 +1,6 @@
 import CRDTNote
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 extension ParsedArguments {
     /// The value of option `name` as a replica identifier.

@@ -1,5 +1,6 @@
 import CRDTNote
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// Option descriptions shared by several commands, so each reads the same everywhere.
 enum CommonOptions {

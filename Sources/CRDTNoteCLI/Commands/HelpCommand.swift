@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// `crdtnote help [COMMAND]`: prints the general help or one command's help.
 enum HelpCommand {

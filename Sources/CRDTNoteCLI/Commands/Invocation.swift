@@ -3,6 +3,7 @@ import CRDTNoteTesting
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// What a whole `crdtnote` command line asks for, fully validated.
 enum Invocation: Equatable, Sendable {

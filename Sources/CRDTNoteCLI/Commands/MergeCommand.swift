@@ -2,6 +2,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// Validated options of `crdtnote merge`.
 struct MergeOptions: Equatable, Sendable {

@@ -2,6 +2,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteDurableFiles
 import Foundation
 
 /// Writes a note record and its asset files so that a failure leaves nothing behind.
@@ -32,24 +33,28 @@ enum RecordOutput {
             let saved = try placeAssets(of: record, in: assetDirectory, placed: &placed)
             try OutputWriter.write(saved.record.jsonBytes(), to: destination)
         } catch {
-            for path in placed { unlink(path) }
+            // Best effort: the error being reported is the one that matters.
+            for path in placed { try? PosixFileSystem().removeFile(at: path) }
             throw error
         }
     }
 
     /// Saves the assets through a staging folder; appends each file it creates to `placed`.
+    /// Every file operation goes through the package's file layer (`PosixFileSystem`); once the
+    /// files are renamed into place, `directory` is flushed so they survive a power loss.
     private static func placeAssets(of record: NoteRecord, in directory: String, placed: inout [String]) throws(CLIError) -> NoteRecord {
         func failure(_ message: String) -> CLIError {
             CLIError(code: .cannotWrite, message: message, file: directory)
         }
-        let fileManager = FileManager.default
+        let files = PosixFileSystem()
         let staging = directory + "/.crdtnote-assets-\(getpid())-\(UUID().uuidString)"
         do {
-            try fileManager.createDirectory(atPath: staging, withIntermediateDirectories: false)
+            try files.createDirectory(at: staging)
         } catch {
-            throw failure("cannot write asset files: \(error.localizedDescription)")
+            throw failure("cannot write asset files: \(error.message)")
         }
-        defer { try? fileManager.removeItem(atPath: staging) }
+        // Best effort: a leftover hidden staging folder is harmless.
+        defer { try? files.removeTree(at: staging) }
         let saved: NoteRecord
         do {
             saved = try record.savingAssets(to: AssetLocator(jsonDirectory: staging), all: true)
@@ -58,19 +63,26 @@ enum RecordOutput {
         }
         let names: [String]
         do {
-            names = try fileManager.contentsOfDirectory(atPath: staging).sorted()
+            names = try files.contentsOfDirectory(at: staging)
         } catch {
-            throw failure("cannot list staged asset files: \(error.localizedDescription)")
+            throw failure("cannot list staged asset files: \(error.message)")
         }
         for name in names {
             let target = directory + "/" + name
             // Names carry the content's checksum: an existing file of that name is kept on failure.
             let existed: Bool
             if case .failed = POSIX.entry(at: target) { existed = false } else { existed = true }
-            guard rename(staging + "/" + name, target) == 0 else {
-                throw CLIError(code: .cannotWrite, message: "cannot write asset file: \(POSIX.describe(errno))", file: target)
+            do {
+                try files.rename(staging + "/" + name, to: target)
+            } catch {
+                throw CLIError(code: .cannotWrite, message: "cannot write asset file: \(DurableFileError.reason(error.errorNumber))", file: target)
             }
             if !existed { placed.append(target) }
+        }
+        do {
+            try files.syncDirectory(at: directory)
+        } catch {
+            throw failure("cannot flush the asset files to disk: \(error.message)")
         }
         return saved
     }

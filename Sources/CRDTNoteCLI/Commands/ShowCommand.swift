@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// Validated options of `crdtnote show`.
 struct ShowOptions: Equatable, Sendable {

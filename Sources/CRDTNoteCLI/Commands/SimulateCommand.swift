@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// Validated options of `crdtnote simulate`.
 struct SimulateOptions: Equatable, Sendable {

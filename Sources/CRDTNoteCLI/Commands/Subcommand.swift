@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// The commands `crdtnote` understands, in the order `--help` lists them.
 enum Subcommand: String, CaseIterable, Sendable {

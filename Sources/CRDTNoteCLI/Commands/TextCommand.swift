@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// Validated options of `crdtnote text`.
 struct TextOptions: Equatable, Sendable {

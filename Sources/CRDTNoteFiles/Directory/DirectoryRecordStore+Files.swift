@@ -6,7 +6,7 @@ import Foundation
 extension DirectoryRecordStore {
     func loadIndex(_ zone: RecordZoneID) throws(RecordStoreError) -> DirectoryZoneIndex {
         let path = indexPath(zone)
-        guard let bytes = try StoreFileSystem.read(path) else {
+        guard let bytes = try files.read(path) else {
             throw RecordStoreError(.zoneNotFound, "zone '\(zone.zoneName)' does not exist in \(root)")
         }
         return try DirectoryZoneIndex(bytes: bytes, path: path)
@@ -14,38 +14,55 @@ extension DirectoryRecordStore {
 
     /// The record in `path` with its asset bytes, or nil when the file does not exist.
     func readRecord(at path: String, zone: RecordZoneID) throws(RecordStoreError) -> CloudRecord? {
-        guard let bytes = try StoreFileSystem.read(path) else { return nil }
+        guard let bytes = try files.read(path) else { return nil }
         let record: CloudRecord
         do {
             record = try CloudRecord.record(fromJSON: bytes)
         } catch {
             throw RecordStoreError(.storageFailure, "record file \(path) is damaged: \(error)")
         }
-        let locator = AssetLocator(jsonDirectory: recordsDirectory(zone), assetsDirectory: assetsDirectory(zone))
         var loaded = record
         for (field, value) in record.fields {
             guard case .asset(var ref) = value.value else { continue }
-            do {
-                ref.bytes = try locator.readAsset(ref, field: field)
-            } catch {
-                throw RecordStoreError(.storageFailure, recordName: record.recordName, "record file \(path): \(error)")
-            }
+            ref.bytes = try readAsset(ref, field: field, recordPath: path, recordName: record.recordName, zone: zone)
             loaded[field: field] = .asset(ref)
         }
         return loaded
+    }
+
+    /// The bytes of an asset this store wrote: `assets/<fileChecksum>`, read through the file
+    /// layer and checked against the reference's size and checksum. A reference the store did not
+    /// write (no local checksum) is damage, like a file that does not match.
+    func readAsset(_ ref: AssetReference, field: String, recordPath path: String, recordName: String, zone: RecordZoneID) throws(RecordStoreError) -> [UInt8] {
+        func damaged(_ message: String) -> RecordStoreError {
+            RecordStoreError(.storageFailure, recordName: recordName, "record file \(path): asset of field '\(field)' \(message)")
+        }
+        guard let checksum = ref.fileChecksum, AssetChecksum.isLocalChecksum(checksum) else {
+            throw damaged("has no checksum of this store's assets folder")
+        }
+        let file = assetsDirectory(zone) + "/" + checksum
+        if let size = try files.size(file), size > Int64(NoteLimits.default.maximumAssetBytes) {
+            throw damaged("is \(size) bytes in \(file), over the limit of \(NoteLimits.default.maximumAssetBytes)")
+        }
+        guard let bytes = try files.read(file) else { throw damaged("is missing: no file \(file)") }
+        if let size = ref.size, size != Int64(bytes.count) {
+            throw damaged("has \(bytes.count) bytes in \(file) but the record says \(size)")
+        }
+        guard AssetChecksum.fnv1a64Hex(bytes) == checksum else { throw damaged("does not match its checksum in \(file)") }
+        return bytes
     }
 
     /// Writes asset bytes under their checksum (once) and returns the field's reference.
     func writeAsset(_ bytes: [UInt8], field: String, in record: CloudRecord, zone: RecordZoneID) throws(RecordStoreError) -> AssetReference {
         let checksum = AssetChecksum.fnv1a64Hex(bytes)
         let path = assetsDirectory(zone) + "/" + checksum
-        if let existing = try StoreFileSystem.read(path) {
+        if let existing = try files.read(path) {
             guard existing == bytes else {
                 throw RecordStoreError(.storageFailure, recordName: record.recordName, "asset file \(path) holds other bytes with the same checksum")
             }
         } else {
-            try StoreFileSystem.makeDirectory(assetsDirectory(zone))
-            try StoreFileSystem.writeAtomically(bytes, to: path, fault: writeFault)
+            try files.makeDirectory(assetsDirectory(zone))
+            try files.writeAtomically(bytes, to: path)
         }
         var extra = JSONObject()
         if case .asset(let old)? = record[field: field] { extra = old.extra }
@@ -56,11 +73,11 @@ extension DirectoryRecordStore {
     /// be listed or removed stays (old versions only serve as conflict ancestors).
     func pruneHistory(of name: String, zone: RecordZoneID) {
         let dir = historyDirectory(name, zone)
-        let files = StoreFileSystem.list(dir).compactMap { file -> (Int64, String)? in
+        let versions = files.list(dir).compactMap { file -> (Int64, String)? in
             guard file.hasSuffix(".json"), let dash = file.lastIndex(of: "-"),
                   let seq = Int64(file[file.index(after: dash)...].dropLast(5)) else { return nil }
             return (seq, file)
         }.sorted { $0.0 < $1.0 }
-        for (_, file) in files.dropLast(historyLimit) { try? StoreFileSystem.remove(dir + "/" + file) }
+        for (_, file) in versions.dropLast(historyLimit) { try? files.remove(dir + "/" + file) }
     }
 }

@@ -1,5 +1,6 @@
 import CRDTNoteSupport
 import CRDTNote
+import CRDTNoteDurableFiles
 import Foundation
 
 /// A record store in a folder: one CloudKit Web Services JSON file per record plus asset files,
@@ -23,19 +24,21 @@ public struct DirectoryRecordStore: RecordStore {
     public let limits: RecordStoreLimits
     /// Versions kept per record for conflict ancestors.
     public let historyLimit: Int
-    let writeFault: StoreWriteFault?
+    /// The file layer every file operation goes through.
+    let files: StoreFileSystem
 
     /// A store in `root`, created if missing.
     public init(root: String, limits: RecordStoreLimits = .cloudKit, historyLimit: Int = 16) throws(RecordStoreError) {
-        try self.init(root: root, limits: limits, historyLimit: historyLimit, writeFault: nil)
+        try self.init(root: root, limits: limits, historyLimit: historyLimit, fileSystem: PosixFileSystem())
     }
 
-    init(root: String, limits: RecordStoreLimits = .cloudKit, historyLimit: Int = 16, writeFault: StoreWriteFault?) throws(RecordStoreError) {
+    /// A store in `root` on `fileSystem` (in tests, a `FaultInjectingFileSystem`), created if missing.
+    package init(root: String, limits: RecordStoreLimits = .cloudKit, historyLimit: Int = 16, fileSystem: any DurableFileSystem) throws(RecordStoreError) {
         self.root = root.hasSuffix("/") && root.count > 1 ? String(root.dropLast()) : root
         self.limits = limits
         self.historyLimit = max(historyLimit, 1)
-        self.writeFault = writeFault
-        try StoreFileSystem.makeDirectory(self.root + "/zones")
+        self.files = StoreFileSystem(files: fileSystem)
+        try files.makeDirectory(self.root + "/zones")
     }
 
     // MARK: Paths
@@ -52,28 +55,28 @@ public struct DirectoryRecordStore: RecordStore {
 
     /// Creates the zone's folder and index; an existing zone is left alone.
     public func createZone(_ zone: RecordZoneID) throws(RecordStoreError) {
-        try StoreFileSystem.withLock(lockPath) { () throws(RecordStoreError) in
-            if FileManager.default.fileExists(atPath: indexPath(zone)) { return }
-            try StoreFileSystem.remove(zoneDirectory(zone)) // leftovers of a crashed delete
+        try files.withLock(lockPath) { () throws(RecordStoreError) in
+            if try files.exists(indexPath(zone)) { return }
+            try files.remove(zoneDirectory(zone)) // leftovers of a crashed delete
             for dir in [recordsDirectory(zone), assetsDirectory(zone), zoneDirectory(zone) + "/history"] {
-                try StoreFileSystem.makeDirectory(dir)
+                try files.makeDirectory(dir)
             }
             let incarnation = String(UInt64.random(in: 1...UInt64.max), radix: 16)
-            try StoreFileSystem.writeAtomically(DirectoryZoneIndex(incarnation: incarnation).bytes(), to: indexPath(zone), fault: writeFault)
+            try files.writeAtomically(DirectoryZoneIndex(incarnation: incarnation).bytes(), to: indexPath(zone))
         }
     }
 
     /// Deletes the zone: its index goes first (the zone is gone from then on), then its files.
     public func deleteZone(_ zone: RecordZoneID) throws(RecordStoreError) {
-        try StoreFileSystem.withLock(lockPath) { () throws(RecordStoreError) in
-            try StoreFileSystem.remove(indexPath(zone))
-            try StoreFileSystem.remove(zoneDirectory(zone))
+        try files.withLock(lockPath) { () throws(RecordStoreError) in
+            try files.remove(indexPath(zone))
+            try files.remove(zoneDirectory(zone))
         }
     }
 
     /// Current versions of the named records that exist, with their asset bytes.
     public func fetchRecords(named names: [String], in zone: RecordZoneID) throws(RecordStoreError) -> [String: CloudRecord] {
-        try StoreFileSystem.withLock(lockPath) { () throws(RecordStoreError) in
+        try files.withLock(lockPath) { () throws(RecordStoreError) in
             _ = try loadIndex(zone)
             var out: [String: CloudRecord] = [:]
             for name in names { out[name] = try readRecord(at: recordPath(name, zone), zone: zone) }
@@ -83,7 +86,7 @@ public struct DirectoryRecordStore: RecordStore {
 
     /// Saves with change-tag checks (see `RecordStore`).
     public func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) throws(RecordStoreError) -> [CloudRecord] {
-        try StoreFileSystem.withLock(lockPath) { () throws(RecordStoreError) in
+        try files.withLock(lockPath) { () throws(RecordStoreError) in
             var index = try loadIndex(zone)
             if let error = limits.requestError(records: records) { throw error }
             try OptimisticConcurrency.checkUnique(records.map(\.recordName))
@@ -120,14 +123,14 @@ public struct DirectoryRecordStore: RecordStore {
                     version[field: field] = .asset(try writeAsset(bytes, field: field, in: version, zone: zone))
                 }
                 let json = version.jsonBytes()
-                try StoreFileSystem.makeDirectory(historyDirectory(name, zone))
-                try StoreFileSystem.writeAtomically(json, to: historyDirectory(name, zone) + "/" + tag + ".json", fault: writeFault)
+                try files.makeDirectory(historyDirectory(name, zone))
+                try files.writeAtomically(json, to: historyDirectory(name, zone) + "/" + tag + ".json")
                 commits.append((recordPath(name, zone), json))
                 saved.append(version)
             }
             if !commits.isEmpty {
-                try StoreFileSystem.writeAtomically(index.bytes(), to: indexPath(zone), fault: writeFault)
-                for commit in commits { try StoreFileSystem.writeAtomically(commit.bytes, to: commit.path, fault: writeFault) }
+                try files.writeAtomically(index.bytes(), to: indexPath(zone))
+                for commit in commits { try files.writeAtomically(commit.bytes, to: commit.path) }
                 for version in saved { pruneHistory(of: version.recordName, zone: zone) }
             }
             if !itemErrors.isEmpty { throw RecordStoreError.partialFailure(itemErrors, saved: saved) }
@@ -137,25 +140,26 @@ public struct DirectoryRecordStore: RecordStore {
 
     /// Deletes the named records (missing ones are ignored) and their history.
     public func deleteRecords(named names: [String], in zone: RecordZoneID) throws(RecordStoreError) {
-        try StoreFileSystem.withLock(lockPath) { () throws(RecordStoreError) in
+        try files.withLock(lockPath) { () throws(RecordStoreError) in
             var index = try loadIndex(zone)
             if let error = limits.deleteError(count: names.count) { throw error }
-            let existing = names.filter { FileManager.default.fileExists(atPath: recordPath($0, zone)) }
+            var existing: [String] = []
+            for name in names { if try files.exists(recordPath(name, zone)) { existing.append(name) } }
             guard !existing.isEmpty else { return }
             for name in existing { _ = index.recordChange(of: name, deleted: true) }
-            try StoreFileSystem.writeAtomically(index.bytes(), to: indexPath(zone), fault: writeFault)
+            try files.writeAtomically(index.bytes(), to: indexPath(zone))
             for name in existing {
-                try StoreFileSystem.remove(recordPath(name, zone))
-                try StoreFileSystem.remove(historyDirectory(name, zone))
+                try files.remove(recordPath(name, zone))
+                try files.remove(historyDirectory(name, zone))
             }
-            StoreFileSystem.syncDirectory(recordsDirectory(zone))
+            try files.syncDirectory(recordsDirectory(zone))
         }
     }
 
     /// A page of the change feed after `token`. The record files decide: an entry whose file
     /// exists is reported as changed, one whose file is gone as deleted.
     public func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) throws(RecordStoreError) -> RecordChanges {
-        try StoreFileSystem.withLock(lockPath) { () throws(RecordStoreError) in
+        try files.withLock(lockPath) { () throws(RecordStoreError) in
             let index = try loadIndex(zone)
             var after: Int64 = 0
             if let token {

@@ -1,91 +1,98 @@
 import CRDTNoteSupport
 import CRDTNote
-// The few POSIX calls the directory store needs (atomic replace, fsync, advisory locks).
-import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#elseif canImport(Darwin)
-import Darwin
-#elseif canImport(Android)
-import Android
-#endif
+import CRDTNoteDurableFiles
 
-/// Test hook: decides, for a file about to be written, after how many bytes the write "crashes"
-/// (nil: write normally). A crashed write leaves its temporary file behind, like a real crash.
-typealias StoreWriteFault = @Sendable (_ path: String) -> Int?
+/// The directory store's view of the package's file layer (`CRDTNoteDurableFiles`): the real
+/// file system, or in tests a `FaultInjectingFileSystem` that cuts the power mid-save. Every
+/// failure becomes `.storageFailure` naming the path, the operation and the system's reason.
+struct StoreFileSystem: Sendable {
+    /// Where the files live.
+    let files: any DurableFileSystem
 
-/// File operations of the directory store; every failure becomes `.storageFailure` naming the path.
-enum StoreFileSystem {
-    /// Replaces `path` with `bytes` atomically (see `AtomicFile`); `fault` can make the write
-    /// "crash" part-way for tests, leaving the temporary file behind.
-    static func writeAtomically(_ bytes: [UInt8], to path: String, fault: StoreWriteFault? = nil) throws(RecordStoreError) {
+    /// Replaces `path` with `bytes` atomically and durably (see `AtomicFile`).
+    func writeAtomically(_ bytes: [UInt8], to path: String) throws(RecordStoreError) {
         do {
-            try AtomicFile.write(bytes, to: path, crashAfter: fault?(path))
+            try AtomicFile.write(bytes, to: path, on: files)
         } catch {
-            throw RecordStoreError(.storageFailure, "cannot write \(path): \(error.message)")
+            throw Self.failure(error)
         }
     }
 
-    /// Flushes a directory entry change (rename, unlink) to disk; best effort.
-    static func syncDirectory(_ directory: String) {
-        let fd = open(directory, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        _ = fsync(fd)
-        close(fd)
+    /// Flushes a directory entry change (rename, unlink) to disk.
+    func syncDirectory(_ directory: String) throws(RecordStoreError) {
+        do {
+            try files.syncDirectory(at: directory)
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
+    /// Whether something is at `path`.
+    func exists(_ path: String) throws(RecordStoreError) -> Bool {
+        do {
+            return try files.exists(at: path)
+        } catch {
+            throw Self.failure(error)
+        }
     }
 
     /// The file's bytes, or nil when it does not exist.
-    static func read(_ path: String) throws(RecordStoreError) -> [UInt8]? {
-        guard FileManager.default.fileExists(atPath: path) else { return nil }
+    func read(_ path: String) throws(RecordStoreError) -> [UInt8]? {
         do {
-            return [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+            return try files.readFileIfPresent(at: path)
         } catch {
-            throw RecordStoreError(.storageFailure, "cannot read \(path): \(error)")
+            throw Self.failure(error)
         }
     }
 
-    /// Creates `path` and its parents.
-    static func makeDirectory(_ path: String) throws(RecordStoreError) {
+    /// The file's size, or nil when it does not exist.
+    func size(_ path: String) throws(RecordStoreError) -> Int64? {
         do {
-            try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
+            return try files.status(at: path)?.size
         } catch {
-            throw RecordStoreError(.storageFailure, "cannot create directory \(path): \(error)")
+            throw Self.failure(error)
+        }
+    }
+
+    /// Creates `path` and its parents, durably.
+    func makeDirectory(_ path: String) throws(RecordStoreError) {
+        do {
+            try files.createDirectories(at: path)
+        } catch {
+            throw Self.failure(error)
         }
     }
 
     /// Removes a file or directory tree; a missing one is fine.
-    static func remove(_ path: String) throws(RecordStoreError) {
-        guard FileManager.default.fileExists(atPath: path) else { return }
+    func remove(_ path: String) throws(RecordStoreError) {
         do {
-            try FileManager.default.removeItem(atPath: path)
+            try files.removeTree(at: path)
         } catch {
-            throw RecordStoreError(.storageFailure, "cannot remove \(path): \(error)")
+            throw Self.failure(error)
         }
     }
 
-    /// Names in a directory, without hidden (temporary) files; empty when it does not exist.
-    static func list(_ path: String) -> [String] {
-        ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }
+    /// Names in a directory, without hidden (temporary) files; empty when it does not exist or
+    /// cannot be listed (callers use it for best-effort pruning).
+    func list(_ path: String) -> [String] {
+        ((try? files.contentsOfDirectory(at: path)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
     /// Runs `body` holding an exclusive advisory lock on `lockPath` (other processes and other
     /// store values in this process wait).
-    static func withLock<T>(_ lockPath: String, _ body: () throws(RecordStoreError) -> T) throws(RecordStoreError) -> T {
-        let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { throw failure("cannot open lock file \(lockPath)", errno) }
-        defer { close(fd) }
-        while flock(fd, LOCK_EX) != 0 {
-            guard errno == EINTR else { throw failure("cannot lock \(lockPath)", errno) }
+    func withLock<T>(_ lockPath: String, _ body: () throws(RecordStoreError) -> T) throws(RecordStoreError) -> T {
+        let lock: DurableFileLock
+        do {
+            lock = try files.lockFile(at: lockPath, waiting: true)
+        } catch {
+            throw Self.failure(error)
         }
-        defer { _ = flock(fd, LOCK_UN) }
+        defer { lock.unlock() }
         return try body()
     }
 
-    private static func failure(_ message: String, _ code: Int32) -> RecordStoreError {
-        let reason = strerror(code).map { String(cString: $0) } ?? "error \(code)"
-        return RecordStoreError(.storageFailure, "\(message): \(reason)")
+    private static func failure(_ error: DurableFileError) -> RecordStoreError {
+        RecordStoreError(.storageFailure, error.description)
     }
 }
 

@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteDurableFiles
 import CRDTNote
 import Foundation
 

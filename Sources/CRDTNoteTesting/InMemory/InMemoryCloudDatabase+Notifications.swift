@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import CRDTNote
 /// Change notifications, as CloudKit's zone subscriptions deliver them (silent pushes): every
 /// change to a subscribed zone notifies every registered device; notifications coalesce (a

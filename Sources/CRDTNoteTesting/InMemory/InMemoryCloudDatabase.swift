@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import CRDTNote
 /// An in-memory stand-in for CloudKit's private database, for tests, benchmarks and the CLI.
 ///

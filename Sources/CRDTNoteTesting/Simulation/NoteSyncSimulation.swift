@@ -1,4 +1,5 @@
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import CRDTNote
 /// A seeded simulation of several devices editing notes offline and online against the
 /// in-memory CloudKit simulator with injected faults and process crashes, then syncing to

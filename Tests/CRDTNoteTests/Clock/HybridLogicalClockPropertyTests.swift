@@ -5,6 +5,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Seeded simulations of several replicas exchanging messages in random order.
 @Suite("HybridLogicalClock properties")

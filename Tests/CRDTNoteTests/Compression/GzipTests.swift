@@ -5,6 +5,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 @Suite struct GzipTests {
     @Test func decodesEveryBlockKind() throws {

@@ -2,6 +2,7 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Lazily loaded snapshots (`NoteText(snapshot:)` reads text and clock table up front, builds
 /// the index on first need): the same behaviour as the note that wrote the snapshot, copies that

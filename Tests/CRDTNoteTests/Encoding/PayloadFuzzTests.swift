@@ -5,6 +5,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Deterministic mutation fuzzing of snapshot and changes payloads. Checksums are
 /// re-sealed after mutating so the body decoders see the damage. Every case must end in

@@ -3,6 +3,7 @@ import Testing
 @testable import CRDTNoteTesting
 import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// The rANS coder and the raw-or-coded byte columns of snapshot format 2: round trips of
 /// random streams (the input is the oracle) and hostile streams (a typed error, never a trap).

@@ -4,6 +4,7 @@ import Testing
 import CRDTNoteTestSupport
 @testable import CRDTNoteTesting
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Snapshot format 2 (Docs/FORMAT.md, "Runs, version 2") against format 1 as the oracle: both
 /// must load to the same note.

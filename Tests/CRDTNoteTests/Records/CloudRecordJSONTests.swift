@@ -5,6 +5,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Modelled on CloudKit Web Services `records/lookup` output.
 let webServicesResponse = #"""

@@ -6,6 +6,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteDurableFiles
 
 /// The records in Docs/examples/ (used by the README's first command). Set
 /// `CRDTNOTE_REGENERATE_EXAMPLES=1` to rewrite them from the library; otherwise the committed

@@ -5,6 +5,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// THE property, for every combination of record kinds: with seeded random edits on both
 /// sides of an ancestor, every character inserted by either side and not deleted by either is

@@ -5,6 +5,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Damaged input never traps: a merge ends in a record or a typed error.
 @Suite("RecordMerger robustness")

@@ -4,6 +4,7 @@ import Testing
 import CRDTNoteTestSupport
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Deterministic mutation fuzzing of the record reader (issue 12): mutated payload bytes with the
 /// header's length and CRC-32C recomputed (so mutations reach the decoder), mutated record JSON,

@@ -1,6 +1,7 @@
 import Testing
 @testable import CRDTNote
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// `insertInPlace` against the standard `insert`: random positions (front, middle, end, empty
 /// arrays), plain values and class instances (whose reference counts must come out right).

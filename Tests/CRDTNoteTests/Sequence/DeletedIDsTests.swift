@@ -1,6 +1,7 @@
 import Testing
 @testable import CRDTNote
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// The delete set against a plain `Set<UInt32>` oracle: random ranges (mostly neighbours of
 /// the last one, as backspacing makes, sometimes anywhere), in random orders.

@@ -1,6 +1,7 @@
 import Testing
 @testable import CRDTNote
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// The Fenwick tree against plain prefix sums of an array: random point changes (some held back),
 /// slots inserted in the middle and the tree rebuilt from the first changed slot only.

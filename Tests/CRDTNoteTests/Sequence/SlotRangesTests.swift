@@ -1,6 +1,7 @@
 import Testing
 @testable import CRDTNote
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// `SlotRanges` against a plain array holding every id's slot: random appends and reassignments,
 /// most of them inside one segment (a run moving to another leaf), some across several.

@@ -1,6 +1,7 @@
 import Testing
 @testable import CRDTNote
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Spare leaves against plain oracles: leaves split off at random places, before or after the
 /// leaf they come from, must keep the runs in document order (the flat list before the splits),

@@ -6,6 +6,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteDurableFiles
 
 @Suite struct DirectoryRecordStoreTests {
     let zone = StoreFixtures.zone
@@ -99,40 +100,58 @@ import CRDTNoteTestSupport
     }
 
     @Test func aCrashWhileWritingTheRecordLeavesTheOldVersion() async throws {
-        let root = StoreFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let healthy = try await store(root)
+        let files = FaultInjectingFileSystem()
+        let healthy = try DirectoryRecordStore(root: "/store", fileSystem: files)
+        try healthy.createZone(zone)
         let v1 = try await healthy.save(StoreFixtures.note("a", text: "version one"), in: zone)
         let recordPath = healthy.recordPath("a", zone)
-        let before = try #require(FileManager.default.contents(atPath: recordPath))
+        let before = try files.readFile(at: recordPath)
 
-        let crashing = try DirectoryRecordStore(root: root, writeFault: { path in path == recordPath ? 12 : nil })
-        let error = await StoreFixtures.storeError { try await crashing.save(StoreFixtures.edited(v1, text: "version two"), in: zone) }
+        // The process stops while it writes the new version's temporary file.
+        let temporaryPrefix = "." + DurablePath.name(of: recordPath) + ".tmp-"
+        files.inject(.powerLoss, of: .write, onPath: { DurablePath.name(of: $0).hasPrefix(temporaryPrefix) })
+        let error = await StoreFixtures.storeError { try await healthy.save(StoreFixtures.edited(v1, text: "version two"), in: zone) }
         #expect(error?.code == .storageFailure)
-        #expect(FileManager.default.contents(atPath: recordPath) == before)
+        #expect(files.isPoweredOff)
+        files.crashProcess()
+        #expect(try files.readFile(at: recordPath) == before)
         // The half-written temporary file exists but is never read as a record.
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: healthy.recordsDirectory(zone))
-        #expect(leftovers.contains { $0.hasPrefix(".") && $0.contains(".tmp-") })
-        #expect(StoreFixtures.text(try await healthy.fetchRecord(named: "a", in: zone)) == "version one")
+        let leftovers = try files.contentsOfDirectory(at: healthy.recordsDirectory(zone))
+        #expect(leftovers.contains { $0.hasPrefix(temporaryPrefix) })
+        let restarted = try DirectoryRecordStore(root: "/store", fileSystem: files)
+        #expect(StoreFixtures.text(try await restarted.fetchRecord(named: "a", in: zone)) == "version one")
+        // A power loss now drops the temporary file (its folder entry was never flushed), not the record.
+        files.crash()
+        #expect(try files.contentsOfDirectory(at: healthy.recordsDirectory(zone)) == ["a.json"])
+        #expect(try files.readFile(at: recordPath) == before)
         // The old tag is still current: the next save succeeds; the feed shows the record once.
-        let v2 = try await healthy.save(StoreFixtures.edited(v1, text: "version two"), in: zone)
+        let v2 = try await restarted.save(StoreFixtures.edited(v1, text: "version two"), in: zone)
         #expect(StoreFixtures.text(v2) == "version two")
-        let changes = try await healthy.fetchAllChanges(in: zone, since: nil)
+        let changes = try await restarted.fetchAllChanges(in: zone, since: nil)
         #expect(changes.changed.map(\.recordName) == ["a"])
     }
 
-    @Test func aCrashWhileWritingTheIndexChangesNothing() async throws {
-        let root = StoreFixtures.temporaryDirectory()
-        defer { try? FileManager.default.removeItem(atPath: root) }
-        let healthy = try await store(root)
+    @Test func aFailureWhileWritingTheIndexChangesNothing() async throws {
+        let files = FaultInjectingFileSystem()
+        let healthy = try DirectoryRecordStore(root: "/store", fileSystem: files)
+        try healthy.createZone(zone)
         let v1 = try await healthy.save(StoreFixtures.note("a", text: "one"), in: zone)
-        let indexPath = healthy.indexPath(zone)
-        let crashing = try DirectoryRecordStore(root: root, writeFault: { path in path == indexPath ? 5 : nil })
-        #expect(await StoreFixtures.storeError { try await crashing.save(StoreFixtures.edited(v1, text: "two"), in: zone) }?.code == .storageFailure)
-        #expect(await StoreFixtures.storeError { try await crashing.save(StoreFixtures.note("b"), in: zone) }?.code == .storageFailure)
-        #expect(try await healthy.fetchRecord(named: "a", in: zone) == v1)
-        #expect(try await healthy.fetchRecord(named: "b", in: zone) == nil)
-        #expect(try await healthy.fetchAllChanges(in: zone, since: nil).changed == [v1])
+        let indexTemporary: @Sendable (String) -> Bool = { DurablePath.name(of: $0).hasPrefix(".zone.json.tmp-") }
+        files.inject(.error(EIO), onOperation: 1, of: .write, onPath: indexTemporary)
+        files.inject(.error(ENOSPC), onOperation: 2, of: .write, onPath: indexTemporary)
+        let first = await StoreFixtures.storeError { try await healthy.save(StoreFixtures.edited(v1, text: "two"), in: zone) }
+        #expect(first?.code == .storageFailure)
+        #expect(first?.message.contains("Input/output error") == true)
+        let second = await StoreFixtures.storeError { try await healthy.save(StoreFixtures.note("b"), in: zone) }
+        #expect(second?.code == .storageFailure)
+        #expect(second?.message.contains("No space left on device") == true)
+        for _ in 0..<2 {
+            #expect(try await healthy.fetchRecord(named: "a", in: zone) == v1)
+            #expect(try await healthy.fetchRecord(named: "b", in: zone) == nil)
+            #expect(try await healthy.fetchAllChanges(in: zone, since: nil).changed == [v1])
+            #expect(try files.contentsOfDirectory(at: healthy.zoneDirectory(zone)).filter { $0.hasPrefix(".") }.isEmpty)
+            files.crash() // and after a power loss, the same
+        }
     }
 
     @Test func concurrentWritersOnOneFolderConflict() async throws {

@@ -2,6 +2,7 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// The editor session driven the way a text view drives it: a fake view (its text as UTF-16
 /// units and a selected range) applies the session's updates, and must always show exactly the

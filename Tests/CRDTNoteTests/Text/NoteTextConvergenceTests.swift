@@ -5,6 +5,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Seeded property tests: many replicas, random edits, random partial syncs in random
 /// orders with duplicates; everyone must converge and nothing may be lost.

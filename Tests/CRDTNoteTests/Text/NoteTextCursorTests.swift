@@ -2,6 +2,7 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// The local-edit shortcuts (typing cursor, edit cursor, deleting by moving a run boundary,
 /// the held-back Fenwick change) against a plain model, with every invariant checked after

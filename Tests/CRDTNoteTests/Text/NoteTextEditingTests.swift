@@ -5,6 +5,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 @Suite struct NoteTextEditingTests {
     @Test(arguments: [1, 2, 3, 4, 5] as [UInt64])

@@ -2,6 +2,7 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// The byte-level entry point (`replaceScalars(in:withUTF8:)`, used by trace replay) against
 /// the `String` one: the same edits must give the same state, and bad bytes change nothing.

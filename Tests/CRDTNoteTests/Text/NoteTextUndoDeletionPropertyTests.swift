@@ -2,6 +2,7 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Undo and redo of deletions against a model that knows nothing of runs, ids or byte ranges: a
 /// list of characters, each visible or not. Deletions span several runs of both devices (the

@@ -2,6 +2,7 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Seeded undo/redo chains interleaved with another device's edits and merges.
 @Suite struct NoteTextUndoPropertyTests {

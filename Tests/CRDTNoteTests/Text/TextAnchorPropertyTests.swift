@@ -3,6 +3,7 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// Anchors against an oracle that knows nothing of the CRDT: the text is made of characters that
 /// each appear once, so the character an anchor is attached to can be found by value in the new

@@ -1,6 +1,7 @@
 import Testing
 @testable import CRDTNote
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import CRDTNoteTestSupport
 
 /// The whole-text diff (Docs/RECORD-FORMAT.md, "Folding plain text: the diff, version 2"): exact results, edit placement, bounded cost.

@@ -3,6 +3,7 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// The patches `merge` and `apply` return, checked the way a text view uses them: applied in
 /// order to the previous text (by UTF-16 ranges on an array of UTF-16 units, as NSMutableString

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CRDTNote
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 import CRDTNoteTestSupport
 
 /// Whole-text updates (`setText`) from two devices merge keeping each device's intent:

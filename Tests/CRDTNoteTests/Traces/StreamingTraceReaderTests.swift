@@ -2,6 +2,7 @@ import Testing
 @testable import CRDTNote
 @testable import CRDTNoteTraces
 @testable import CRDTNoteSupport
+@testable import CRDTNoteToolSupport
 
 /// A gzip file of `json` made of stored blocks of `blockSize` bytes (no compressor needed), in
 /// `members` members, so block and window boundaries fall wherever a test wants them.
