@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import CRDTNote
+import CRDTNoteSupport
 
 /// End-to-end checks of `new`, `edit` and `text`: records made from text and edited by replicas.
 @Suite struct CLINoteCommandTests {
@@ -21,7 +23,10 @@ import Testing
         let edit = try CLIHarness.run(["edit", "n.json", "--replica", "0x2a", "--text", "new.txt"], in: folder.url)
         #expect(edit.status == 0, "\(edit.stderr)")
         #expect(try CLIHarness.run(["text", "n.json"], in: folder.url).stdoutData == Data(edited.utf8))
-        #expect(try folder.contents() == ["n.json", "new.txt"])
+        // Beside the record: the text mirror's asset files (ASSET, the default type), one per text
+        // written, and nothing else.
+        let mirrors = [Self.tricky, edited].map { "text-\(FNV1a64.hex(Array($0.utf8))).bin" }
+        #expect(try folder.contents() == (["n.json", "new.txt"] + mirrors).sorted())
 
         let shown = try CLIHarness.showJSON("n.json", in: folder.url)
         #expect(shown["recordName"] as? String == "note-1")
