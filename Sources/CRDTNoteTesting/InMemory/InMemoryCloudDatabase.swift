@@ -7,7 +7,8 @@ import CRDTNote
 /// a bounded per-record history), client and server; zones must be created first; deletes show
 /// up in change feeds; change tokens are plain values that stay valid across client restarts
 /// and expire when the zone is reset. Limits are CloudKit's (400 records, 2 MB per request,
-/// 1 MB per record). A seeded `FaultPlan` injects the failures a client must survive.
+/// 1 MB per record), and so is the schema rule: a field's type is fixed when it is first saved
+/// (`RecordSchema`). A seeded `FaultPlan` injects the failures a client must survive.
 ///
 /// ```swift
 /// let db = InMemoryCloudDatabase(faults: FaultPlan(rate: 0.2, seed: 7))
@@ -22,6 +23,8 @@ public actor InMemoryCloudDatabase: RecordZoneSubscribing {
     /// Distinguishes this database's change tokens from any other's.
     public let identifier: UInt64
     var zones: [String: InMemoryZone] = [:]
+    /// Each field's type per record type, fixed when first saved (CloudKit's schema rule).
+    var schema = RecordSchema()
     var userDeletedZones: Set<String> = []
     private var nextTag: UInt64 = 0
     private var nextIncarnation: UInt64 = 0
@@ -127,7 +130,8 @@ public actor InMemoryCloudDatabase: RecordZoneSubscribing {
                 itemErrors[name] = RecordStoreError(.limitExceeded, recordName: name, "injected: record '\(name)' is over the server's per-record limit")
                 continue
             }
-            if var error = limits.recordError(client) ?? state.conflictError(for: client) {
+            if var error = limits.recordError(client) ?? schema.check(client, in: "the in-memory database")
+                ?? state.conflictError(for: client) {
                 if fault == .assetNotDownloaded, var conflict = error.conflict {
                     conflict.server = Self.withoutAssetBytes(conflict.server)
                     conflict.ancestor = conflict.ancestor.map(Self.withoutAssetBytes)
@@ -144,6 +148,7 @@ public actor InMemoryCloudDatabase: RecordZoneSubscribing {
                 version.recordChangeTag = "t\(nextTag)"
                 version.zoneID = zone
                 state.commit(version, historyLimit: historyLimit)
+                schema.learn(version)
                 saved.append(fault == .partialSavedRecords ? Self.partial(version) : version)
             }
         }

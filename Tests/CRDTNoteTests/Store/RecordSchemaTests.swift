@@ -2,9 +2,12 @@ import Foundation
 import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+@testable import CRDTNoteFiles
+@testable import CRDTNoteSupport
 
-/// CloudKit's schema rule (`RecordSchema`): a field's type is fixed, per record type and
-/// database, when it is first saved, and a record that types it otherwise is refused.
+/// CloudKit's schema rule in the stores that stand in for it: a field's type is fixed, per record
+/// type and database, when it is first saved, and a record that types it otherwise is refused.
 @Suite("Record schema")
 struct RecordSchemaTests {
     static let zone = StoreFixtures.zone
@@ -54,5 +57,96 @@ struct RecordSchemaTests {
         without[field: "text"] = nil
         without[field: "title"] = .string("new field")
         #expect(schema.check(without, in: "db") == nil)
+    }
+
+    // MARK: Both stores
+
+    enum StoreKind: String, CaseIterable { case inMemory, folder }
+
+    /// A fresh store of `kind` with the zone created; `root` is the folder store's folder.
+    static func store(_ kind: StoreKind, root: String) async throws -> any RecordStore {
+        let store: any RecordStore
+        switch kind {
+        case .inMemory: store = InMemoryCloudDatabase()
+        case .folder: store = try DirectoryRecordStore(root: root)
+        }
+        try await store.createZone(zone)
+        return store
+    }
+
+    static func fieldTypes(_ store: any RecordStore) async throws -> [String: String] {
+        if let db = store as? InMemoryCloudDatabase { return await db.fieldTypes(of: "Note") }
+        if let folder = store as? DirectoryRecordStore { return try folder.fieldTypes(of: "Note") }
+        return [:]
+    }
+
+    @Test(arguments: StoreKind.allCases)
+    func aStoreRefusesARecordThatChangesAFieldsType(_ kind: StoreKind) async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try await Self.store(kind, root: root)
+        #expect(try await Self.fieldTypes(store) == [:])
+        let first = try await store.save(Self.record("classic", text: Self.asset), in: Self.zone)
+        #expect(try await Self.fieldTypes(store) == ["version": "INT64", "text": "ASSET"])
+
+        // Another record, or the same one again, with `text` as a STRING: refused, nothing stored.
+        for attempt in [Self.record("new", text: .string("10 bytes!!")), StoreFixtures.edited(first, text: "now a string")] {
+            let error = try #require(await StoreFixtures.storeError { try await store.save(attempt, in: Self.zone) })
+            #expect(error.code == .invalidArguments)
+            #expect(error.recordName == attempt.recordName)
+            #expect(error.fieldTypeMismatch?.field == "text")
+            #expect(error.fieldTypeMismatch?.schemaType == "ASSET")
+            #expect(error.fieldTypeMismatch?.recordFieldType == "STRING")
+        }
+        #expect(try await store.fetchRecord(named: "new", in: Self.zone) == nil)
+        #expect(try await store.fetchRecord(named: "classic", in: Self.zone)?.recordChangeTag == first.recordChangeTag)
+
+        // In one request the first record fixes a new field; a later one typing it otherwise fails alone.
+        var a = Self.record("a", text: Self.asset), b = Self.record("b", text: Self.asset)
+        a[field: "pinned"] = .int64(1)
+        b[field: "pinned"] = .string("yes")
+        let error = try #require(await StoreFixtures.storeError { try await store.saveRecords([a, b], in: Self.zone) })
+        #expect(error.code == .partialFailure)
+        #expect(error.saved.map(\.recordName) == ["a"])
+        #expect(error.itemErrors["b"]?.fieldTypeMismatch?.field == "pinned")
+        #expect(error.itemErrors["b"]?.fieldTypeMismatch?.schemaType == "INT64")
+
+        // The schema belongs to the database, not the zone: a recreated zone keeps it.
+        try await store.deleteZone(Self.zone)
+        try await store.createZone(Self.zone)
+        let again = try #require(await StoreFixtures.storeError { try await store.save(Self.record("x", text: .string("s")), in: Self.zone) })
+        #expect(again.fieldTypeMismatch?.schemaType == "ASSET")
+    }
+
+    @Test func theFolderStoreKeepsItsSchemaInTheFolder() async throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let store = try DirectoryRecordStore(root: root)
+        try store.createZone(Self.zone)
+        _ = try await store.save(Self.record("s", text: .string("a string")), in: Self.zone)
+        let file = try String(contentsOfFile: root + "/schema.json", encoding: .utf8)
+        #expect(file.contains("\"crdtnote-directory-schema\""))
+        #expect(file.contains("\"text\": \"STRING\""))
+        // Another store value (another process) on the same folder enforces it.
+        let other = try DirectoryRecordStore(root: root)
+        let error = try #require(await StoreFixtures.storeError { try await other.save(Self.record("a", text: Self.asset), in: Self.zone) })
+        #expect(error.fieldTypeMismatch == FieldTypeMismatch(recordType: "Note", field: "text", schemaType: "STRING", recordFieldType: "ASSET"))
+        #expect(error.message.contains(root))
+        // A damaged schema file is a storage failure naming it, not a silently empty schema.
+        try Data("{\"format\": \"something else\"}".utf8).write(to: URL(fileURLWithPath: root + "/schema.json"))
+        let damaged = try #require(await StoreFixtures.storeError { try await other.save(Self.record("b", text: .string("x")), in: Self.zone) })
+        #expect(damaged.code == .storageFailure)
+        #expect(damaged.message.contains("schema.json"))
+    }
+
+    @Test func schemaFilesRoundTrip() throws {
+        var schema = RecordSchema()
+        schema.learn(Self.record("a", text: Self.asset))
+        schema.learn(Self.record("f", text: .string("x"), type: "Folder"))
+        let bytes = DirectoryRecordStore.json(of: schema)
+        #expect(try DirectoryRecordStore.schema(fromJSON: bytes, path: "schema.json") == schema)
+        #expect(throws: RecordStoreError.self) {
+            try DirectoryRecordStore.schema(fromJSON: Array(#"{"format": "crdtnote-directory-schema", "formatVersion": 1, "recordTypes": {"Note": {"text": 5}}}"#.utf8), path: "s")
+        }
     }
 }
