@@ -63,8 +63,12 @@ import CRDTNoteSupport
     }
 
     @Test func newWithoutNameUsesAUUIDAndWritesToStandardOutput() throws {
-        let result = try CLIHarness.run(["new", "--replica", "1"], stdin: Data("hello".utf8))
+        // With standard output, the text mirror's asset file goes to the current directory.
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let result = try CLIHarness.run(["new", "--replica", "1"], stdin: Data("hello".utf8), in: folder.url)
         #expect(result.status == 0)
+        #expect(try folder.contents() == ["text-\(FNV1a64.hex(Array("hello".utf8))).bin"])
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         let name = try #require(object["recordName"] as? String)
         #expect(UUID(uuidString: name) != nil, "record name \(name) is not a UUID")
@@ -151,8 +155,10 @@ import CRDTNoteSupport
     @Test func textPrintsNoTrailingNewline() throws {
         let result = try CLIHarness.run(["text", CLIFixtures.example("server.json")])
         #expect(result.stdout == "Weekend groceries\n- milk\n- apples\n")
-        let bare = try CLIHarness.run(["new", "--replica", "1", "--name", "x"], stdin: Data("no newline".utf8))
-        let text = try CLIHarness.run(["text", "-"], stdin: bare.stdoutData)
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let bare = try CLIHarness.run(["new", "--replica", "1", "--name", "x"], stdin: Data("no newline".utf8), in: folder.url)
+        let text = try CLIHarness.run(["text", "-"], stdin: bare.stdoutData, in: folder.url)
         #expect(text.stdout == "no newline")
     }
 
