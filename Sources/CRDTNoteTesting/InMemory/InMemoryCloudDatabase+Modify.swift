@@ -66,6 +66,12 @@ extension InMemoryCloudDatabase {
                 saves[name] = .failure(CloudKitFailure(.limitExceeded, message))
                 continue
             }
+            if let refusal = schema.check(client, in: "the in-memory database") {
+                var failure = CloudKitFailure(.invalidArguments, refusal.message)
+                failure.fieldTypeMismatch = refusal.fieldTypeMismatch
+                saves[name] = .failure(failure)
+                continue
+            }
             if var failure = state.saveFailure(for: client) {
                 if fault == .assetNotDownloaded, let server = failure.server {
                     failure.server = Self.withoutAssetBytes(server)
@@ -82,6 +88,7 @@ extension InMemoryCloudDatabase {
                 version.recordChangeTag = "t\(nextTag)"
                 version.zoneID = zone
                 state.commit(version, historyLimit: historyLimit)
+                schema.learn(version)
                 changed = true
                 saves[name] = .success(fault == .partialSavedRecords ? Self.partial(version) : version)
             }

@@ -11,7 +11,8 @@ import CRDTNote
 /// missing record is `unknownItem`; zones must be created first (`zoneNotFound`); deletes show
 /// up in change feeds; change tokens are plain values that stay valid across client restarts
 /// and expire when the zone is reset. Limits are CloudKit's (400 records, 2 MB per request,
-/// 1 MB per record). A seeded `FaultPlan` injects the failures a client must survive.
+/// 1 MB per record), and so is the schema rule: a field's type is fixed when it is first saved
+/// (`RecordSchema`). A seeded `FaultPlan` injects the failures a client must survive.
 ///
 /// ```swift
 /// let db = InMemoryCloudDatabase(faults: FaultPlan(rate: 0.2, seed: 7))
@@ -27,6 +28,8 @@ public actor InMemoryCloudDatabase: CloudKitStyleDatabase {
     /// Distinguishes this database's change tokens from any other's.
     public let identifier: UInt64
     var zones: [String: InMemoryZone] = [:]
+    /// Each field's type per record type, fixed when first saved (CloudKit's schema rule).
+    var schema = RecordSchema()
     var userDeletedZones: Set<String> = []
     var nextTag: UInt64 = 0
     private var nextIncarnation: UInt64 = 0

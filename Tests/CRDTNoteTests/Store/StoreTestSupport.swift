@@ -40,10 +40,13 @@ enum StoreFixtures {
         return nil
     }
 
-    /// The text field of a record.
+    /// The text field of a record: a STRING, or an ASSET's bytes as UTF-8.
     static func text(_ stored: CloudRecord?) -> String? {
-        if case .string(let s)? = stored?[field: "text"] { return s }
-        return nil
+        switch stored?[field: "text"] {
+        case .string(let s)?: return s
+        case .asset(let ref)?: return ref.bytes.map { String(decoding: $0, as: UTF8.self) }
+        default: return nil
+        }
     }
 
     /// A fresh empty temporary folder.

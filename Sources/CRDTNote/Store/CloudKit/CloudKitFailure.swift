@@ -64,6 +64,9 @@ public struct CloudKitFailure: Error, Hashable, Sendable {
     public var partialErrors: [String: CloudKitFailure]
     /// `CKError.partialErrorsByItemID` entries keyed by `CKRecordZone.ID`, by zone name.
     public var zoneErrors: [String: CloudKitFailure]
+    /// For `invalidArguments` refusing a field of another type than the schema fixed, when the
+    /// database says which (the in-memory database does; CloudKit only says so in its message).
+    public var fieldTypeMismatch: FieldTypeMismatch?
 
     /// A failure.
     public init(_ code: Code, _ message: String = "", retryAfterSeconds: Double? = nil,
@@ -108,6 +111,7 @@ extension RecordStoreError {
             if !zoneErrors.isEmpty { message += "; zone(s) failed: " + zoneErrors.keys.sorted().joined(separator: ", ") }
         default:
             self.init(Self.code(for: failure.code), recordName: recordName, retryAfterSeconds: failure.retryAfterSeconds, text)
+            fieldTypeMismatch = failure.fieldTypeMismatch
         }
     }
 
