@@ -20,7 +20,9 @@ final class NotesSync {
         engine = try NoteSyncEngine(
             store: store,
             replica: replica,
-            configuration: NoteSyncConfiguration(zone: RecordZoneID(zoneName: "Notes")),
+            // `text` (the plain-text copy for older apps) in the one type this container has:
+            // an ASSET, as the classic note app stored it (CloudKit.md, section 4).
+            configuration: NoteSyncConfiguration(zone: RecordZoneID(zoneName: "Notes"), textMirror: .asset),
             state: try Self.loadState(from: stateURL))
     }
 

@@ -1,5 +1,7 @@
 import Foundation
 import Testing
+import CRDTNote
+import CRDTNoteSupport
 
 /// End-to-end checks of `new`, `edit` and `text`: records made from text and edited by replicas.
 @Suite struct CLINoteCommandTests {
@@ -21,7 +23,10 @@ import Testing
         let edit = try CLIHarness.run(["edit", "n.json", "--replica", "0x2a", "--text", "new.txt"], in: folder.url)
         #expect(edit.status == 0, "\(edit.stderr)")
         #expect(try CLIHarness.run(["text", "n.json"], in: folder.url).stdoutData == Data(edited.utf8))
-        #expect(try folder.contents() == ["n.json", "new.txt"])
+        // Beside the record: the text mirror's asset files (ASSET, the default type), one per text
+        // written, and nothing else.
+        let mirrors = [Self.tricky, edited].map { "text-\(FNV1a64.hex(Array($0.utf8))).bin" }
+        #expect(try folder.contents() == (["n.json", "new.txt"] + mirrors).sorted())
 
         let shown = try CLIHarness.showJSON("n.json", in: folder.url)
         #expect(shown["recordName"] as? String == "note-1")
@@ -58,8 +63,12 @@ import Testing
     }
 
     @Test func newWithoutNameUsesAUUIDAndWritesToStandardOutput() throws {
-        let result = try CLIHarness.run(["new", "--replica", "1"], stdin: Data("hello".utf8))
+        // With standard output, the text mirror's asset file goes to the current directory.
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let result = try CLIHarness.run(["new", "--replica", "1"], stdin: Data("hello".utf8), in: folder.url)
         #expect(result.status == 0)
+        #expect(try folder.contents() == ["text-\(FNV1a64.hex(Array("hello".utf8))).bin"])
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         let name = try #require(object["recordName"] as? String)
         #expect(UUID(uuidString: name) != nil, "record name \(name) is not a UUID")
@@ -146,8 +155,10 @@ import Testing
     @Test func textPrintsNoTrailingNewline() throws {
         let result = try CLIHarness.run(["text", CLIFixtures.example("server.json")])
         #expect(result.stdout == "Weekend groceries\n- milk\n- apples\n")
-        let bare = try CLIHarness.run(["new", "--replica", "1", "--name", "x"], stdin: Data("no newline".utf8))
-        let text = try CLIHarness.run(["text", "-"], stdin: bare.stdoutData)
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let bare = try CLIHarness.run(["new", "--replica", "1", "--name", "x"], stdin: Data("no newline".utf8), in: folder.url)
+        let text = try CLIHarness.run(["text", "-"], stdin: bare.stdoutData, in: folder.url)
         #expect(text.stdout == "no newline")
     }
 

@@ -27,7 +27,9 @@ enum NoteSource {
 
 extension NoteRecord {
     /// Reads the note. Legacy text becomes edits of a replica derived from the record name and
-    /// text (the same on every device); a mirror changed by an older client is folded in.
+    /// text (the same on every device); a mirror changed by an older client is folded in (when
+    /// the record had no complete mirror, `mirroredBytes`, what the client wrote is added and
+    /// nothing it was not shown is removed). `text` may be a STRING or an ASSET either way.
     ///
     /// Throws `.newerVersion` (record `version` above 2, or a payload needing a newer reader)
     /// before decoding anything past the gate; `.corruptPayload`, `.invalidField`,
@@ -98,8 +100,46 @@ extension NoteRecord {
             throw self.error(.inconsistentStates, NoteSchema.Field.payloadAsset, "payload and payloadAsset contradict each other: \(error)")
         }
         guard let state = union else { return .plain(text ?? "") }
+        if let shown = try mirroredBytes() {
+            guard let text else { return .crdt(state, .payload) }
+            return try foldMirror(text, showing: shown, of: state)
+        }
         guard let text, text != state.string else { return .crdt(state, .payload) }
         let folded = try PlainTextFolding.fold(state, text: text, recordName: recordName, modified: modifiedMilliseconds)
+        return .crdt(folded, .payloadWithFoldedText)
+    }
+
+    /// The `mirroredBytes` field: how many leading UTF-8 bytes of the payload's text the `text`
+    /// mirror showed, or nil when the field is absent (the mirror showed the whole text).
+    /// Throws `.invalidField` for a value that is not a non-negative INT64.
+    func mirroredBytes() throws(NoteRecordError) -> Int? {
+        let name = NoteSchema.Field.mirroredBytes
+        switch record[field: name] {
+        case nil:
+            return nil
+        case .int64(let n)? where n >= 0 && n <= Int64(Int.max):
+            return Int(n)
+        case .int64(let n)?:
+            throw error(.invalidField, name, "\(n) is not a byte count")
+        case let other?:
+            throw error(.invalidField, name, "expected INT64, found \(other.defaultTypeName)")
+        }
+    }
+
+    /// A record whose mirror showed only the first `shown` bytes of `state`'s text (0: no
+    /// mirror at all). A `text` that differs from them was written by an older client, which
+    /// edited what it was shown: the new text is `text` followed by the part it was not shown,
+    /// folded in as a diff against the payload's text. So the hidden part is never deleted.
+    private func foldMirror(_ text: String, showing shown: Int, of state: NoteText) throws(NoteRecordError) -> NoteSource {
+        let all = state.utf8
+        // The cut must be inside the text and on a scalar boundary (not a UTF-8 continuation byte).
+        guard shown <= all.count, shown == all.count || all[shown] & 0xC0 != 0x80 else {
+            throw error(.invalidField, NoteSchema.Field.mirroredBytes,
+                        "the mirror cannot have shown \(shown) bytes of a \(all.count)-byte text (not a character boundary inside it)")
+        }
+        if text.utf8.elementsEqual(all[..<shown]) { return .crdt(state, .payload) }
+        let edited = text + String(decoding: all[shown...], as: UTF8.self)
+        let folded = try PlainTextFolding.fold(state, text: edited, recordName: recordName, modified: modifiedMilliseconds)
         return .crdt(folded, .payloadWithFoldedText)
     }
 

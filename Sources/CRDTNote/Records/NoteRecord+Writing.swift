@@ -1,8 +1,11 @@
 extension NoteRecord {
     /// Writes `note` into the note fields: `version` 2, the snapshot as `payload` (or as
-    /// `payloadAsset` when over the inline limit), the `text` mirror (STRING, or ASSET when
-    /// large), and `modified` from the latest edit's clock (see ``modifiedMilliseconds(for:)``).
-    /// Every other field is kept.
+    /// `payloadAsset` when over the inline limit), the `text` mirror in the one type `mirror`
+    /// says (see ``NoteTextMirror``: an ASSET of the whole note by default; a STRING, or no
+    /// `text` and `mirroredBytes` 0 when the note does not fit a STRING; or none), and
+    /// `modified` from the latest edit's clock (see ``modifiedMilliseconds(for:)``). Every
+    /// other field is kept. Every field is written with one type whatever the note's size, as
+    /// CloudKit's schema requires.
     ///
     /// Refuses with `.limitExceeded`, changing nothing, a note beyond `limits` (elements,
     /// replicas, runs, text bytes) or whose payload would be larger than
@@ -14,7 +17,7 @@ extension NoteRecord {
     /// `payloadAsset`'s bytes are missing, since its version could not be checked.
     /// New ASSET fields get a reference with `size`, a local checksum and the bytes, but no
     /// `downloadURL` (see ``assetsToSave``).
-    public mutating func write(_ note: NoteText, limits: NoteLimits = .standard) throws(NoteRecordError) {
+    public mutating func write(_ note: NoteText, limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset) throws(NoteRecordError) {
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: true)
         do {
@@ -36,12 +39,13 @@ extension NoteRecord {
         }
         let text = note.utf8
         var payloadInline = payload.count <= limits.maxInlinePayload
-        var textInline = text.count <= limits.maxInlineText
+        // Only a STRING mirror counts toward the record's size; one that does not fit is left out.
+        var stringMirror = mirror == .string && text.count <= limits.maxInlineText
         let others = otherFieldsSize()
         func total() -> Int {
-            others + (payloadInline ? payload.count : 0) + (textInline ? text.count : 0)
+            others + (payloadInline ? payload.count : 0) + (stringMirror ? text.count : 0)
         }
-        if total() > limits.recordBudget { textInline = false }
+        if total() > limits.recordBudget { stringMirror = false }
         if total() > limits.recordBudget { payloadInline = false }
 
         record[field: NoteSchema.Field.version] = .int64(NoteSchema.currentVersion)
@@ -52,10 +56,17 @@ extension NoteRecord {
             record[field: NoteSchema.Field.payload] = nil
             setAsset(NoteSchema.Field.payloadAsset, payload)
         }
-        if textInline {
-            record[field: NoteSchema.Field.text] = .string(note.string)
-        } else {
+        if mirror == .asset {
             setAsset(NoteSchema.Field.text, text)
+            record[field: NoteSchema.Field.mirroredBytes] = nil
+        } else if stringMirror {
+            record[field: NoteSchema.Field.text] = .string(note.string)
+            record[field: NoteSchema.Field.mirroredBytes] = nil
+        } else {
+            // No mirror: an old client is shown nothing, and the record says so, so that what it
+            // writes into `text` is added to the note, never diffed against text it did not see.
+            record[field: NoteSchema.Field.text] = nil
+            record[field: NoteSchema.Field.mirroredBytes] = .int64(0)
         }
         if let modified = Self.modifiedMilliseconds(for: note) {
             record[field: NoteSchema.Field.modified] = .timestamp(modified)
@@ -76,18 +87,19 @@ extension NoteRecord {
         return Int64(trusted?.milliseconds ?? now)
     }
 
-    /// A copy with `note` written (see ``write(_:limits:)``).
-    public func writing(_ note: NoteText, limits: NoteLimits = .standard) throws(NoteRecordError) -> NoteRecord {
+    /// A copy with `note` written (see ``write(_:limits:mirror:)``).
+    public func writing(_ note: NoteText, limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset) throws(NoteRecordError) -> NoteRecord {
         var copy = self
-        try copy.write(note, limits: limits)
+        try copy.write(note, limits: limits, mirror: mirror)
         return copy
     }
 
-    /// A new record named `recordName` holding `note` (see ``write(_:limits:)``; a fresh record
-    /// has no version or payload to refuse, but any error `write` reports is thrown, not hidden).
-    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteLimits = .standard) throws(NoteRecordError) {
+    /// A new record named `recordName` holding `note` (see ``write(_:limits:mirror:)``; a fresh
+    /// record has no version or payload to refuse, but any error `write` reports is thrown, not hidden).
+    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteLimits = .standard,
+                mirror: NoteTextMirror = .asset) throws(NoteRecordError) {
         self.init(recordName: recordName, zoneID: zoneID)
-        try write(note, limits: limits)
+        try write(note, limits: limits, mirror: mirror)
     }
 
     /// Asset note fields whose bytes still have to be stored: references without a `downloadURL`.

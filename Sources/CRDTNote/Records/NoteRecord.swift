@@ -2,14 +2,15 @@
 ///
 /// The underlying ``CloudRecord`` keeps everything: fields this library does not know, unknown
 /// keys, system fields, and the bytes of ASSET fields. Reading never changes the record; writing
-/// only touches the note fields (`version`, `text`, `modified`, `payload`, `payloadAsset`).
+/// only touches the note fields (`version`, `text`, `modified`, `payload`, `payloadAsset`,
+/// `mirroredBytes`), each in its one type (`text`'s is the container's: ``NoteTextMirror``).
 ///
 /// ```swift
 /// let stored = try NoteRecord(record, loadingAssetsFrom: storage)   // or NoteRecord(fetched)
 /// var note = try stored.read(as: myReplica).note
 /// try note.setText(editedText)
-/// let updated = try stored.writing(note)             // version 2, payload, mirror, modified
-/// let saved = try updated.savingAssets(to: storage)  // large payloads and texts as assets
+/// let updated = try stored.writing(note, mirror: .asset)  // version 2, payload, mirror, modified
+/// let saved = try updated.savingAssets(to: storage)       // large payloads and text assets
 /// ```
 public struct NoteRecord: Hashable, Sendable {
     /// The CloudKit record, all fields and keys (and held asset bytes) included.
@@ -21,7 +22,7 @@ public struct NoteRecord: Hashable, Sendable {
         self.record = record
     }
 
-    /// A new, empty note record (no fields yet; ``write(_:limits:)`` fills them).
+    /// A new, empty note record (no fields yet; ``write(_:limits:mirror:)`` fills them).
     public init(recordName: String, zoneID: RecordZoneID? = nil) {
         var record = CloudRecord(recordName: recordName, recordType: NoteSchema.recordType)
         record.zoneID = zoneID

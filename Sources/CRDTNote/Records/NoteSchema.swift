@@ -1,13 +1,17 @@
 /// The CloudKit schema of a note record (record type `Note`) and the size limits used when
 /// writing one. See Docs/RECORD-FORMAT.md for the reasoning behind every number.
 ///
+/// CloudKit fixes each field's type when it is first saved, so every field has one type for
+/// the life of a container; `text`'s is the container's (``NoteTextMirror``).
+///
 /// | field | type | meaning |
 /// | --- | --- | --- |
 /// | `version` | INT64 | 1 = legacy plain text, 2 = crdtnote |
-/// | `text` | STRING or ASSET | v1: the note; v2: plain-text mirror for search and old clients |
+/// | `text` | ASSET, or STRING in containers where it is one (one per container) | v1: the note; v2: plain-text mirror for old clients |
 /// | `modified` | TIMESTAMP | ms since 1970 of the latest edit (HLC physical part) |
 /// | `payload` | BYTES | the encoded CRDT snapshot, when small enough |
 /// | `payloadAsset` | ASSET | the encoded CRDT snapshot, when larger (then no `payload`) |
+/// | `mirroredBytes` | INT64 | v2 only, when `text` does not mirror the whole note: how many leading UTF-8 bytes of it `text` showed (crdtnote writes 0: no `text`) |
 public enum NoteSchema {
     /// The CloudKit record type of notes.
     public static let recordType = "Note"
@@ -16,7 +20,7 @@ public enum NoteSchema {
     public enum Field {
         /// INT64 schema version.
         public static let version = "version"
-        /// STRING or ASSET text (v1 content, v2 mirror).
+        /// The text (v1 content, v2 mirror): an ASSET, or a STRING in containers where it is one.
         public static let text = "text"
         /// TIMESTAMP of the latest edit.
         public static let modified = "modified"
@@ -24,8 +28,12 @@ public enum NoteSchema {
         public static let payload = "payload"
         /// ASSET: encoded snapshot too large to inline.
         public static let payloadAsset = "payloadAsset"
+        /// INT64, written with a v2 record whose `text` does not mirror the whole note: the
+        /// number of leading UTF-8 bytes of the payload's text that `text` showed (crdtnote
+        /// writes 0 and no `text`). Absent: `text`, when present, mirrors the whole note.
+        public static let mirroredBytes = "mirroredBytes"
         /// Every field this library computes; all other fields belong to the app and are kept.
-        public static let all: Set<String> = [version, text, modified, payload, payloadAsset]
+        public static let all: Set<String> = [version, text, modified, payload, payloadAsset, mirroredBytes]
     }
 
     /// Schema version of legacy plain-text note records.

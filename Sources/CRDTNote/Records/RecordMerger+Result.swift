@@ -10,18 +10,20 @@ extension RecordMerger {
         if !Self.holdsExactly(merged, record: base, source: baseSource) {
             // Written by this device now: `modified` follows the drift rule against the system clock
             // (the decoded states' clocks are not this device's).
-            try out.write(merged.forked(as: merged.replica, clock: HybridLogicalClock()), limits: limits)
+            try out.write(merged.forked(as: merged.replica, clock: HybridLogicalClock()), limits: limits, mirror: mirror)
         }
         Self.mergeAppFields(into: &out.record, from: others, base: base.record, ancestor: ancestor?.record)
         return RecordMergeResult(record: out, note: merged, serverUnchanged: out.record == base.record, notes: log)
     }
 
-    /// Whether `record` is a clean v2 record (one payload, matching mirror) of exactly `state`,
-    /// so that rewriting it would change nothing but the payload's byte layout.
+    /// Whether `record` is a clean v2 record (one payload, a matching mirror or none by
+    /// `mirroredBytes`) of exactly `state`, so that rewriting it would change nothing but the
+    /// payload's byte layout. Its mirror's type is left as it is: the server's record shows the
+    /// type its container has.
     static func holdsExactly(_ state: NoteText, record: NoteRecord, source: NoteSource) -> Bool {
         guard case .crdt(let stored, .payload) = source,
               record.record[field: NoteSchema.Field.version] == .int64(NoteSchema.currentVersion),
-              record.record[field: NoteSchema.Field.text] != nil,
+              record.record[field: NoteSchema.Field.text] != nil || record.record[field: NoteSchema.Field.mirroredBytes] != nil,
               (record.record[field: NoteSchema.Field.payload] == nil) != (record.record[field: NoteSchema.Field.payloadAsset] == nil)
         else { return false }
         return stored.version == state.version && stored.scalarCount == state.scalarCount

@@ -26,10 +26,14 @@
 public struct RecordMerger: Sendable {
     /// Inline limits used when writing the merged record.
     public var limits: NoteLimits
+    /// The type of the `text` mirror of a merged record the merger writes: the container's
+    /// (``NoteTextMirror``; the sync engine passes ``NoteSyncConfiguration/textMirror``).
+    public var mirror: NoteTextMirror
 
-    /// A merger writing records with `limits`.
-    public init(limits: NoteLimits = .standard) {
+    /// A merger writing records with `limits` and `mirror`.
+    public init(limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset) {
         self.limits = limits
+        self.mirror = mirror
     }
 
     /// Three-way merge of a conflict. `ancestor` is what the client started from, if CloudKit

@@ -1,4 +1,5 @@
-/// Where note records live: CloudKit's private database, the in-memory simulator, or a folder.
+/// Where note records live: CloudKit's private database (or the in-memory simulator, which has
+/// its shape) through `CloudKitStyleRecordStore`, or a folder.
 ///
 /// Semantics follow CloudKit's private database with custom zones:
 /// - **Optimistic concurrency.** `saveRecords` saves a record only if its `recordChangeTag`
@@ -35,8 +36,8 @@ public protocol RecordStore: Sendable {
     func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges
 }
 
-/// A store that can notify devices of changes: CloudKit (a `CKRecordZoneSubscription` with
-/// silent pushes) and the in-memory database.
+/// A store that can notify devices of changes: `CloudKitStyleRecordStore`, over CloudKit (a
+/// `CKRecordZoneSubscription` with silent pushes) or the in-memory database.
 public protocol RecordZoneSubscribing: RecordStore {
     /// Saves (creates or replaces) the subscription `subscriptionID` for changes to any record
     /// of `zone`, delivered as silent notifications. Fails with `.zoneNotFound` when the zone

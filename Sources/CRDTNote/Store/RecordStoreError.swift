@@ -67,6 +67,9 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
     /// `CKRecordZone.ID` in `partialErrorsByItemID`, e.g. `zoneNotFound` or `changeTokenExpired`
     /// of a zone-changes fetch).
     public var zoneErrors: [String: RecordStoreError]
+    /// For `.invalidArguments` refusing a field of another type than the schema fixed for it:
+    /// which field and both types (set by the in-memory database and the folder store).
+    public var fieldTypeMismatch: FieldTypeMismatch? = nil
 
     /// An error of `code`.
     public init(_ code: Code, recordName: String? = nil, retryAfterSeconds: Double? = nil, _ message: String) {

@@ -20,33 +20,45 @@ public struct RecordStoreLimits: Hashable, Sendable {
     /// The size a record counts for (``CloudRecord/size``), assets excluded.
     static func size(of record: CloudRecord) -> Int { record.size }
 
-    /// The whole-request error for `records`, if the request is over a limit.
-    package func requestError(records: [CloudRecord]) -> RecordStoreError? {
+    /// Why a request saving `records` is over a limit (nil: it is not). Limits are neutral: a
+    /// `RecordStore` reports a violation as `.limitExceeded` (``requestError(records:)`` and its
+    /// siblings), a CloudKit-shaped server as CloudKit's `limitExceeded`.
+    package func requestViolation(records: [CloudRecord]) -> String? {
         if records.count > maxRecordsPerRequest {
-            return RecordStoreError(.limitExceeded,
-                "request has \(records.count) records, over the limit of \(maxRecordsPerRequest)")
+            return "request has \(records.count) records, over the limit of \(maxRecordsPerRequest)"
         }
         var total = 0
         for stored in records { total += Self.size(of: stored) }
         if total > maxRequestBytes {
-            return RecordStoreError(.limitExceeded,
-                "request has \(total) bytes of record data, over the limit of \(maxRequestBytes)")
+            return "request has \(total) bytes of record data, over the limit of \(maxRequestBytes)"
         }
         return nil
     }
 
-    /// The item error for `record`, if it alone is too large.
-    package func recordError(_ record: CloudRecord) -> RecordStoreError? {
+    /// Why `record` alone is too large (nil: it is not).
+    package func recordViolation(_ record: CloudRecord) -> String? {
         let size = Self.size(of: record)
         guard size > maxRecordBytes else { return nil }
-        return RecordStoreError(.limitExceeded, recordName: record.recordName,
-            "record '\(record.recordName)' has \(size) bytes without assets, over the limit of \(maxRecordBytes)")
+        return "record '\(record.recordName)' has \(size) bytes without assets, over the limit of \(maxRecordBytes)"
+    }
+
+    /// Why a request deleting `count` records is over the limit (nil: it is not).
+    package func deleteViolation(count: Int) -> String? {
+        count > maxRecordsPerRequest ? "request deletes \(count) records, over the limit of \(maxRecordsPerRequest)" : nil
+    }
+
+    /// The whole-request error for `records`, if the request is over a limit.
+    package func requestError(records: [CloudRecord]) -> RecordStoreError? {
+        requestViolation(records: records).map { RecordStoreError(.limitExceeded, $0) }
+    }
+
+    /// The item error for `record`, if it alone is too large.
+    package func recordError(_ record: CloudRecord) -> RecordStoreError? {
+        recordViolation(record).map { RecordStoreError(.limitExceeded, recordName: record.recordName, $0) }
     }
 
     /// Whole-request error for a delete of `count` records.
     package func deleteError(count: Int) -> RecordStoreError? {
-        count > maxRecordsPerRequest
-            ? RecordStoreError(.limitExceeded, "request deletes \(count) records, over the limit of \(maxRecordsPerRequest)")
-            : nil
+        deleteViolation(count: count).map { RecordStoreError(.limitExceeded, $0) }
     }
 }

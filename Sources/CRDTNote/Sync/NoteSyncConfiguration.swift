@@ -39,6 +39,9 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     public var recordType: String
     /// Inline-versus-asset limits for writing note records.
     public var recordLimits: NoteLimits
+    /// The one CloudKit type of the `text` mirror in this container's note records (ASSET by
+    /// default, as the classic note app's containers have it; see ``NoteTextMirror``).
+    public var textMirror: NoteTextMirror
     /// The id of the change-notification subscription on the zone (silent pushes when any
     /// device changes a note), saved once by the engine when the store supports it
     /// (`RecordZoneSubscribing`), remembered in `NoteSyncState` and saved again after the zone
@@ -50,7 +53,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
                 pageLimit: Int = 200, baseBackoff: Duration = .milliseconds(500), maxBackoff: Duration = .seconds(60),
                 deleteConflictPolicy: DeleteConflictPolicy = .editResurrects,
                 userDeletedZonePolicy: UserDeletedZonePolicy = .recreateAndUpload, recordType: String = NoteSchema.recordType,
-                recordLimits: NoteLimits = .standard) {
+                recordLimits: NoteLimits = .standard, textMirror: NoteTextMirror = .asset) {
         self.zone = zone
         self.maxAttempts = max(maxAttempts, 1)
         self.batchSize = max(batchSize, 1)
@@ -61,6 +64,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
         self.userDeletedZonePolicy = userDeletedZonePolicy
         self.recordType = recordType
         self.recordLimits = recordLimits
+        self.textMirror = textMirror
         self.subscriptionID = nil
     }
 

@@ -30,10 +30,11 @@ extension NoteSyncCore {
         if note.hasUnsavedChanges {
             // Local edits meet a newer server record: merge as a conflict would.
             let client = try Self.makeRecord(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType,
-                                             limits: configuration.recordLimits)
+                                             limits: configuration.recordLimits, mirror: configuration.textMirror)
             var ancestor = note.base
             if let base = ancestor, Self.lacksAssetBytes(base) { ancestor = nil }
-            let merged = try Self.merge(RecordConflict(ancestor: ancestor, client: client, server: stored), limits: configuration.recordLimits)
+            let merged = try Self.merge(RecordConflict(ancestor: ancestor, client: client, server: stored),
+                                        limits: configuration.recordLimits, mirror: configuration.textMirror)
             remote = merged.note
             note.base = merged.record
         } else {

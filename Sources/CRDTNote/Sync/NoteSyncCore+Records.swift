@@ -4,11 +4,11 @@
 extension NoteSyncCore {
     /// The record for `text`, built on `base` (its change tag and every other field kept).
     static func makeRecord(for text: NoteText, name: String, basedOn base: CloudRecord?, recordType: String,
-                       limits: NoteLimits) throws(NoteSyncError) -> CloudRecord {
+                       limits: NoteLimits, mirror: NoteTextMirror) throws(NoteSyncError) -> CloudRecord {
         var note = base.map(NoteRecord.init) ?? NoteRecord(recordName: name)
         if base == nil { note.record.recordType = recordType }
         do {
-            try note.write(text, limits: limits)
+            try note.write(text, limits: limits, mirror: mirror)
         } catch {
             throw syncError(error, name: name)
         }
@@ -25,9 +25,9 @@ extension NoteSyncCore {
     }
 
     /// The merge of a conflict (built on the server record) and the merged note.
-    static func merge(_ conflict: RecordConflict, limits: NoteLimits) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
+    static func merge(_ conflict: RecordConflict, limits: NoteLimits, mirror: NoteTextMirror) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
         do {
-            let result = try RecordMerger(limits: limits).merge(
+            let result = try RecordMerger(limits: limits, mirror: mirror).merge(
                 ancestor: conflict.ancestor.map(NoteRecord.init), client: NoteRecord(conflict.client), server: NoteRecord(conflict.server))
             return (result.record.record, result.note)
         } catch {

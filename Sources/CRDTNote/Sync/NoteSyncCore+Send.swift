@@ -7,7 +7,7 @@ extension NoteSyncCore {
     public mutating func recordToSend(for name: String) throws(NoteSyncError) -> CloudRecord? {
         guard let note = notes[name], note.hasUnsavedChanges else { return nil }
         let record = try Self.makeRecord(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType,
-                                         limits: configuration.recordLimits)
+                                         limits: configuration.recordLimits, mirror: configuration.textMirror)
         sent[name] = SentRecord(revision: note.revision, record: record)
         return record
     }
@@ -88,7 +88,7 @@ extension NoteSyncCore {
         }
         let merged: (record: CloudRecord, note: NoteText)
         do {
-            merged = try Self.merge(conflict, limits: configuration.recordLimits)
+            merged = try Self.merge(conflict, limits: configuration.recordLimits, mirror: configuration.textMirror)
         } catch {
             // The server record is newer than this library or unreadable: leave both alone.
             noteFailed(error, name: name)

@@ -16,6 +16,10 @@ enum CommonOptions {
     /// `--format N`
     static let format = OptionSpec.value(
         "--format", "N", "Snapshot format to write: 1 (default; every crdtnote reads it) or 2 (smaller; read only by crdtnote releases that know format 2).")
+    /// `--text-mirror TYPE`
+    static let textMirror = OptionSpec.value(
+        "--text-mirror", "TYPE",
+        "Type of the plain-text mirror ('text') for older apps: asset, string or off. Default: the input record's type (new notes: asset). One container needs one type.")
     /// `--json`
     static let json = OptionSpec.flag("--json", "Print machine-readable JSON instead of text.")
 
@@ -36,6 +40,15 @@ enum CommonOptions {
             throw parsed.usageError("option '--format' must be 1 or 2, got '\(value)'")
         }
         return format
+    }
+
+    /// The `--text-mirror` type, or nil when absent (keep the input record's type).
+    static func textMirror(_ parsed: ParsedArguments) throws(UsageError) -> NoteTextMirror? {
+        guard let value = try parsed.value(textMirror.name) else { return nil }
+        guard let mirror = NoteTextMirror(rawValue: value) else {
+            throw parsed.usageError("option '--text-mirror' must be asset, string or off, got '\(value)'")
+        }
+        return mirror
     }
 
     /// Fails when standard input is named by more than one argument, since it can be read once.

@@ -18,6 +18,8 @@ struct EditOptions: Equatable, Sendable {
     var assets: String?
     /// The snapshot format written (`--format`).
     var format: SnapshotFormat = .version1
+    /// The type of the `text` mirror (`--text-mirror`); nil: the record's own.
+    var textMirror: NoteTextMirror?
 }
 
 extension EditOptions {
@@ -25,18 +27,19 @@ extension EditOptions {
     static let spec = CommandSpec(
         name: "edit",
         summary: "Replace a note's text, recording the change as edits by one replica.",
-        usage: ["edit RECORD --replica ID [--text FILE] [--format N] [-o OUT] [--assets DIR]"],
+        usage: ["edit RECORD --replica ID [--text FILE] [--format N] [--text-mirror TYPE] [-o OUT] [--assets DIR]"],
         arguments: [ArgumentSpec(name: "RECORD", help: "The record JSON file to edit.")],
         options: [
             CommonOptions.replica,
             .value("--text", "FILE", "Read the new text from FILE; '-' or no --text reads standard input."),
             .value("--output", short: "-o", "OUT",
                    "Write the edited record to OUT ('-': standard output) instead of replacing RECORD."),
-            CommonOptions.assets, CommonOptions.format,
+            CommonOptions.assets, CommonOptions.format, CommonOptions.textMirror,
         ],
         discussion: [
             "The note is read (a version 1 record is upgraded), its text replaced by the new text as the",
             "smallest edits by replica ID, and the record written as version 2 with every other field kept.",
+            "The plain-text mirror keeps the record's type (STRING or ASSET) unless --text-mirror is given.",
             "Without -o, RECORD is rewritten in place, atomically: it is never left half written.",
             "Asset files go beside the output (with -o -, into --assets DIR or the current directory).",
         ],
@@ -60,6 +63,7 @@ extension EditOptions {
         }
         output = try CommonOptions.output(parsed, default: .file(recordPath))
         format = try CommonOptions.format(parsed)
+        textMirror = try CommonOptions.textMirror(parsed)
         try CommonOptions.checkSingleStandardInput([recordPath, textPath], command: Self.spec.name)
     }
 

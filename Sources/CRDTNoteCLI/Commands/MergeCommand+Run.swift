@@ -9,7 +9,7 @@ import CRDTNoteSupport
 /// only then are the records merged. Notes about the merge (a legacy side upgraded, a
 /// two-way merge) go to standard error as `crdtnote: note:` lines.
 func runMerge(_ options: MergeOptions) throws(CLIError) {
-    let merger = RecordMerger(limits: NoteLimits(snapshotFormat: options.format))
+    var merger = RecordMerger(limits: NoteLimits(snapshotFormat: options.format))
     let result: RecordMergeResult
     switch options.inputs {
     case let .conflict(serverPath, clientPath, ancestorPath):
@@ -17,6 +17,7 @@ func runMerge(_ options: MergeOptions) throws(CLIError) {
         let client = try RecordFile.load(clientPath, assets: options.assets)
         let ancestor = try ancestorPath.map { (path) throws(CLIError) in try RecordFile.load(path, assets: options.assets) }
         try checkMergeable([ancestor, client, server].compactMap { $0 })
+        merger.mirror = mirror(options, inputs: [server, client] + (ancestor.map { [$0] } ?? []))
         _ = try client.read()
         _ = try server.read()
         do {
@@ -34,6 +35,7 @@ func runMerge(_ options: MergeOptions) throws(CLIError) {
         var files: [RecordFile] = []
         for path in paths { files.append(try RecordFile.load(path, assets: options.assets)) }
         try checkMergeable(files)
+        merger.mirror = mirror(options, inputs: files.reversed())
         for file in files { _ = try file.read() }
         do {
             result = try merger.merge(records: files.map(\.record))
@@ -67,4 +69,11 @@ private func checkMergeable(_ files: [RecordFile]) throws(CLIError) {
                 file: file.displayName, location: "recordName")
         }
     }
+}
+
+/// The merged record's mirror type: `--text-mirror`, else that of the first input (the record
+/// the merge is built on first) whose type shows, else ASSET. So a merge never changes the type
+/// of `text` in the container its records come from.
+private func mirror(_ options: MergeOptions, inputs: [RecordFile]) -> NoteTextMirror {
+    options.textMirror ?? inputs.lazy.compactMap { NoteTextMirror(of: $0.record) }.first ?? .asset
 }

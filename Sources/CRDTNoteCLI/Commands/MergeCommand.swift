@@ -22,6 +22,8 @@ struct MergeOptions: Equatable, Sendable {
     var output: OutputDestination
     /// The snapshot format written (`--format`).
     var format: SnapshotFormat = .version1
+    /// The type of the merged record's `text` mirror (`--text-mirror`); nil: the inputs'.
+    var textMirror: NoteTextMirror?
 }
 
 extension MergeOptions {
@@ -30,21 +32,23 @@ extension MergeOptions {
         name: "merge",
         summary: "Merge versions of a note record into one record that keeps every edit.",
         usage: [
-            "merge --server S --client C [--ancestor A] [--assets DIR] [--format N] [-o OUT]",
-            "merge R1 R2 [R3 ...] [--assets DIR] [--format N] [-o OUT]",
+            "merge --server S --client C [--ancestor A] [--assets DIR] [--format N] [--text-mirror TYPE] [-o OUT]",
+            "merge R1 R2 [R3 ...] [--assets DIR] [--format N] [--text-mirror TYPE] [-o OUT]",
         ],
         arguments: [ArgumentSpec(name: "R1 R2 ...", help: "Record JSON files: versions of the same note.")],
         options: [
             .value("--server", "S", "The record now on the server (the merge is built on it)."),
             .value("--client", "C", "The record the client tried to save."),
             .value("--ancestor", "A", "The record the client started from (optional)."),
-            CommonOptions.assets, CommonOptions.format, CommonOptions.output,
+            CommonOptions.assets, CommonOptions.format, CommonOptions.textMirror, CommonOptions.output,
         ],
         discussion: [
             "Give either --server and --client (a save conflict) or two or more records, not both.",
             "Plain-text (version 1) sides are upgraded with replica ids derived from the record, so every",
             "device merging the same records gets the same result. Asset files of the merged record are",
             "written beside OUT; with standard output, into --assets DIR, or else the current directory.",
+            "The merged record's plain-text mirror has the type of the record it is built on (else of the",
+            "other inputs; else ASSET) unless --text-mirror is given.",
         ],
         examples: [
             ("crdtnote merge --server server.json --client client.json -o merged.json",
@@ -78,6 +82,7 @@ extension MergeOptions {
         assets = try CommonOptions.assets(parsed)
         output = try CommonOptions.output(parsed, default: .standardOutput)
         format = try CommonOptions.format(parsed)
+        textMirror = try CommonOptions.textMirror(parsed)
         try CommonOptions.checkSingleStandardInput(inputPaths, command: Self.spec.name)
     }
 

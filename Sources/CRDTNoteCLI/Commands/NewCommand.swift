@@ -16,6 +16,8 @@ struct NewOptions: Equatable, Sendable {
     var output: OutputDestination
     /// The snapshot format written (`--format`).
     var format: SnapshotFormat = .version1
+    /// The type of the `text` mirror (`--text-mirror`); nil: ASSET.
+    var textMirror: NoteTextMirror?
 }
 
 extension NewOptions {
@@ -26,16 +28,17 @@ extension NewOptions {
     static let spec = CommandSpec(
         name: "new",
         summary: "Create a note record from plain text.",
-        usage: ["new --replica ID [--text FILE] [--name RECORDNAME] [--format N] [-o OUT]"],
+        usage: ["new --replica ID [--text FILE] [--name RECORDNAME] [--format N] [--text-mirror TYPE] [-o OUT]"],
         options: [
             CommonOptions.replica,
             .value("--text", "FILE", "Read the note's text from FILE; '-' or no --text reads standard input."),
             .value("--name", "RECORDNAME", "CloudKit record name (ASCII, at most 255 bytes); default: a new UUID."),
-            CommonOptions.format, CommonOptions.output,
+            CommonOptions.format, CommonOptions.textMirror, CommonOptions.output,
         ],
         discussion: [
-            "The text is read as UTF-8, exactly (no newline added or removed). Asset files of a large note",
-            "go beside OUT, or with standard output into the current directory.",
+            "The text is read as UTF-8, exactly (no newline added or removed). The plain-text mirror is an",
+            "ASSET file (the classic note app's type) unless --text-mirror says otherwise. Asset files go",
+            "beside OUT, or with standard output into the current directory.",
         ],
         examples: [
             ("crdtnote new --replica 0x1f --text todo.txt -o todo.json", "Make a record from a text file"),
@@ -61,6 +64,7 @@ extension NewOptions {
         }
         output = try CommonOptions.output(parsed, default: .standardOutput)
         format = try CommonOptions.format(parsed)
+        textMirror = try CommonOptions.textMirror(parsed)
     }
 
     /// Checks input and output before creating the record.

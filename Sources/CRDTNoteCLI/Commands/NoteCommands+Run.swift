@@ -4,7 +4,8 @@ import CRDTNoteFiles
 import CRDTNoteSupport
 import Foundation
 
-/// Runs `crdtnote new`: a v2 record whose text is one edit by the given replica.
+/// Runs `crdtnote new`: a v2 record whose text is one edit by the given replica, its mirror an
+/// ASSET unless `--text-mirror` says otherwise.
 func runNew(_ options: NewOptions) throws(CLIError) {
     let text = try TextInput.read(options.textPath)
     var note = NoteText(replica: options.replica)
@@ -12,7 +13,7 @@ func runNew(_ options: NewOptions) throws(CLIError) {
     let record: NoteRecord
     do {
         record = try NoteRecord(recordName: options.recordName ?? UUID().uuidString, note: note,
-                                limits: NoteLimits(snapshotFormat: options.format))
+                                limits: NoteLimits(snapshotFormat: options.format), mirror: options.textMirror ?? .asset)
     } catch {
         throw .noteRecord(error, file: options.recordName)
     }
@@ -21,7 +22,8 @@ func runNew(_ options: NewOptions) throws(CLIError) {
 }
 
 /// Runs `crdtnote edit`: reads the note (a v1 record is upgraded), makes its text the given
-/// text as the fewest edits by the given replica, and writes the record back as version 2.
+/// text as the fewest edits by the given replica, and writes the record back as version 2 with
+/// its `text` in the type it had (or `--text-mirror`'s).
 func runEdit(_ options: EditOptions) throws(CLIError) {
     let file = try RecordFile.load(options.recordPath, assets: options.assets)
     let text = try TextInput.read(options.textPath)
@@ -29,7 +31,9 @@ func runEdit(_ options: EditOptions) throws(CLIError) {
     try setText(text, of: &note, file: options.recordPath)
     let updated: NoteRecord
     do {
-        updated = try file.record.writing(note, limits: NoteLimits(snapshotFormat: options.format))
+        // The record's own mirror type: one type per field in the container it came from.
+        let mirror = options.textMirror ?? NoteTextMirror(of: file.record) ?? .asset
+        updated = try file.record.writing(note, limits: NoteLimits(snapshotFormat: options.format), mirror: mirror)
     } catch {
         throw .noteRecord(error, file: file.displayName)
     }

@@ -9,6 +9,7 @@ import Foundation
 /// Layout, one folder per zone (names escaped, see `StoreFileName`):
 /// ```
 /// <root>/.lock                                 advisory lock: one writer at a time, across processes
+/// <root>/schema.json                           field types per record type, fixed when first saved
 /// <root>/zones/<zone>/zone.json                incarnation + change log (tokens, tags)
 /// <root>/zones/<zone>/records/<name>.json      current version (the commit point)
 /// <root>/zones/<zone>/history/<name>/<tag>.json  recent versions, for conflict ancestors
@@ -16,7 +17,9 @@ import Foundation
 /// ```
 /// Every file is written to a temporary file, flushed and renamed, so a crash never leaves a
 /// half-written record. Change tags are `<incarnation>-<sequence>`; a stale tag conflicts
-/// exactly as in `InMemoryCloudDatabase`. Assets are never garbage-collected.
+/// exactly as in `InMemoryCloudDatabase`, and a record giving a field another type than the
+/// folder's schema fixed for it is refused as there (`invalidArguments`, see `RecordSchema`).
+/// Assets are never garbage-collected.
 public struct DirectoryRecordStore: RecordStore {
     /// The store's folder.
     public let root: String
@@ -88,6 +91,8 @@ public struct DirectoryRecordStore: RecordStore {
     public func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) throws(RecordStoreError) -> [CloudRecord] {
         try files.withLock(lockPath) { () throws(RecordStoreError) in
             var index = try loadIndex(zone)
+            var schema = try loadSchema()
+            var schemaChanged = false
             if let error = limits.requestError(records: records) { throw error }
             try OptimisticConcurrency.checkUnique(records.map(\.recordName))
             var saved: [CloudRecord] = []
@@ -98,7 +103,7 @@ public struct DirectoryRecordStore: RecordStore {
                 guard !name.isEmpty else { throw RecordStoreError(.invalidArguments, "a record has an empty name") }
                 let current = try readRecord(at: recordPath(name, zone), zone: zone)
                 let wasDeleted = index.changes[name]?.deleted == true
-                if let error = limits.recordError(client)
+                if let error = limits.recordError(client) ?? schema.check(client, in: "the folder store \(root)")
                     ?? OptimisticConcurrency.check(client: client, current: current, wasDeleted: wasDeleted, ancestor: { tag in
                         // A conflict's ancestor is optional (CloudKit may omit it too): a pruned or
                         // unreadable old version makes the merge two-way, which loses nothing.
@@ -115,6 +120,7 @@ public struct DirectoryRecordStore: RecordStore {
                 case .success(let bound):
                     version = bound
                 }
+                if schema.learn(version) { schemaChanged = true }
                 let tag = index.recordChange(of: name, deleted: false)
                 version.recordChangeTag = tag
                 version.zoneID = zone
@@ -129,6 +135,7 @@ public struct DirectoryRecordStore: RecordStore {
                 saved.append(version)
             }
             if !commits.isEmpty {
+                if schemaChanged { try writeSchema(schema) }
                 try files.writeAtomically(index.bytes(), to: indexPath(zone))
                 for commit in commits { try files.writeAtomically(commit.bytes, to: commit.path) }
                 for version in saved { pruneHistory(of: version.recordName, zone: zone) }

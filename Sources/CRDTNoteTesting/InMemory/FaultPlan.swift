@@ -1,6 +1,8 @@
 import CRDTNoteSupport
 import CRDTNote
-/// Which faults `InMemoryCloudDatabase` injects, how often, and from which seed.
+/// Which faults `InMemoryCloudDatabase` injects, how often, and from which seed. Each fault is
+/// the answer CloudKit gives (a thrown `CloudKitFailure`, with `retryAfterSeconds` where CloudKit
+/// gives one, or per-item failures), read by `CloudKitStyleRecordStore` as CloudKit's are.
 ///
 /// Each request draws once from a SplitMix64 stream seeded with `seed`: with probability `rate`
 /// it fails with one of the enabled kinds that fit the request (uniformly). The same seed and the
@@ -76,8 +78,8 @@ public struct FaultPlan: Hashable, Sendable {
     /// Range of `retryAfterSeconds` for throttling faults.
     public var retryAfterSeconds: ClosedRange<Double>
     /// Whether zone errors (`zoneNotFound`, `userDeletedZone`, `changeTokenExpired`), injected
-    /// or real, arrive wrapped in `.partialFailure` as CloudKit's operations report them: keyed
-    /// by zone (`zoneErrors`) for fetches, as every item's error for saves and deletes.
+    /// or real, arrive as CloudKit's operations report them: for fetches a `.partialFailure`
+    /// keyed by zone (`CloudKitFailure.zoneErrors`), for saves and deletes as every item's failure.
     public var wrapsZoneErrors: Bool
 
     /// A fault plan.

@@ -1,12 +1,12 @@
 import CRDTNoteSupport
 import CRDTNote
-/// Drawing and applying injected faults.
+/// Drawing and applying injected faults, each as the `CloudKitFailure` CloudKit gives.
 extension InMemoryCloudDatabase {
     /// Counts the request and draws its fault. Faults that fail the request before it is applied
     /// are thrown here; `.networkFailure` on writes (half the time) and `.partialFailure` are
     /// returned for the caller to apply.
     @discardableResult
-    func begin(_ allowed: FaultPlan.Kinds, zone: RecordZoneID?, batchSize: Int = 0, isWrite: Bool = false) throws(RecordStoreError) -> FaultPlan.Kinds? {
+    func begin(_ allowed: FaultPlan.Kinds, zone: RecordZoneID?, batchSize: Int = 0, isWrite: Bool = false) throws(CloudKitFailure) -> FaultPlan.Kinds? {
         requestCount += 1
         guard plan.rate > 0, random.unit() < plan.rate else { return nil }
         var candidates: [FaultPlan.Kinds] = []
@@ -22,28 +22,28 @@ extension InMemoryCloudDatabase {
         switch kind {
         case .networkFailure:
             if isWrite && random.below(2) == 0 { return kind }
-            throw RecordStoreError(.networkFailure, "injected: the request did not reach the server")
+            throw CloudKitFailure(.networkFailure, "injected: the request did not reach the server")
         case .requestRateLimited:
-            throw RecordStoreError(.requestRateLimited, retryAfterSeconds: drawRetryAfter(), "injected: request rate limited")
+            throw CloudKitFailure(.requestRateLimited, "injected: request rate limited", retryAfterSeconds: drawRetryAfter())
         case .serviceUnavailable:
-            throw RecordStoreError(.serviceUnavailable, retryAfterSeconds: drawRetryAfter(), "injected: service unavailable")
+            throw CloudKitFailure(.serviceUnavailable, "injected: service unavailable", retryAfterSeconds: drawRetryAfter())
         case .limitExceeded:
-            throw RecordStoreError(.limitExceeded, "injected: a batch of \(batchSize) records is over the server's current limit")
+            throw CloudKitFailure(.limitExceeded, "injected: a batch of \(batchSize) records is over the server's current limit")
         case .zoneNotFound:
             if let zone {
                 zones[zone.zoneName] = nil
                 dropSubscriptions(of: zone.zoneName)
             }
-            throw RecordStoreError(.zoneNotFound, "injected: zone '\(zone?.zoneName ?? "")' vanished (server reset)")
+            throw CloudKitFailure(.zoneNotFound, "injected: zone '\(zone?.zoneName ?? "")' vanished (server reset)")
         case .userDeletedZone:
             if let zone {
                 zones[zone.zoneName] = nil
                 dropSubscriptions(of: zone.zoneName)
                 userDeletedZones.insert(zone.zoneName)
             }
-            throw RecordStoreError(.userDeletedZone, "injected: the user deleted zone '\(zone?.zoneName ?? "")'")
+            throw CloudKitFailure(.userDeletedZone, "injected: the user deleted zone '\(zone?.zoneName ?? "")'")
         case .operationCancelled:
-            throw RecordStoreError(.operationCancelled, "injected: the operation was cancelled")
+            throw CloudKitFailure(.operationCancelled, "injected: the operation was cancelled")
         default:
             return kind
         }
@@ -56,20 +56,22 @@ extension InMemoryCloudDatabase {
         .partialSavedRecords, .assetNotDownloaded,
     ]
 
-    /// `error`, wrapped as CloudKit's operations report zone errors when the plan says so:
-    /// per item for `names` (saves, deletes), else keyed by zone.
-    func wrappingZoneErrors(_ error: RecordStoreError, zone: RecordZoneID, names: [String]? = nil) -> RecordStoreError {
-        guard plan.wrapsZoneErrors, error.code != .partialFailure, error.zoneErrorCode != nil else { return error }
-        if let names, !names.isEmpty {
-            var items: [String: RecordStoreError] = [:]
-            for name in names {
-                var item = error
-                item.recordName = name
-                items[name] = item
-            }
-            return .partialFailure(items)
-        }
-        return .partialFailure(zoneErrors: [zone.zoneName: error])
+    /// Whether `failure` is about the whole zone: what CloudKit's operations report wrapped in a
+    /// partial failure (``FaultPlan/wrapsZoneErrors``).
+    static func isZoneFailure(_ failure: CloudKitFailure) -> Bool {
+        failure.code == .zoneNotFound || failure.code == .userDeletedZone || failure.code == .changeTokenExpired
+    }
+
+    /// `failure` as a `partialFailure` keyed by `zone` (`CKError.partialErrorsByItemID` keyed by
+    /// `CKRecordZone.ID`).
+    func wrappedInZone(_ failure: CloudKitFailure, zone: RecordZoneID) -> CloudKitFailure {
+        CloudKitFailure(.partialFailure, "zone '\(zone.zoneName)' failed", zoneErrors: [zone.zoneName: failure])
+    }
+
+    /// `failure` of a fetch, wrapped as CloudKit's operations report zone errors when the plan
+    /// says so.
+    func wrappingZoneFailure(_ failure: CloudKitFailure, zone: RecordZoneID) -> CloudKitFailure {
+        plan.wrapsZoneErrors && Self.isZoneFailure(failure) ? wrappedInZone(failure, zone: zone) : failure
     }
 
     /// `record` with its payload garbled, so it cannot be read.
@@ -106,8 +108,8 @@ extension InMemoryCloudDatabase {
         return copy
     }
 
-    func lostResponse() -> RecordStoreError {
-        RecordStoreError(.networkFailure, "injected: the request was applied but its response was lost")
+    func lostResponse() -> CloudKitFailure {
+        CloudKitFailure(.networkFailure, "injected: the request was applied but its response was lost")
     }
 
     func drawRetryAfter() -> Double {

@@ -6,11 +6,14 @@ import CRDTNote
 /// device learns which subscriptions fired since it last looked, not how often) and can be
 /// dropped on purpose. A zone's subscriptions vanish with the zone (reset, user deletion).
 extension InMemoryCloudDatabase {
-    /// Saves a subscription for changes to `zone` (see `RecordZoneSubscribing`).
-    public func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) throws(RecordStoreError) {
-        try begin([.networkFailure, .requestRateLimited, .serviceUnavailable, .operationCancelled], zone: nil)
+    /// Saves (creates or replaces) a subscription for changes to `zone`, as CloudKit saves a
+    /// `CKRecordZoneSubscription` with silent notifications; `zoneNotFound` when the zone does
+    /// not exist. (Declared `async`, as the protocol requirement is: a synchronous method would
+    /// lose to the protocol's default, which has no subscriptions, in calls from async code.)
+    public func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(CloudKitFailure) {
+        try begin(Self.zoneRequestFaults, zone: nil)
         guard zones[zone.zoneName] != nil, !userDeletedZones.contains(zone.zoneName) else {
-            throw RecordStoreError(.zoneNotFound, "cannot subscribe to zone '\(zone.zoneName)': it does not exist")
+            throw CloudKitFailure(.zoneNotFound, "cannot subscribe to zone '\(zone.zoneName)': it does not exist")
         }
         subscriptions[subscriptionID] = zone.zoneName
     }

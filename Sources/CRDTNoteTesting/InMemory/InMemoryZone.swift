@@ -19,11 +19,22 @@ struct InMemoryZone: Sendable {
 
     init(incarnation: UInt64) { self.incarnation = incarnation }
 
-    /// Checks `client` against the current version; returns the item error, if any.
-    func conflictError(for client: CloudRecord) -> RecordStoreError? {
+    /// Checks `client` against the current version: the item failure CloudKit gives for it
+    /// (`unknownItem`, or `serverRecordChanged` with ancestor, client and server records), if any.
+    func saveFailure(for client: CloudRecord) -> CloudKitFailure? {
         let name = client.recordName
-        return OptimisticConcurrency.check(client: client, current: records[name], wasDeleted: deletedNames.contains(name)) { tag in
+        let verdict = OptimisticConcurrency.verdict(client: client, current: records[name], wasDeleted: deletedNames.contains(name)) { tag in
             history[name]?.last { $0.recordChangeTag == tag }
+        }
+        switch verdict {
+        case nil:
+            return nil
+        case .unknownItem(let message)?:
+            return CloudKitFailure(.unknownItem, message)
+        case .serverRecordChanged(let ancestor, let server)?:
+            return CloudKitFailure(.serverRecordChanged,
+                "record '\(name)' changed on the server: client tag \(client.recordChangeTag ?? "none"), server tag \(server.recordChangeTag ?? "none")",
+                ancestor: ancestor, client: client, server: server)
         }
     }
 

@@ -1,17 +1,18 @@
 import CRDTNote
-/// A device's view of the database in a simulation, which can make the device's process die:
+/// A device's view of the database in a simulation (the CloudKit-shaped store over the in-memory
+/// database, as an app has over CloudKit), which can make the device's process die:
 /// armed, it lets a number of requests through, then kills the process at the next one, either
 /// before the request reaches the server or after the server applied it (the response never
 /// arrives). A dead process makes no more requests: every later call fails at once, so the
 /// engine's sync stops and the simulation restarts the device from its last persisted state.
 actor CrashingStore: RecordZoneSubscribing {
-    let base: InMemoryCloudDatabase
+    let base: CloudKitStyleRecordStore<InMemoryCloudDatabase>
     private var countdown: Int?
     private var applyFatal = false
     /// Whether the process died.
     private(set) var dead = false
 
-    init(base: InMemoryCloudDatabase) { self.base = base }
+    init(base: CloudKitStyleRecordStore<InMemoryCloudDatabase>) { self.base = base }
 
     /// Dies at request number `after` (0: the next one), after applying it when `applying`.
     func arm(after: Int, applying: Bool) {

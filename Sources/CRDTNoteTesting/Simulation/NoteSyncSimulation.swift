@@ -3,9 +3,10 @@ import CRDTNoteToolSupport
 import CRDTNote
 /// A seeded simulation of several devices editing notes offline and online against the
 /// in-memory CloudKit simulator with injected faults and process crashes, then syncing to
-/// quiescence. It checks the two promises of the library against an independent record of
-/// every edit (see `lostEdits`, `resurrectedEdits`): every device ends with the same text,
-/// and no edit is lost or undone.
+/// quiescence. Each device reaches the database through a `CloudKitStyleRecordStore`, the code
+/// the CloudKit adapter runs, so every injected fault goes through it. It checks the two
+/// promises of the library against an independent record of every edit (see `lostEdits`,
+/// `resurrectedEdits`): every device ends with the same text, and no edit is lost or undone.
 ///
 /// ```swift
 /// let report = await NoteSyncSimulation(devices: 3, notes: 5, edits: 300, faultRate: 0.2, seed: 7, crashRate: 0.05).run()
@@ -132,7 +133,7 @@ final class SimulationRun {
     /// A fresh process of device `index` resuming `state` (replica ids are fixed per device so runs repeat exactly).
     /// Nil when the engine refused to start; the failure is in the report's `setupFailures`.
     func launch(_ index: Int, state: NoteSyncState?, disk: PersistedState) -> (NoteSyncEngine, CrashingStore)? {
-        let store = CrashingStore(base: database)
+        let store = CrashingStore(base: CloudKitStyleRecordStore(database: database))
         let clock = HybridLogicalClock(physicalClock: time.clock)
         do {
             let engine = try NoteSyncEngine(store: store, replica: replica(index), configuration: configuration, clock: clock,

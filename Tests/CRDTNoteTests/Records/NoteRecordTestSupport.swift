@@ -26,17 +26,22 @@ enum NoteFixtures {
         return NoteRecord(r)
     }
 
-    /// A crdtnote (v2) record holding `note`.
-    static func v2(_ note: NoteText, asset: Bool = false, name: String = name) throws -> NoteRecord {
-        var r = try NoteRecord(recordName: name, note: note, limits: asset ? assetLimits : .standard)
+    /// A crdtnote (v2) record holding `note`, its mirror of type `mirror`.
+    static func v2(_ note: NoteText, asset: Bool = false, name: String = name, mirror: NoteTextMirror = .asset) throws -> NoteRecord {
+        var r = try NoteRecord(recordName: name, note: note, limits: asset ? assetLimits : .standard, mirror: mirror)
         r.record.recordChangeTag = "v2tag"
         return r
     }
 
-    /// What an old plain-text client does to a v2 record: rewrites `text` and `modified`, keeps the rest.
+    /// What an old plain-text client does to a v2 record: rewrites `text` (in the type it has:
+    /// a STRING, or an ASSET with new bytes; a STRING when there is none) and `modified`, keeps the rest.
     static func clobbered(_ record: NoteRecord, text: String, modified: Int64) -> NoteRecord {
         var r = record
-        r.record[field: "text"] = .string(text)
+        if case .asset? = r.record[field: "text"] {
+            r.record[field: "text"] = .asset(AssetReference(size: Int64(text.utf8.count), bytes: Array(text.utf8)))
+        } else {
+            r.record[field: "text"] = .string(text)
+        }
         r.record[field: "modified"] = .timestamp(modified)
         return r
     }

@@ -12,9 +12,10 @@ struct NoteRecordTests {
     @Test func writesInlineFieldsAndReadsThemBack() throws {
         var note = try NoteText("Groceries", replica: .test(5), clock: NoteFixtures.clock(1_700_000_000_123))
         try note.insert(": milk", atScalarOffset: 9)
-        let record = try NoteFixtures.v2(note)
+        let record = try NoteFixtures.v2(note, mirror: .string)
         #expect(record.record[field: "version"] == .int64(2))
         #expect(record.record[field: "text"] == .string("Groceries: milk"))
+        #expect(record.record[field: "mirroredBytes"] == nil)
         #expect(record.record[field: "modified"] == .timestamp(1_700_000_000_123))
         #expect(record.record[field: "payload"] == .bytes(note.encodedSnapshot()))
         #expect(record.record[field: "payloadAsset"] == nil)
@@ -177,12 +178,20 @@ struct NoteRecordTests {
         #expect(try v2.read(as: .test(1)).origin == .payload)
     }
 
-    @Test func bigAppFieldsPushTheMirrorIntoAnAsset() throws {
+    @Test func bigAppFieldsPushAStringMirrorOutButNotAnAssetMirror() throws {
         var r = NoteRecord(recordName: "n")
         // 800,000 + 100,000 (mirror) + the payload is over the 1,000,000-byte record budget.
         r.record[field: "attachmentBlob"] = .bytes([UInt8](repeating: 7, count: 800_000))
-        try r.write(NoteText(String(repeating: "text ", count: 20_000), replica: .test(1)))
+        let note = try NoteText(String(repeating: "text ", count: 20_000), replica: .test(1))
+        var asString = r
+        try asString.write(note, mirror: .string)
+        // The STRING mirror would not fit: it is left out (never turned into an ASSET), and said so.
+        #expect(asString.record[field: "text"] == nil)
+        #expect(asString.record[field: "mirroredBytes"] == .int64(0))
+        #expect(asString.record[field: "payload"] != nil)
+        try r.write(note)
         guard case .asset? = r.record[field: "text"] else { Issue.record("mirror should be an asset"); return }
+        #expect(r.record[field: "mirroredBytes"] == nil)
         #expect(r.record[field: "payload"] != nil)
     }
 }

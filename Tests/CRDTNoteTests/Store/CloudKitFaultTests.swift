@@ -19,13 +19,14 @@ import CRDTNoteTestSupport
 
     @Test func zoneErrorsWrappedInPartialFailureAreOneRecoveryPerBatch() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, 1)
+        let b = try engine(store, 2)
         for i in 0..<5 { try await a.createNote("n\(i)", text: "note \(i)") }
         try await a.sync()
         try await b.sync()
         await db.setFaultPlan(FaultPlan(rate: 0, kinds: [], seed: 0, wrapsZoneErrors: true))
-        try await db.deleteZone(zone) // a server reset; every error about it arrives wrapped
+        try await store.deleteZone(zone) // a server reset; every error about it arrives wrapped
         for i in 0..<5 { try await a.setText("note \(i) edited", of: "n\(i)") }
         // Saving first: 5 items each report zoneNotFound, and the zone is recovered once.
         try await a.pushLocalChanges()
@@ -40,18 +41,19 @@ import CRDTNoteTestSupport
 
     @Test func wrappedZoneErrorsHaveTheirZoneCode() async throws {
         let db = InMemoryCloudDatabase(faults: FaultPlan(rate: 0, kinds: [], seed: 0, wrapsZoneErrors: true))
-        let save = try #require(await StoreFixtures.storeError { try await db.saveRecords([StoreFixtures.note("x"), StoreFixtures.note("y")], in: zone) })
+        let store = CloudKitStyleRecordStore(database: db)
+        let save = try #require(await StoreFixtures.storeError { try await store.saveRecords([StoreFixtures.note("x"), StoreFixtures.note("y")], in: zone) })
         #expect(save.code == .partialFailure && save.itemErrors.count == 2 && save.zoneErrorCode == .zoneNotFound)
-        let fetch = try #require(await StoreFixtures.storeError { try await db.fetchChanges(in: zone, since: nil, limit: 5) })
+        let fetch = try #require(await StoreFixtures.storeError { try await store.fetchChanges(in: zone, since: nil, limit: 5) })
         #expect(fetch.code == .partialFailure && fetch.zoneErrors[zone.zoneName]?.code == .zoneNotFound)
     }
 
     @Test func serverResponseLostAndCancelledOperationsAreRetried() async throws {
         let db = InMemoryCloudDatabase()
-        let store = ScriptedStore(backing: db, failing: [
-            RecordStoreError(.serverResponseLost, "response lost"), RecordStoreError(.operationCancelled, "cancelled"),
+        let scripted = ScriptedCloudKitDatabase(backing: db, failing: [
+            CloudKitFailure(.serverResponseLost, "response lost"), CloudKitFailure(.operationCancelled, "cancelled"),
         ])
-        let device = try engine(store, 1)
+        let device = try engine(CloudKitStyleRecordStore(database: scripted), 1)
         try await device.createNote("n", text: "kept")
         try await device.sync()
         #expect(await device.statistics.retries == 2)
@@ -69,7 +71,8 @@ import CRDTNoteTestSupport
 
     @Test func aCancelledTaskStopsWithCancelledAndKeepsEdits() async throws {
         let db = InMemoryCloudDatabase()
-        let device = try engine(db, 1)
+        let store = CloudKitStyleRecordStore(database: db)
+        let device = try engine(store, 1)
         try await device.createNote("n", text: "typed")
         let task = Task { () async -> NoteSyncError? in
             withUnsafeCurrentTask { $0?.cancel() }
@@ -85,8 +88,9 @@ import CRDTNoteTestSupport
                       (.newerRecord, .newerVersionAvailable)])
     func aRecordThatCannotBeReadDoesNotBlockTheFeed(kind: FaultPlan.Kinds, code: NoteSyncError.Code) async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, 1)
+        let b = try engine(store, 2)
         try await a.createNote("first", text: "one")
         try await a.createNote("second", text: "two")
         try await a.sync()
@@ -110,7 +114,8 @@ import CRDTNoteTestSupport
 
     @Test func aRecordRefusedAsTooLargeIsReportedWhileTheOthersSave() async throws {
         let db = InMemoryCloudDatabase()
-        let device = try engine(db, 1)
+        let store = CloudKitStyleRecordStore(database: db)
+        let device = try engine(store, 1)
         try await device.createNote("a", text: "a")
         try await device.createNote("b", text: "b")
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .recordTooLarge, seed: 5))
@@ -123,8 +128,9 @@ import CRDTNoteTestSupport
 
     @Test func aForeignOrDamagedTokenMeansAFullRefetch() async throws {
         let db = InMemoryCloudDatabase()
-        let other = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
+        let store = CloudKitStyleRecordStore(database: db)
+        let other = CloudKitStyleRecordStore(database: InMemoryCloudDatabase())
+        let a = try engine(store, 1)
         try await a.createNote("n", text: "hello")
         try await a.sync()
         try await other.createZone(zone)
@@ -132,7 +138,7 @@ import CRDTNoteTestSupport
         for token in [foreign, ChangeToken(bytes: [0xDE, 0xAD])] {
             var state = await a.savedState()
             state.token = token
-            let restarted = try engine(db, 1, state: state)
+            let restarted = try engine(store, 1, state: state)
             let report = try await restarted.sync()
             #expect(await restarted.statistics.fullRefetches == 1)
             #expect(report.failures.isEmpty && report.changes.isEmpty)
@@ -142,8 +148,9 @@ import CRDTNoteTestSupport
 
     @Test func expiredTokensAreInjectedAndRecoveredFrom() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, 1)
+        let b = try engine(store, 2)
         try await a.createNote("n", text: "v1")
         try await a.sync()
         try await b.sync()
@@ -160,8 +167,9 @@ import CRDTNoteTestSupport
 
     @Test func savedRecordsWithOnlySomeKeysAreCompleted() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, 1)
+        let b = try engine(store, 2)
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .partialSavedRecords, seed: 2))
         try await a.createNote("n", text: "base")
         try await a.sync()
@@ -181,8 +189,9 @@ import CRDTNoteTestSupport
     @Test func aConflictWhoseServerAssetWasNotDownloadedFetchesIt() async throws {
         let small = NoteLimits(maxInlinePayload: 8, maxInlineText: 8) // payloads go to assets
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1, limits: small)
-        let b = try engine(db, 2, limits: small)
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, 1, limits: small)
+        let b = try engine(store, 2, limits: small)
         try await a.createNote("n", text: "shared text")
         try await a.sync()
         try await b.sync()
@@ -202,8 +211,9 @@ import CRDTNoteTestSupport
     @Test func aFeedWithoutAssetBytesFetchesTheRecords() async throws {
         let small = NoteLimits(maxInlinePayload: 8, maxInlineText: 8)
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1, limits: small)
-        let b = try engine(db, 2, limits: small)
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, 1, limits: small)
+        let b = try engine(store, 2, limits: small)
         try await a.createNote("n", text: "in an asset")
         try await a.sync()
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .assetNotDownloaded, seed: 4))
@@ -215,8 +225,9 @@ import CRDTNoteTestSupport
 
     @Test func theReportNamesEveryVisibleChange() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, 1)
-        let b = try engine(db, 2)
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, 1)
+        let b = try engine(store, 2)
         try await a.createNote("kept", text: "x")
         try await a.createNote("edited", text: "x")
         try await a.createNote("gone", text: "x")
@@ -236,8 +247,9 @@ import CRDTNoteTestSupport
 @Suite struct NoteSyncStateCodingTests {
     @Test func aStateRoundTripsThroughJSON() async throws {
         let db = InMemoryCloudDatabase()
+        let store = CloudKitStyleRecordStore(database: db)
         let config = NoteSyncConfiguration(recordLimits: NoteLimits(maxInlinePayload: 8, maxInlineText: 8))
-        let device = try NoteSyncEngine(store: db, replica: ReplicaID(rawValue: 1), configuration: config, retryClock: RecordingClock())
+        let device = try NoteSyncEngine(store: store, replica: ReplicaID(rawValue: 1), configuration: config, retryClock: RecordingClock())
         try await device.createNote("saved", text: "in an asset, with ünïcödé")
         try await device.createNote("gone", text: "deleted")
         try await device.sync()
@@ -253,7 +265,7 @@ import CRDTNoteTestSupport
         let decoded = try JSONDecoder().decode(NoteSyncState.self, from: data)
         #expect(decoded == state)
         #expect(decoded.version == NoteSyncState.currentVersion)
-        let restarted = try NoteSyncEngine(store: db, replica: ReplicaID(rawValue: 1), configuration: config, state: decoded,
+        let restarted = try NoteSyncEngine(store: store, replica: ReplicaID(rawValue: 1), configuration: config, state: decoded,
                                            retryClock: RecordingClock())
         #expect(await restarted.unsavedNoteNames == ["fresh", "saved"])
         #expect(await restarted.text(of: "saved") == "saved, then edited")

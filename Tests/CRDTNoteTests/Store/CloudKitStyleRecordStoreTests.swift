@@ -6,92 +6,26 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
 
-/// A fake with `CKDatabase`'s shape: per-item results with CloudKit errors, over the simulator.
-actor FakeCloudKitDatabase: CloudKitStyleDatabase {
-    let backing = InMemoryCloudDatabase()
-    /// Thrown (once) by the next request instead of doing it.
-    var scriptedFailure: CloudKitFailure?
-
-    func failNext(_ failure: CloudKitFailure) { scriptedFailure = failure }
-
-    private func takeScripted() throws(CloudKitFailure) {
-        if let failure = scriptedFailure {
-            scriptedFailure = nil
-            throw failure
-        }
-    }
-
-    /// CloudKit's per-item form of a simulator error.
-    static func itemFailure(_ error: RecordStoreError) -> CloudKitFailure {
-        if let conflict = error.conflict {
-            return CloudKitFailure(.serverRecordChanged, "record changed", ancestor: conflict.ancestor, client: conflict.client, server: conflict.server)
-        }
-        return CloudKitFailure(CloudKitFailure.Code(rawValue: error.code.rawValue), error.message, retryAfterSeconds: error.retryAfterSeconds)
-    }
-
-    func saveZone(_ zone: RecordZoneID) async throws(CloudKitFailure) {
-        try takeScripted()
-        do { try await backing.createZone(zone) } catch { throw Self.itemFailure(error) }
-    }
-
-    func deleteZone(_ zone: RecordZoneID) async throws(CloudKitFailure) {
-        try takeScripted()
-        do { try await backing.deleteZone(zone) } catch { throw Self.itemFailure(error) }
-    }
-
-    func records(named names: [String], in zone: RecordZoneID) async throws(CloudKitFailure) -> [String: Result<CloudRecord, CloudKitFailure>] {
-        try takeScripted()
-        let found: [String: CloudRecord]
-        do { found = try await backing.fetchRecords(named: names, in: zone) } catch { throw Self.itemFailure(error) }
-        var out: [String: Result<CloudRecord, CloudKitFailure>] = [:]
-        for name in names { out[name] = found[name].map { .success($0) } ?? .failure(CloudKitFailure(.unknownItem, "record not found")) }
-        return out
-    }
-
-    func modifyRecords(saving: [CloudRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
-        -> (saveResults: [String: Result<CloudRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>]) {
-        try takeScripted()
-        var saves: [String: Result<CloudRecord, CloudKitFailure>] = [:]
-        for stored in saving {
-            do {
-                saves[stored.recordName] = .success(try await backing.save(stored, in: zone))
-            } catch {
-                if error.code == .zoneNotFound { throw CloudKitFailure(.zoneNotFound) }
-                saves[stored.recordName] = .failure(Self.itemFailure(error))
-            }
-        }
-        var deletes: [String: Result<Void, CloudKitFailure>] = [:]
-        if !deleting.isEmpty {
-            let existing: [String: CloudRecord]
-            do { existing = try await backing.fetchRecords(named: deleting, in: zone) } catch { throw Self.itemFailure(error) }
-            do { try await backing.deleteRecords(named: deleting, in: zone) } catch { throw Self.itemFailure(error) }
-            for name in deleting { deletes[name] = existing[name] == nil ? .failure(CloudKitFailure(.unknownItem)) : .success(()) }
-        }
-        return (saves, deletes)
-    }
-
-    func recordZoneChanges(in zone: RecordZoneID, since token: ChangeToken?, resultsLimit: Int) async throws(CloudKitFailure)
-        -> (modifications: [String: Result<CloudRecord, CloudKitFailure>], deletions: [String], changeToken: ChangeToken, moreComing: Bool) {
-        try takeScripted()
-        do {
-            let page = try await backing.fetchChanges(in: zone, since: token, limit: resultsLimit)
-            var mods: [String: Result<CloudRecord, CloudKitFailure>] = [:]
-            for stored in page.changed { mods[stored.recordName] = .success(stored) }
-            return (mods, page.deletedRecordNames, page.token, page.moreComing)
-        } catch {
-            throw Self.itemFailure(error)
-        }
-    }
-}
-
+/// `CloudKitStyleRecordStore`'s decisions (what per-item results mean, how failures map) over
+/// CloudKit-shaped answers: the in-memory database's, and scripted ones it never gives (other
+/// `CKError` codes, request-level partial failures).
 @Suite struct CloudKitStyleRecordStoreTests {
     let zone = StoreFixtures.zone
 
-    func store() async throws -> (CloudKitStyleRecordStore<FakeCloudKitDatabase>, FakeCloudKitDatabase) {
-        let fake = FakeCloudKitDatabase()
-        let store = CloudKitStyleRecordStore(database: fake)
+    /// A store over the in-memory database, with the zone created.
+    func store() async throws -> (CloudKitStyleRecordStore<InMemoryCloudDatabase>, InMemoryCloudDatabase) {
+        let db = InMemoryCloudDatabase()
+        let store = CloudKitStyleRecordStore(database: db)
         try await store.createZone(zone)
-        return (store, fake)
+        return (store, db)
+    }
+
+    /// A store over the in-memory database behind a script of failures, with the zone created.
+    func scriptedStore() async throws -> (CloudKitStyleRecordStore<ScriptedCloudKitDatabase>, ScriptedCloudKitDatabase) {
+        let scripted = ScriptedCloudKitDatabase()
+        let store = CloudKitStyleRecordStore(database: scripted)
+        try await store.createZone(zone)
+        return (store, scripted)
     }
 
     @Test func conflictsCarryAllThreeRecords() async throws {
@@ -117,8 +51,11 @@ actor FakeCloudKitDatabase: CloudKitStyleDatabase {
     }
 
     @Test func fetchTreatsUnknownItemAsAbsentAndDeleteAsDone() async throws {
-        let (store, _) = try await store()
+        let (store, db) = try await store()
         _ = try await store.save(StoreFixtures.note("a"), in: zone)
+        // The database answers `unknownItem` for the missing record; absence is the store's reading.
+        let answer = try await db.records(named: ["a", "missing"], in: zone)
+        #expect(StoreFixtures.failure(answer["missing"])?.code == .unknownItem)
         let found = try await store.fetchRecords(named: ["a", "missing"], in: zone)
         #expect(found.keys.sorted() == ["a"])
         try await store.deleteRecords(named: ["a", "missing"], in: zone)
@@ -139,8 +76,8 @@ actor FakeCloudKitDatabase: CloudKitStyleDatabase {
         (CloudKitFailure(CloudKitFailure.Code(rawValue: "notAuthenticated")), .unhandledCloudKitError, nil),
     ])
     func requestErrorsMap(failure: CloudKitFailure, code: RecordStoreError.Code, retryAfter: Double?) async throws {
-        let (store, fake) = try await store()
-        await fake.failNext(failure)
+        let (store, scripted) = try await scriptedStore()
+        await scripted.setScript([failure])
         let error = await StoreFixtures.storeError { try await store.saveRecords([StoreFixtures.note("x")], in: zone) }
         #expect(error?.code == code)
         #expect(error?.retryAfterSeconds == retryAfter)
@@ -149,7 +86,7 @@ actor FakeCloudKitDatabase: CloudKitStyleDatabase {
     }
 
     @Test func cloudKitPartialFailureKeepsItemConflicts() async throws {
-        let (store, fake) = try await store()
+        let (store, scripted) = try await scriptedStore()
         let base = StoreFixtures.note("a")
         let server = try await store.save(base, in: zone)
         let failure = CloudKitFailure(.partialFailure, partialErrors: [
@@ -157,7 +94,7 @@ actor FakeCloudKitDatabase: CloudKitStyleDatabase {
             "b": CloudKitFailure(.batchRequestFailed),
             "c": CloudKitFailure(.serverRecordChanged), // no records: cannot merge, retry instead
         ])
-        await fake.failNext(failure)
+        await scripted.setScript([failure])
         let error = await StoreFixtures.storeError { try await store.saveRecords([base], in: zone) }
         #expect(error?.code == .partialFailure)
         #expect(error?.itemErrors["a"]?.conflict?.server == server)

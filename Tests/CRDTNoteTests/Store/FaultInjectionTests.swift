@@ -9,13 +9,16 @@ import CRDTNoteTestSupport
 @Suite struct FaultInjectionTests {
     let zone = StoreFixtures.zone
 
-    /// A database with one zone and `count` records, then `plan` switched on.
-    func database(_ plan: FaultPlan, records count: Int = 3) async throws -> InMemoryCloudDatabase {
+    /// A database with one zone and `count` records, then `plan` switched on, and the store
+    /// over it that the requests go through.
+    func database(_ plan: FaultPlan, records count: Int = 3) async throws
+        -> (InMemoryCloudDatabase, CloudKitStyleRecordStore<InMemoryCloudDatabase>) {
         let db = InMemoryCloudDatabase()
-        try await db.createZone(zone)
-        for i in 0..<count { _ = try await db.save(StoreFixtures.note("n\(i)"), in: zone) }
+        let store = CloudKitStyleRecordStore(database: db)
+        try await store.createZone(zone)
+        for i in 0..<count { _ = try await store.save(StoreFixtures.note("n\(i)"), in: zone) }
         await db.setFaultPlan(plan)
-        return db
+        return (db, store)
     }
 
     func batch(_ prefix: String, _ count: Int = 6) -> [CloudRecord] {
@@ -32,8 +35,8 @@ import CRDTNoteTestSupport
         (.userDeletedZone, .userDeletedZone),
     ])
     func everyKindCanBeInjected(kind: FaultPlan.Kinds, code: RecordStoreError.Code) async throws {
-        let db = try await database(FaultPlan(rate: 1, kinds: kind, seed: 42))
-        let error = await StoreFixtures.storeError { try await db.saveRecords(batch("b"), in: zone) }
+        let (db, store) = try await database(FaultPlan(rate: 1, kinds: kind, seed: 42))
+        let error = await StoreFixtures.storeError { try await store.saveRecords(batch("b"), in: zone) }
         #expect(error?.code == code)
         let counts = await db.faultCounts
         #expect(counts.total == 1)
@@ -44,9 +47,9 @@ import CRDTNoteTestSupport
     }
 
     @Test func partialFailureSavesSomeAndReportsTheRest() async throws {
-        let db = try await database(FaultPlan(rate: 1, kinds: .partialFailure, seed: 9))
+        let (db, store) = try await database(FaultPlan(rate: 1, kinds: .partialFailure, seed: 9))
         let records = batch("p", 10)
-        let error = try #require(await StoreFixtures.storeError { try await db.saveRecords(records, in: zone) })
+        let error = try #require(await StoreFixtures.storeError { try await store.saveRecords(records, in: zone) })
         #expect(error.code == .partialFailure)
         #expect(!error.itemErrors.isEmpty)
         #expect(error.itemErrors.count + error.saved.count == 10)
@@ -58,11 +61,11 @@ import CRDTNoteTestSupport
     }
 
     @Test func networkFailureSometimesLosesOnlyTheResponse() async throws {
-        let db = try await database(FaultPlan(rate: 1, kinds: .networkFailure, seed: 5))
+        let (db, store) = try await database(FaultPlan(rate: 1, kinds: .networkFailure, seed: 5))
         var applied = 0
         var lost = 0
         for i in 0..<20 {
-            let error = await StoreFixtures.storeError { try await db.save(StoreFixtures.note("w\(i)"), in: zone) }
+            let error = await StoreFixtures.storeError { try await store.save(StoreFixtures.note("w\(i)"), in: zone) }
             #expect(error?.code == .networkFailure)
             if await db.allRecords(in: zone).contains(where: { $0.recordName == "w\(i)" }) { applied += 1 } else { lost += 1 }
         }
@@ -70,45 +73,45 @@ import CRDTNoteTestSupport
     }
 
     @Test func serverResetWipesTheZoneAndExpiresTokens() async throws {
-        let db = try await database(.none)
-        let token = try await db.fetchAllChanges(in: zone, since: nil).token
+        let (db, store) = try await database(.none)
+        let token = try await store.fetchAllChanges(in: zone, since: nil).token
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .zoneNotFound, seed: 1))
-        #expect(await StoreFixtures.storeError { try await db.fetchRecords(named: ["n0"], in: zone) }?.code == .zoneNotFound)
+        #expect(await StoreFixtures.storeError { try await store.fetchRecords(named: ["n0"], in: zone) }?.code == .zoneNotFound)
         await db.setFaultPlan(.none)
-        #expect(await StoreFixtures.storeError { try await db.fetchRecords(named: ["n0"], in: zone) }?.code == .zoneNotFound)
-        try await db.createZone(zone)
+        #expect(await StoreFixtures.storeError { try await store.fetchRecords(named: ["n0"], in: zone) }?.code == .zoneNotFound)
+        try await store.createZone(zone)
         #expect(await db.allRecords(in: zone).isEmpty)
-        #expect(await StoreFixtures.storeError { try await db.fetchChanges(in: zone, since: token, limit: 5) }?.code == .changeTokenExpired)
+        #expect(await StoreFixtures.storeError { try await store.fetchChanges(in: zone, since: token, limit: 5) }?.code == .changeTokenExpired)
     }
 
     @Test func userDeletedZoneStaysUntilRecreated() async throws {
-        let db = try await database(FaultPlan(rate: 1, kinds: .userDeletedZone, seed: 3))
-        #expect(await StoreFixtures.storeError { try await db.fetchChanges(in: zone, since: nil, limit: 5) }?.code == .userDeletedZone)
+        let (db, store) = try await database(FaultPlan(rate: 1, kinds: .userDeletedZone, seed: 3))
+        #expect(await StoreFixtures.storeError { try await store.fetchChanges(in: zone, since: nil, limit: 5) }?.code == .userDeletedZone)
         await db.setFaultPlan(.none)
-        #expect(await StoreFixtures.storeError { try await db.save(StoreFixtures.note("x"), in: zone) }?.code == .userDeletedZone)
-        try await db.createZone(zone)
-        _ = try await db.save(StoreFixtures.note("x"), in: zone)
+        #expect(await StoreFixtures.storeError { try await store.save(StoreFixtures.note("x"), in: zone) }?.code == .userDeletedZone)
+        try await store.createZone(zone)
+        _ = try await store.save(StoreFixtures.note("x"), in: zone)
         #expect(await db.allRecords(in: zone).map(\.recordName) == ["x"])
     }
 
     @Test func limitExceededIsOnlyInjectedIntoBatches() async throws {
-        let db = try await database(FaultPlan(rate: 1, kinds: .limitExceeded, seed: 8))
-        _ = try await db.save(StoreFixtures.note("single"), in: zone)
-        #expect(await StoreFixtures.storeError { try await db.saveRecords(batch("l", 2), in: zone) }?.code == .limitExceeded)
+        let (db, store) = try await database(FaultPlan(rate: 1, kinds: .limitExceeded, seed: 8))
+        _ = try await store.save(StoreFixtures.note("single"), in: zone)
+        #expect(await StoreFixtures.storeError { try await store.saveRecords(batch("l", 2), in: zone) }?.code == .limitExceeded)
         #expect(await db.faultCounts.limitExceeded == 1)
     }
 
     /// Runs a fixed request script and records each outcome.
     func script(seed: UInt64) async throws -> ([String], FaultCounts) {
-        let db = try await database(FaultPlan(rate: 0.5, kinds: .all, seed: seed))
+        let (db, store) = try await database(FaultPlan(rate: 0.5, kinds: .all, seed: seed))
         var log: [String] = []
         for step in 0..<60 {
             let error: RecordStoreError?
             switch step % 4 {
-            case 0: error = await StoreFixtures.storeError { try await db.saveRecords(batch("s\(step)-", 4), in: zone) }
-            case 1: error = await StoreFixtures.storeError { try await db.fetchRecords(named: ["n0"], in: zone) }
-            case 2: error = await StoreFixtures.storeError { try await db.fetchChanges(in: zone, since: nil, limit: 10) }
-            default: error = await StoreFixtures.storeError { try await db.createZone(zone) }
+            case 0: error = await StoreFixtures.storeError { try await store.saveRecords(batch("s\(step)-", 4), in: zone) }
+            case 1: error = await StoreFixtures.storeError { try await store.fetchRecords(named: ["n0"], in: zone) }
+            case 2: error = await StoreFixtures.storeError { try await store.fetchChanges(in: zone, since: nil, limit: 10) }
+            default: error = await StoreFixtures.storeError { try await store.createZone(zone) }
             }
             log.append("\(error?.code.rawValue ?? "ok"):\(error?.retryAfterSeconds ?? 0):\(error?.itemErrors.keys.sorted() ?? [])")
         }
@@ -127,8 +130,8 @@ import CRDTNoteTestSupport
     }
 
     @Test func rateZeroInjectsNothing() async throws {
-        let db = try await database(FaultPlan(rate: 0, kinds: .all, seed: 1))
-        for i in 0..<50 { _ = try await db.save(StoreFixtures.note("z\(i)"), in: zone) }
+        let (db, store) = try await database(FaultPlan(rate: 0, kinds: .all, seed: 1))
+        for i in 0..<50 { _ = try await store.save(StoreFixtures.note("z\(i)"), in: zone) }
         #expect(await db.faultCounts.total == 0)
         #expect(await db.requestCount == 50 + 4)
     }

@@ -23,7 +23,7 @@ actor CrashTestDisk {
 /// Process crashes: the engine persists local changes before they leave the device.
 @Suite struct NoteSyncCrashTests {
     func launch(_ db: InMemoryCloudDatabase, _ replica: ReplicaID, disk: CrashTestDisk, state: NoteSyncState? = nil) throws -> NoteSyncEngine {
-        try NoteSyncEngine(store: db, replica: replica, state: state, retryClock: RecordingClock(),
+        try NoteSyncEngine(store: CloudKitStyleRecordStore(database: db), replica: replica, state: state, retryClock: RecordingClock(),
                            persistState: { state in try await disk.write(state) })
     }
 

@@ -18,8 +18,9 @@ import CRDTNoteTestSupport
 
     @Test func offlineEditsOnTwoDevicesMerge() async throws {
         let db = InMemoryCloudDatabase()
-        let phone = try engine(db, .test(1))
-        let laptop = try engine(db, .test(2))
+        let store = CloudKitStyleRecordStore(database: db)
+        let phone = try engine(store, .test(1))
+        let laptop = try engine(store, .test(2))
         try await phone.createNote("n", text: "Groceries")
         try await phone.sync()
         try await laptop.sync()
@@ -42,13 +43,12 @@ import CRDTNoteTestSupport
     }
 
     @Test func retryAfterIsHonouredThroughTheInjectedSleep() async throws {
-        let db = InMemoryCloudDatabase()
-        let store = ScriptedStore(backing: db, failing: [
-            RecordStoreError(.requestRateLimited, retryAfterSeconds: 7, "slow down"),
-            RecordStoreError(.serviceUnavailable, retryAfterSeconds: 3, "busy"),
+        let db = ScriptedCloudKitDatabase(failing: [
+            CloudKitFailure(.requestRateLimited, "slow down", retryAfterSeconds: 7),
+            CloudKitFailure(.zoneBusy, "busy", retryAfterSeconds: 3),
         ])
         let sleeper = SleepRecorder()
-        let device = try engine(store, .test(1), sleeper: sleeper)
+        let device = try engine(CloudKitStyleRecordStore(database: db), .test(1), sleeper: sleeper)
         try await device.createNote("n", text: "hi")
         try await device.sync()
         #expect(sleeper.waits == [.seconds(7), .seconds(3)])
@@ -57,26 +57,25 @@ import CRDTNoteTestSupport
     }
 
     @Test func attemptsAreBoundedAndEditsSurviveTheFailure() async throws {
-        let db = InMemoryCloudDatabase()
-        let failures = (0..<50).map { _ in RecordStoreError(.networkFailure, "offline") }
-        let store = ScriptedStore(backing: db, failing: failures)
+        let failures = (0..<50).map { _ in CloudKitFailure(.networkUnavailable, "offline") }
+        let db = ScriptedCloudKitDatabase(failing: failures)
         let sleeper = SleepRecorder()
-        let device = try engine(store, .test(1), sleeper: sleeper)
+        let device = try engine(CloudKitStyleRecordStore(database: db), .test(1), sleeper: sleeper)
         try await device.createNote("n", text: "keep me")
         await #expect(throws: NoteSyncError.self) { try await device.sync() }
-        #expect(await store.failuresServed == 6)
+        #expect(await db.failuresServed == 6)
         #expect(sleeper.waits == [.milliseconds(500), .seconds(1), .seconds(2), .seconds(4), .seconds(8)])
         #expect(await device.unsavedNoteNames == ["n"])
-        await store.setScript([])
+        await db.setScript([])
         try await device.sync()
         #expect(await device.unsavedNoteNames.isEmpty)
-        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "keep me")
+        #expect(StoreFixtures.text(await db.backing.allRecords(in: config.zone).first) == "keep me")
     }
 
     @Test func anEditTypedDuringASaveStaysUnsavedUntilSaved() async throws {
         let db = InMemoryCloudDatabase()
         let box = EngineBox()
-        let store = HookedStore(backing: db) {
+        let store = HookedStore(backing: CloudKitStyleRecordStore(database: db)) {
             if let engine = await box.takeOnce() { try? await engine.setText("typed while saving", of: "n") }
         }
         let device = try engine(store, .test(1))
@@ -93,7 +92,8 @@ import CRDTNoteTestSupport
 
     @Test func limitExceededSplitsTheBatch() async throws {
         let db = InMemoryCloudDatabase(limits: RecordStoreLimits(maxRecordsPerRequest: 3))
-        let device = try engine(db, .test(1))
+        let store = CloudKitStyleRecordStore(database: db)
+        let device = try engine(store, .test(1))
         for i in 0..<10 { try await device.createNote("n\(i)", text: "note \(i)") }
         try await device.sync()
         #expect(await device.statistics.batchSplits >= 2)
@@ -103,7 +103,8 @@ import CRDTNoteTestSupport
 
     @Test func aRecordTooLargeAloneIsReportedAndKept() async throws {
         let db = InMemoryCloudDatabase(limits: RecordStoreLimits(maxRecordBytes: 600))
-        let device = try engine(db, .test(1))
+        let store = CloudKitStyleRecordStore(database: db)
+        let device = try engine(store, .test(1))
         try await device.createNote("small", text: "ok")
         try await device.createNote("big", text: String(repeating: "x", count: 2000))
         let report = try await device.sync()
@@ -114,7 +115,8 @@ import CRDTNoteTestSupport
 
     @Test func aLostSaveResponseDoesNotDuplicateText() async throws {
         let db = InMemoryCloudDatabase()
-        let device = try engine(db, .test(1))
+        let store = CloudKitStyleRecordStore(database: db)
+        let device = try engine(store, .test(1))
         try await device.createNote("n", text: "one")
         try await device.sync()
         try await device.setText("one two", of: "n")
@@ -130,8 +132,9 @@ import CRDTNoteTestSupport
 
     @Test func deleteThenEditElsewhereResurrectsTheNote() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, .test(1))
-        let b = try engine(db, .test(2))
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, .test(1))
+        let b = try engine(store, .test(2))
         try await a.createNote("n", text: "draft")
         try await a.sync()
         try await b.sync()
@@ -148,8 +151,9 @@ import CRDTNoteTestSupport
 
     @Test func editThenDeleteElsewhereResurrectsTheNote() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, .test(1))
-        let b = try engine(db, .test(2))
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, .test(1))
+        let b = try engine(store, .test(2))
         try await a.createNote("n", text: "draft")
         try await a.sync()
         try await b.sync()
@@ -165,8 +169,9 @@ import CRDTNoteTestSupport
 
     @Test func aDeleteDoesNotRemoveAVersionItHasNotSeen() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, .test(1))
-        let b = try engine(db, .test(2))
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, .test(1))
+        let b = try engine(store, .test(2))
         try await a.createNote("n", text: "draft")
         try await a.sync()
         try await b.sync()
@@ -180,8 +185,9 @@ import CRDTNoteTestSupport
 
     @Test func deleteWinsPolicyDropsTheEdit() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, .test(1), policy: .deleteWins)
-        let b = try engine(db, .test(2), policy: .deleteWins)
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, .test(1), policy: .deleteWins)
+        let b = try engine(store, .test(2), policy: .deleteWins)
         try await a.createNote("n", text: "draft")
         try await a.sync()
         try await b.sync()
@@ -198,8 +204,9 @@ import CRDTNoteTestSupport
 
     @Test func aDeleteSeenByEveryoneRemovesTheNote() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, .test(1))
-        let b = try engine(db, .test(2))
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, .test(1))
+        let b = try engine(store, .test(2))
         try await a.createNote("n", text: "x")
         try await a.sync()
         try await b.sync()
@@ -212,13 +219,14 @@ import CRDTNoteTestSupport
 
     @Test func stateSurvivesARestart() async throws {
         let db = InMemoryCloudDatabase()
-        let other = try engine(db, .test(2))
-        var device = try engine(db, .test(1))
+        let store = CloudKitStyleRecordStore(database: db)
+        let other = try engine(store, .test(2))
+        var device = try engine(store, .test(1))
         try await device.createNote("n", text: "saved")
         try await device.sync()
         try await device.setText("saved and unsaved", of: "n")
         let state = await device.savedState()
-        device = try NoteSyncEngine(store: db, replica: .test(1), state: state, retryClock: SleepRecorder()) // restart
+        device = try NoteSyncEngine(store: store, replica: .test(1), state: state, retryClock: SleepRecorder()) // restart
         #expect(await device.unsavedNoteNames == ["n"])
         try await other.sync()
         try await other.createNote("m", text: "from other")
@@ -232,15 +240,16 @@ import CRDTNoteTestSupport
 
     @Test func aServerResetIsRecoveredWithoutLosingText() async throws {
         let db = InMemoryCloudDatabase()
-        let a = try engine(db, .test(1))
-        let b = try engine(db, .test(2))
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try engine(store, .test(1))
+        let b = try engine(store, .test(2))
         try await a.createNote("n1", text: "alpha")
         try await b.createNote("n2", text: "beta")
         try await a.sync()
         try await b.sync()
         try await a.sync()
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .zoneNotFound, seed: 4))
-        _ = try? await db.fetchRecords(named: [], in: config.zone) // the reset
+        _ = try? await store.fetchRecords(named: [], in: config.zone) // the reset
         await db.setFaultPlan(.none)
         try await b.setText("beta!", of: "n2")
         try await b.sync()
@@ -255,9 +264,10 @@ import CRDTNoteTestSupport
 
     @Test func userDeletedZoneCanStopSyncing() async throws {
         let db = InMemoryCloudDatabase()
+        let store = CloudKitStyleRecordStore(database: db)
         var config = NoteSyncConfiguration(userDeletedZonePolicy: .stopSyncing)
         config.maxAttempts = 3
-        let device = try NoteSyncEngine(store: db, replica: .test(1), configuration: config, retryClock: SleepRecorder())
+        let device = try NoteSyncEngine(store: store, replica: .test(1), configuration: config, retryClock: SleepRecorder())
         try await device.createNote("n", text: "mine")
         try await device.sync()
         await db.setFaultPlan(FaultPlan(rate: 1, kinds: .userDeletedZone, seed: 1))
@@ -273,10 +283,10 @@ import CRDTNoteTestSupport
     let zone = NoteSyncConfiguration().zone
 
     /// What a CKSyncEngine delegate does for one send: build, save, report back. True: send again.
-    func send(_ core: inout NoteSyncCore, _ name: String, to db: InMemoryCloudDatabase) async throws -> Bool {
+    func send(_ core: inout NoteSyncCore, _ name: String, to store: CloudKitStyleRecordStore<InMemoryCloudDatabase>) async throws -> Bool {
         guard let record = try core.recordToSend(for: name) else { return false }
         do {
-            let saved = try await db.save(record, in: zone)
+            let saved = try await store.save(record, in: zone)
             core.recordWasSaved(saved)
             return false
         } catch {
@@ -288,51 +298,51 @@ import CRDTNoteTestSupport
     }
 
     @Test func conflictPathMergesAndResends() async throws {
-        let db = InMemoryCloudDatabase()
-        try await db.createZone(zone)
+        let store = CloudKitStyleRecordStore(database: InMemoryCloudDatabase())
+        try await store.createZone(zone)
         var a = try NoteSyncCore(replica: .test(1))
         var b = try NoteSyncCore(replica: .test(2))
         try a.createNote("n", text: "base")
-        #expect(try await send(&a, "n", to: db) == false)
-        let fetched = try #require(try await db.fetchRecord(named: "n", in: zone))
+        #expect(try await send(&a, "n", to: store) == false)
+        let fetched = try #require(try await store.fetchRecord(named: "n", in: zone))
         #expect(try b.receive(fetched) == .added)
         try a.setText("base + a", of: "n")
         try b.setText("b + base", of: "n")
-        #expect(try await send(&a, "n", to: db) == false)
-        #expect(try await send(&b, "n", to: db) == true) // serverRecordChanged: merged, send again
-        #expect(try await send(&b, "n", to: db) == false)
+        #expect(try await send(&a, "n", to: store) == false)
+        #expect(try await send(&b, "n", to: store) == true) // serverRecordChanged: merged, send again
+        #expect(try await send(&b, "n", to: store) == false)
         #expect(b.text(of: "n") == "b + base + a")
         #expect(b.unsavedNoteNames.isEmpty)
         #expect(b.takeReport().changes == ["n": .added]) // added, then changed by the merge: still "added"
-        #expect(try a.receive(try #require(try await db.fetchRecord(named: "n", in: zone))) == .textChanged)
+        #expect(try a.receive(try #require(try await store.fetchRecord(named: "n", in: zone))) == .textChanged)
         #expect(a.text(of: "n") == "b + base + a")
         #expect(a.takeReport().changedNotes == ["n"])
     }
 
     @Test func anEditDuringTheSendStaysUnsaved() async throws {
-        let db = InMemoryCloudDatabase()
-        try await db.createZone(zone)
+        let store = CloudKitStyleRecordStore(database: InMemoryCloudDatabase())
+        try await store.createZone(zone)
         var a = try NoteSyncCore(replica: .test(1))
         try a.createNote("n", text: "one")
         let record = try #require(try a.recordToSend(for: "n"))
         try a.setText("one two", of: "n") // typed while the request is in flight
-        a.recordWasSaved(try await db.save(record, in: zone))
+        a.recordWasSaved(try await store.save(record, in: zone))
         #expect(a.unsavedNoteNames == ["n"])
-        #expect(try await send(&a, "n", to: db) == false)
+        #expect(try await send(&a, "n", to: store) == false)
         #expect(a.unsavedNoteNames.isEmpty)
     }
 
     @Test func deletionsAndDeletedRecordsFollowThePolicy() async throws {
-        let db = InMemoryCloudDatabase()
-        try await db.createZone(zone)
+        let store = CloudKitStyleRecordStore(database: InMemoryCloudDatabase())
+        try await store.createZone(zone)
         var a = try NoteSyncCore(replica: .test(1))
         try a.createNote("n", text: "x")
-        _ = try await send(&a, "n", to: db)
-        try await db.deleteRecords(named: ["n"], in: zone) // deleted elsewhere
+        _ = try await send(&a, "n", to: store)
+        try await store.deleteRecords(named: ["n"], in: zone) // deleted elsewhere
         try a.setText("x edited", of: "n")
-        #expect(try await send(&a, "n", to: db) == true) // unknownItem: resurrect
-        #expect(try await send(&a, "n", to: db) == false)
-        #expect(StoreFixtures.text(try await db.fetchRecord(named: "n", in: zone)) == "x edited")
+        #expect(try await send(&a, "n", to: store) == true) // unknownItem: resurrect
+        #expect(try await send(&a, "n", to: store) == false)
+        #expect(StoreFixtures.text(try await store.fetchRecord(named: "n", in: zone)) == "x edited")
         a.deleteNote("n")
         #expect(a.pendingDeleteNames == ["n"])
         a.deleteWasSent("n")
@@ -343,11 +353,11 @@ import CRDTNoteTestSupport
 
     @Test func zoneLossInOneBatchIsOneRecovery() async throws {
         var a = try NoteSyncCore(replica: ReplicaID(rawValue: 1))
-        let db = InMemoryCloudDatabase()
-        try await db.createZone(zone)
+        let store = CloudKitStyleRecordStore(database: InMemoryCloudDatabase())
+        try await store.createZone(zone)
         for name in ["a", "b", "c"] {
             try a.createNote(name, text: name)
-            _ = try await send(&a, name, to: db)
+            _ = try await send(&a, name, to: store)
         }
         let lost = RecordStoreError.partialFailure(["a": RecordStoreError(.zoneNotFound, recordName: "a", "gone"),
                                                     "b": RecordStoreError(.zoneNotFound, recordName: "b", "gone")])

@@ -24,6 +24,19 @@ import CRDTNoteTestSupport
         }
     }
 
+    /// Every fault a client must survive (lost responses, cancellations, expired tokens, partial
+    /// saved records, assets not downloaded, besides `.all`), each reaching the engines through
+    /// `CloudKitStyleRecordStore` as a CloudKit failure.
+    @Test(arguments: [UInt64(5), 6])
+    func everyRecoverableFaultIsSurvived(seed: UInt64) async {
+        let report = await NoteSyncSimulation(devices: 3, notes: 4, edits: 200, faultRate: 0.3, seed: seed,
+                                              faultKinds: .recoverable, crashRate: 0.05).run()
+        #expect(report.succeeded, "lost \(report.lostMarkers) resurrected \(report.resurrectedMarkers) divergent \(report.divergentNotes)")
+        let counts = report.faultCounts
+        #expect(counts.serverResponseLost + counts.operationCancelled + counts.changeTokenExpired > 0)
+        #expect(counts.partialSavedRecords + counts.assetNotDownloaded > 0)
+    }
+
     /// A step of the run that failed (an engine that did not start, a note not created) fails
     /// the run even when what did run converged.
     @Test func aFailedStepFailsTheRun() {
@@ -91,10 +104,11 @@ import CRDTNoteTestSupport
 
     @Test func theEngineSubscribesOnceAndHandlesOnlyItsOwnNotifications() async throws {
         let db = InMemoryCloudDatabase()
+        let store = CloudKitStyleRecordStore(database: db)
         var config = NoteSyncConfiguration()
         config.subscriptionID = "notes-changes"
-        let phone = try NoteSyncEngine(store: db, replica: .test(1), configuration: config, retryClock: RecordingClock())
-        let laptop = try NoteSyncEngine(store: db, replica: .test(2), configuration: config, retryClock: RecordingClock())
+        let phone = try NoteSyncEngine(store: store, replica: .test(1), configuration: config, retryClock: RecordingClock())
+        let laptop = try NoteSyncEngine(store: store, replica: .test(2), configuration: config, retryClock: RecordingClock())
         await db.registerForNotifications(device: "laptop")
         try await phone.createNote("n", text: "hello")
         try await phone.sync()
@@ -107,7 +121,7 @@ import CRDTNoteTestSupport
         #expect(report.receivedNewData)
         #expect(await laptop.text(of: "n") == "hello")
         // A zone reset takes the subscription with it; the engine saves it again.
-        try await db.deleteZone(RecordZoneID(zoneName: "Notes"))
+        try await store.deleteZone(RecordZoneID(zoneName: "Notes"))
         #expect(await db.zoneSubscriptions.isEmpty)
         try await phone.sync()
         #expect(await db.zoneSubscriptions == ["notes-changes": "Notes"])

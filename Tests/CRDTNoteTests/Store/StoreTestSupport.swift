@@ -40,10 +40,13 @@ enum StoreFixtures {
         return nil
     }
 
-    /// The text field of a record.
+    /// The text field of a record: a STRING, or an ASSET's bytes as UTF-8.
     static func text(_ stored: CloudRecord?) -> String? {
-        if case .string(let s)? = stored?[field: "text"] { return s }
-        return nil
+        switch stored?[field: "text"] {
+        case .string(let s)?: return s
+        case .asset(let ref)?: return ref.bytes.map { String(decoding: $0, as: UTF8.self) }
+        default: return nil
+        }
     }
 
     /// A fresh empty temporary folder.
@@ -62,6 +65,24 @@ enum StoreFixtures {
             return error
         } catch {
             return RecordStoreError(.invalidArguments, "unexpected error type: \(error)")
+        }
+    }
+
+    /// The failure of one item of a CloudKit-shaped answer (nil: it succeeded, or is absent).
+    static func failure<T>(_ result: Result<T, CloudKitFailure>?) -> CloudKitFailure? {
+        if case .failure(let failure)? = result { return failure }
+        return nil
+    }
+
+    /// Runs a CloudKit-shaped request and returns the failure it throws (nil if it succeeded).
+    static func cloudKitFailure<T>(_ body: () async throws -> T) async -> CloudKitFailure? {
+        do {
+            _ = try await body()
+            return nil
+        } catch let failure as CloudKitFailure {
+            return failure
+        } catch {
+            return CloudKitFailure(CloudKitFailure.Code(rawValue: "unexpectedErrorType"), "\(error)")
         }
     }
 }

@@ -8,57 +8,9 @@ import CRDTNoteTestSupport
 /// Records the waits a sync engine asks for instead of sleeping.
 typealias SleepRecorder = RecordingClock
 
-/// A store that fails its first requests with scripted errors, then forwards to a backing store.
-actor ScriptedStore: RecordStore {
-    let backing: any RecordStore
-    private var script: [RecordStoreError]
-    private(set) var failuresServed = 0
-
-    init(backing: any RecordStore, failing script: [RecordStoreError]) {
-        self.backing = backing
-        self.script = script
-    }
-
-    func setScript(_ errors: [RecordStoreError]) { script = errors }
-
-    private func next() throws(RecordStoreError) {
-        guard !script.isEmpty else { return }
-        failuresServed += 1
-        throw script.removeFirst()
-    }
-
-    func createZone(_ zone: RecordZoneID) async throws(RecordStoreError) {
-        try await backing.createZone(zone)
-    }
-
-    func deleteZone(_ zone: RecordZoneID) async throws(RecordStoreError) {
-        try await backing.deleteZone(zone)
-    }
-
-    func fetchRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) -> [String: CloudRecord] {
-        try next()
-        return try await backing.fetchRecords(named: names, in: zone)
-    }
-
-    func saveRecords(_ records: [CloudRecord], in zone: RecordZoneID) async throws(RecordStoreError) -> [CloudRecord] {
-        try next()
-        return try await backing.saveRecords(records, in: zone)
-    }
-
-    func deleteRecords(named names: [String], in zone: RecordZoneID) async throws(RecordStoreError) {
-        try next()
-        try await backing.deleteRecords(named: names, in: zone)
-    }
-
-    func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) async throws(RecordStoreError) -> RecordChanges {
-        try next()
-        return try await backing.fetchChanges(in: zone, since: token, limit: limit)
-    }
-}
-
 /// A store that runs `beforeSave` inside every save request (e.g. to type while it is in flight).
 struct HookedStore: RecordStore {
-    let backing: InMemoryCloudDatabase
+    let backing: CloudKitStyleRecordStore<InMemoryCloudDatabase>
     let beforeSave: @Sendable () async -> Void
 
     func createZone(_ zone: RecordZoneID) async throws(RecordStoreError) { try await backing.createZone(zone) }

@@ -1,6 +1,7 @@
 /// A CloudKit error in portable form: what the Apple-only adapter reads out of a `CKError`
 /// (code name, retry delay, conflict records, per-item errors) before any decision is made.
-/// Keeping this portable lets the Linux tests drive the whole mapping through a fake.
+/// Keeping this portable lets the Linux tests drive the whole mapping through the in-memory
+/// database, which answers with these.
 public struct CloudKitFailure: Error, Hashable, Sendable {
     /// A `CKError.Code` case by its Swift name (`"serverRecordChanged"`, `"zoneBusy"`...).
     public struct Code: RawRepresentable, Hashable, Sendable {
@@ -63,6 +64,9 @@ public struct CloudKitFailure: Error, Hashable, Sendable {
     public var partialErrors: [String: CloudKitFailure]
     /// `CKError.partialErrorsByItemID` entries keyed by `CKRecordZone.ID`, by zone name.
     public var zoneErrors: [String: CloudKitFailure]
+    /// For `invalidArguments` refusing a field of another type than the schema fixed, when the
+    /// database says which (the in-memory database does; CloudKit only says so in its message).
+    public var fieldTypeMismatch: FieldTypeMismatch?
 
     /// A failure.
     public init(_ code: Code, _ message: String = "", retryAfterSeconds: Double? = nil,
@@ -107,6 +111,7 @@ extension RecordStoreError {
             if !zoneErrors.isEmpty { message += "; zone(s) failed: " + zoneErrors.keys.sorted().joined(separator: ", ") }
         default:
             self.init(Self.code(for: failure.code), recordName: recordName, retryAfterSeconds: failure.retryAfterSeconds, text)
+            fieldTypeMismatch = failure.fieldTypeMismatch
         }
     }
 

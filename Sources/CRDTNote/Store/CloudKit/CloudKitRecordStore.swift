@@ -1,7 +1,8 @@
 // The CloudKit adapter: a thin mapping between CloudKit's types and the portable ones.
 // Every decision (what a result means, how errors map, retries, merges) lives in portable code
 // (`CloudKitStyleRecordStore`, `RecordStoreError(cloudKit:)`, `NoteSyncEngine`), which the Linux
-// tests exercise through a fake `CloudKitStyleDatabase`. Only type conversion happens here.
+// tests exercise through `InMemoryCloudDatabase`, a `CloudKitStyleDatabase` too. Only type
+// conversion happens here.
 // No `@available` in these files: every CloudKit API they use exists at the package's minimum
 // platforms (Package.swift: macOS 13, iOS 16, tvOS 16, watchOS 9, visionOS 1). Anything newer
 // (CKSyncEngine: macOS 14, iOS 17) must say so. `.ci/typecheck-cloudkit` cannot check this.

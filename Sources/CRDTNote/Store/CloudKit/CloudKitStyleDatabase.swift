@@ -1,5 +1,7 @@
 /// The shape of `CKDatabase`'s async API in portable types: per-item `Result`s, request-level
-/// `CloudKitFailure`s. The Apple-only `CKDatabaseAdapter` is one conformance; tests use a fake.
+/// `CloudKitFailure`s. The Apple-only `CKDatabaseAdapter` is one conformance; CRDTNoteTesting's
+/// `InMemoryCloudDatabase` is the other, so tests and simulations run `CloudKitStyleRecordStore`,
+/// the code the adapter runs.
 public protocol CloudKitStyleDatabase: Sendable {
     /// `CKDatabase.save(_: CKRecordZone)`.
     func saveZone(_ zone: RecordZoneID) async throws(CloudKitFailure)
@@ -120,7 +122,10 @@ public struct CloudKitStyleRecordStore<Database: CloudKitStyleDatabase>: RecordS
 
 extension CloudKitStyleDatabase {
     /// Saves a zone subscription with silent notifications. The default (for databases that
-    /// have none, such as test fakes) fails with `.invalidArguments`; the engine then polls.
+    /// have none) fails with `.invalidArguments`; the engine then polls. A database that has
+    /// subscriptions declares its own `async`, as the requirement is: a synchronous one (an
+    /// actor's, say) still witnesses the requirement, but direct calls on the concrete type from
+    /// async code would pick this default over it.
     public func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(CloudKitFailure) {
         throw CloudKitFailure(.invalidArguments, "this database does not support subscriptions")
     }

@@ -1,0 +1,53 @@
+import CRDTNote
+import CRDTNoteTestSupport
+import CRDTNoteTesting
+import Foundation
+import Testing
+
+/// Docs/CloudKit.md's testing code (§7), compiled and run with the imports an app's test target
+/// has (no `@testable`): the block marked `<!-- run by: ... -->` must appear line for line in
+/// this file.
+@Suite("CloudKit.md")
+struct CloudKitGuideTests {
+    /// §7: two devices sync through the in-memory database, reached through the CloudKit-shaped
+    /// store, while it injects faults.
+    @Test func testingWithoutCloudKit() async throws {
+        let db = InMemoryCloudDatabase(faults: FaultPlan(rate: 0.2, kinds: .all, seed: 42))
+        let store = CloudKitStyleRecordStore(database: db)   // as CloudKitRecordStore is over CKDatabase
+        let phone = try NoteSyncEngine(store: store, replica: ReplicaID(rawValue: 1), retryClock: RecordingClock())   // fixed ids: repeatable tests
+        let laptop = try NoteSyncEngine(store: store, replica: ReplicaID(rawValue: 2), retryClock: RecordingClock())
+        try await phone.createNote("n", text: "written on the phone")
+        for _ in 0..<4 {
+            _ = try? await phone.sync()
+            _ = try? await laptop.sync()
+        }
+        #expect(await db.faultCounts.total > 0)
+        await db.setFaultPlan(.none)
+        try await phone.sync()
+        try await laptop.sync()
+        #expect(await laptop.text(of: "n") == "written on the phone")
+        #expect(await db.allRecords(in: NoteSyncConfiguration().zone).map(\.recordName) == ["n"])
+    }
+
+    /// Every block marked as run by this file stands in it, line for line (indentation aside).
+    @Test func everyMarkedBlockIsHere() throws {
+        let guide = try String(contentsOfFile: RepositoryPaths.docs + "/CloudKit.md", encoding: .utf8)
+        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
+        let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+        let lines = guide.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var checked = 0
+        for (index, line) in lines.enumerated() where line == "<!-- run by: Tests/CRDTNoteTests/Docs/CloudKitGuideTests.swift -->" {
+            guard index + 1 < lines.count, lines[index + 1] == "```swift" else {
+                Issue.record("the marker on line \(index + 1) of CloudKit.md is not followed by a ```swift block")
+                continue
+            }
+            let block = lines[(index + 2)...].prefix { $0 != "```" }.map { $0.trimmingCharacters(in: .whitespaces) }
+            checked += 1
+            let found = sourceLines.indices.contains { start in
+                start + block.count <= sourceLines.count && Array(sourceLines[start..<start + block.count]) == block
+            }
+            #expect(found, "CloudKit.md block not run by this file:\n\(block.joined(separator: "\n"))")
+        }
+        #expect(checked == 1)
+    }
+}
