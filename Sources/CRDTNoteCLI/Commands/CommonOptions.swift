@@ -22,6 +22,19 @@ enum CommonOptions {
         "Type of the plain-text mirror ('text') for older apps: asset, string or off. Default: the input record's type (new notes: asset). One container needs one type.")
     /// `--json`
     static let json = OptionSpec.flag("--json", "Print machine-readable JSON instead of text.")
+    /// `--utf16-range A:B`
+    static let utf16Range = OptionSpec.value(
+        "--utf16-range", "A:B", "Replace exactly the UTF-16 range A..<B with the text read (A:A inserts), instead of the whole text.")
+
+    /// The `--utf16-range` half-open range, if given.
+    static func utf16Range(_ parsed: ParsedArguments) throws(UsageError) -> Range<Int>? {
+        guard let value = try parsed.value(utf16Range.name) else { return nil }
+        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else {
+            throw parsed.usageError("option '--utf16-range' must be A:B with 0 <= A <= B, got '\(value)'")
+        }
+        return a..<b
+    }
 
     /// The `--assets` folder, if given.
     static func assets(_ parsed: ParsedArguments) throws(UsageError) -> String? {

@@ -20,6 +20,8 @@ struct EditOptions: Equatable, Sendable {
     var format: SnapshotFormat = .version1
     /// The type of the `text` mirror (`--text-mirror`); nil: the record's own.
     var textMirror: NoteTextMirror?
+    /// `--utf16-range`: replace exactly this UTF-16 range with the text read (nil: the whole text).
+    var utf16Range: Range<Int>? = nil
 }
 
 extension EditOptions {
@@ -27,11 +29,12 @@ extension EditOptions {
     static let spec = CommandSpec(
         name: "edit",
         summary: "Replace a note's text, recording the change as edits by one replica.",
-        usage: ["edit RECORD --replica ID [--text FILE] [--format N] [--text-mirror TYPE] [-o OUT] [--assets DIR]"],
+        usage: ["edit RECORD --replica ID [--text FILE] [--utf16-range A:B] [--format N] [--text-mirror TYPE] [-o OUT] [--assets DIR]"],
         arguments: [ArgumentSpec(name: "RECORD", help: "The record JSON file to edit.")],
         options: [
             CommonOptions.replica,
             .value("--text", "FILE", "Read the new text from FILE; '-' or no --text reads standard input."),
+            CommonOptions.utf16Range,
             .value("--output", short: "-o", "OUT",
                    "Write the edited record to OUT ('-': standard output) instead of replacing RECORD."),
             CommonOptions.assets, CommonOptions.format, CommonOptions.textMirror,
@@ -45,6 +48,7 @@ extension EditOptions {
         ],
         examples: [
             ("crdtnote edit note.json --replica 42 --text note.txt", "Apply the text in note.txt to note.json"),
+            ("printf 'Dear ' | crdtnote edit note.json --replica 42 --utf16-range 0:0", "Insert at the start, exactly"),
         ])
 
     /// Validates the parsed arguments of `crdtnote edit`.
@@ -55,6 +59,7 @@ extension EditOptions {
         }
         self.replica = replica
         textPath = try parsed.value("--text") ?? InputReader.standardInputPath
+        utf16Range = try CommonOptions.utf16Range(parsed)
         assets = try CommonOptions.assets(parsed)
         if recordPath == InputReader.standardInputPath {
             guard parsed.has("--output") else {

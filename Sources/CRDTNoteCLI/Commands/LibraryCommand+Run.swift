@@ -52,7 +52,11 @@ private func run(_ action: LibraryOptions.Action, on library: NoteLibrary, folde
         let text = try TextInput.read(textPath)
         try libraryCall(folder) { () throws(NoteLibraryError) in
             if let range {
-                try library.edit(name) { (note: inout NoteText) throws(NoteTextError) in try note.replaceUTF16(in: range, with: text) }
+                if try library.summary(of: name) == nil, range == 0..<0 {
+                    try library.setText(text, of: name)  // creates it
+                } else {
+                    try library.edit(name) { (note: inout NoteText) throws(NoteTextError) in try note.replaceUTF16(in: range, with: text) }
+                }
             } else {
                 try library.setText(text, of: name)
             }

@@ -45,7 +45,7 @@ extension LibraryOptions {
         options: [
             CommonOptions.json,
             .value("--text", "FILE", "edit: read the new text from FILE; '-' or no --text reads standard input."),
-            .value("--utf16-range", "A:B", "edit: replace exactly the UTF-16 range A..<B with the text read (A:A inserts)."),
+            CommonOptions.utf16Range,
             CommonOptions.assets,
         ],
         discussion: [
@@ -92,7 +92,7 @@ extension LibraryOptions {
         case "edit":
             let name = try exactly(["NAME"])[0]
             action = .edit(name: name, textPath: try parsed.value("--text") ?? InputReader.standardInputPath,
-                           utf16Range: try Self.range(parsed))
+                           utf16Range: try CommonOptions.utf16Range(parsed))
             allowed = ["--text", "--utf16-range"]
         case "append":
             let args = try exactly(["NAME", "TEXT"])
@@ -119,15 +119,5 @@ extension LibraryOptions {
         where parsed.has(option) && !allowed.contains(option) {
             throw parsed.usageError("option '\(option)' does not apply to 'library \(verb)'")
         }
-    }
-
-    /// `--utf16-range A:B` as a half-open range.
-    private static func range(_ parsed: ParsedArguments) throws(UsageError) -> Range<Int>? {
-        guard let value = try parsed.value("--utf16-range") else { return nil }
-        let parts = value.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else {
-            throw parsed.usageError("option '--utf16-range' must be A:B with 0 <= A <= B, got '\(value)'")
-        }
-        return a..<b
     }
 }

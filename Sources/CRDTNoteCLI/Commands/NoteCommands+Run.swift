@@ -28,7 +28,16 @@ func runEdit(_ options: EditOptions) throws(CLIError) {
     let file = try RecordFile.load(options.recordPath, assets: options.assets)
     let text = try TextInput.read(options.textPath)
     var note = try file.read(as: options.replica).note
-    try setText(text, of: &note, file: options.recordPath)
+    if let range = options.utf16Range {
+        do {
+            try note.replaceUTF16(in: range, with: text)
+        } catch {
+            throw CLIError(code: .dataError, message: "cannot replace UTF-16 range \(range.lowerBound):\(range.upperBound) of the note (\(note.utf16Count) UTF-16 units): \(error.message); nothing written",
+                           file: file.displayName)
+        }
+    } else {
+        try setText(text, of: &note, file: options.recordPath)
+    }
     let updated: NoteRecord
     do {
         // The record's own mirror type: one type per field in the container it came from.
