@@ -21,9 +21,12 @@ enum JournalEntry: Equatable, Sendable {
     /// that reads it reads the index again. (When the compaction did not reach its commit, the
     /// index still names this journal and the entry changes nothing.)
     case superseded(generation: UInt64)
+    /// A note this library never held was deleted elsewhere on this device (an imported
+    /// ``NoteSyncState``'s pending delete): its name waits in the pending deletes.
+    case pendingDelete(name: String)
 
     enum Kind: UInt8 {
-        case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5
+        case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5, pendingDelete = 6
     }
 
     /// Most UTF-8 bytes of a note name (CloudKit record names: 255 ASCII characters).
@@ -60,6 +63,9 @@ enum JournalEntry: Equatable, Sendable {
         case .superseded(let generation):
             out.writeByte(Kind.superseded.rawValue)
             out.writeVarUInt(generation)
+        case .pendingDelete(let name):
+            out.writeByte(Kind.pendingDelete.rawValue)
+            out.writeLengthPrefixed(Array(name.utf8))
         }
         return out.bytes
     }
@@ -99,6 +105,10 @@ enum JournalEntry: Equatable, Sendable {
             let generation = try reader.readVarUInt()
             try reader.expectEnd("journal entry")
             return .superseded(generation: generation)
+        case .pendingDelete:
+            let name = try readString(&reader, max: maximumNameBytes, "note name")
+            try reader.expectEnd("journal entry")
+            return .pendingDelete(name: name)
         }
     }
 

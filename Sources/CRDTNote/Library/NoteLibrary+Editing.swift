@@ -200,3 +200,17 @@ extension NoteLibrary {
 func currentMilliseconds() -> UInt64 {
     PhysicalClock.system.now()
 }
+
+extension NoteLibrary {
+    /// Keeps `name` among the pending deletes (deleting the note when the library has it).
+    package func recordPendingDelete(_ name: String) throws(NoteLibraryError) {
+        if try summary(of: name) != nil {
+            try delete(name)
+            return
+        }
+        try withAccess { () throws(NoteLibraryError) in
+            guard !state.index.pendingDeletes.contains(name) else { return }
+            try append(.pendingDelete(name: name))
+        }
+    }
+}

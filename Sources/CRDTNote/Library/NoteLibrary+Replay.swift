@@ -136,6 +136,9 @@ extension NoteLibrary {
             return .changed(note.name)
         case .superseded:
             return nil
+        case .pendingDelete(let name):
+            if state.numbers[name] == nil, !state.index.pendingDeletes.contains(name) { state.index.pendingDeletes.append(name) }
+            return nil
         }
     }
 
