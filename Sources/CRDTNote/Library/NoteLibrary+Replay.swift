@@ -1,8 +1,9 @@
 /// Reading the index and the journal into memory, at open and whenever another process has
 /// appended or compacted. Called with the folder's lock held.
 extension NoteLibrary {
-    /// Reads the index and its journal from scratch; with `cleaning`, removes files no index
-    /// refers to (a compaction or a write cut short by a crash left them).
+    /// Reads the index and its journal from scratch; with `cleaning` (after a compaction),
+    /// removes files the index does not refer to (what the compaction replaced, and what an
+    /// earlier compaction cut short by a crash left).
     func reload(cleaning: Bool) throws(NoteLibraryError) {
         guard let bytes = try disk.read(LibraryFormat.indexFile) else {
             throw NoteLibraryError(.notALibrary, "\(folder) holds no note library (no \(LibraryFormat.indexFile) file)", path: folder)

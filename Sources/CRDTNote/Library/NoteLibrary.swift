@@ -75,7 +75,9 @@ public final class NoteLibrary: @unchecked Sendable {
         self.state = LibraryState()
         let lock = try disk.lock(timeout: options.lockTimeout)
         defer { lock.unlock() }
-        try reload(cleaning: true)
+        // Opening reads; it does not list the notes folder. Files a crash left (an unfinished
+        // compaction's snapshots, an old journal) are removed by the next compaction.
+        try reload(cleaning: false)
     }
 
     /// Makes a new, empty library in `folder` (created when missing; it must be empty
