@@ -24,9 +24,11 @@ enum JournalEntry: Equatable, Sendable {
     /// A note this library never held was deleted elsewhere on this device (an imported
     /// ``NoteSyncState``'s pending delete): its name waits in the pending deletes.
     case pendingDelete(name: String)
+    /// The app set (or, nil, removed) one of the note's fields at `stamp`.
+    case fieldSet(note: UInt32, key: String, value: NoteFieldValue?, stamp: HLCTimestamp)
 
     enum Kind: UInt8 {
-        case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5, pendingDelete = 6
+        case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5, pendingDelete = 6, fieldSet = 7
     }
 
     /// Most UTF-8 bytes of a note name (CloudKit record names: 255 ASCII characters).
@@ -66,6 +68,12 @@ enum JournalEntry: Equatable, Sendable {
         case .pendingDelete(let name):
             out.writeByte(Kind.pendingDelete.rawValue)
             out.writeLengthPrefixed(Array(name.utf8))
+        case .fieldSet(let note, let key, let value, let stamp):
+            out.writeByte(Kind.fieldSet.rawValue)
+            out.writeVarUInt(UInt64(note))
+            out.writeLengthPrefixed(Array(key.utf8))
+            out.writeVarUInt(stamp.rawValue)
+            if let value { value.write(into: &out) } else { out.writeByte(0) }
         }
         return out.bytes
     }
@@ -109,6 +117,13 @@ enum JournalEntry: Equatable, Sendable {
             let name = try readString(&reader, max: maximumNameBytes, "note name")
             try reader.expectEnd("journal entry")
             return .pendingDelete(name: name)
+        case .fieldSet:
+            let note = try readNote(&reader)
+            let key = try readString(&reader, max: NoteFieldValue.maximumKeyBytes, "field name")
+            let stamp = HLCTimestamp(rawValue: try reader.readVarUInt())
+            let value = try NoteFieldValue.readOptional(&reader)
+            try reader.expectEnd("journal entry")
+            return .fieldSet(note: note, key: key, value: value, stamp: stamp)
         }
     }
 

@@ -31,6 +31,8 @@ struct LibraryNote: Sendable, Equatable {
     /// The generation whose compaction wrote the note's snapshot file; nil: the note's whole
     /// history is in the journal.
     var snapshot: UInt64?
+    /// The app's fields (folder, pinned, tags, ...) with the stamp of each one's last change.
+    var fields: [String: StampedField] = [:]
     /// Not stored: the bodies of its `.changed` entries in the current journal, in order.
     var journal: [Range<Int>] = []
     /// Not stored: why the note's journal entries could not all be read, when they could not.
@@ -75,11 +77,21 @@ struct LibraryIndex: Sendable, Equatable {
             var flags: UInt8 = note.unsaved ? 1 : 0
             if note.customTitle != nil { flags |= 2 }
             if note.snapshot != nil { flags |= 4 }
+            if !note.fields.isEmpty { flags |= 8 }
             out.writeByte(flags)
             if let custom = note.customTitle { out.writeLengthPrefixed(Array(custom.utf8)) }
             out.writeVarInt(note.created)
             out.writeVarInt(note.modified)
             if let snapshot = note.snapshot { out.writeVarUInt(snapshot) }
+            if !note.fields.isEmpty {
+                out.writeVarUInt(UInt64(note.fields.count))
+                for key in note.fields.keys.sorted() {
+                    guard let field = note.fields[key] else { continue }
+                    out.writeLengthPrefixed(Array(key.utf8))
+                    out.writeVarUInt(field.stamp.rawValue)
+                    field.value.write(into: &out)
+                }
+            }
         }
         out.writeVarUInt(UInt64(pendingDeletes.count))
         for name in pendingDeletes { out.writeLengthPrefixed(Array(name.utf8)) }
@@ -122,16 +134,29 @@ struct LibraryIndex: Sendable, Equatable {
                 let derived = try JournalEntry.readString(&reader, max: JournalEntry.maximumTitleBytes, "title")
                 let flagsOffset = reader.offset
                 let flags = try reader.readByte()
-                guard flags & ~7 == 0 else { throw BinaryDecodingError(.invalidValue, at: flagsOffset, "note flags \(flags)") }
+                guard flags & ~15 == 0 else { throw BinaryDecodingError(.invalidValue, at: flagsOffset, "note flags \(flags)") }
                 let custom = flags & 2 != 0 ? try JournalEntry.readString(&reader, max: JournalEntry.maximumTitleBytes, "title") : nil
                 let created = try reader.readVarInt()
                 let modified = try reader.readVarInt()
                 let snapshot = flags & 4 != 0 ? try reader.readVarUInt() : nil
+                var fields: [String: StampedField] = [:]
+                if flags & 8 != 0 {
+                    let count = try reader.readCount("field count", minimumBytesEach: 3)
+                    guard count <= NoteFieldValue.maximumFields else {
+                        throw BinaryDecodingError(.lengthTooLarge, at: reader.offset, "\(count) fields exceed \(NoteFieldValue.maximumFields)")
+                    }
+                    for _ in 0..<count {
+                        let key = try JournalEntry.readString(&reader, max: NoteFieldValue.maximumKeyBytes, "field name")
+                        let stamp = HLCTimestamp(rawValue: try reader.readVarUInt())
+                        fields[key] = StampedField(value: try NoteFieldValue.read(&reader), stamp: stamp)
+                    }
+                }
                 guard number < index.nextNote, numbers.insert(number).inserted, names.insert(name).inserted else {
                     throw BinaryDecodingError(.invalidValue, at: offset, "note \(number) \"\(name)\" is listed twice or beyond the next number")
                 }
                 index.notes.append(LibraryNote(number: number, name: name, derivedTitle: derived, customTitle: custom,
-                                               created: created, modified: modified, unsaved: flags & 1 != 0, snapshot: snapshot))
+                                               created: created, modified: modified, unsaved: flags & 1 != 0, snapshot: snapshot,
+                                               fields: fields))
             }
             let deletes = try reader.readCount("pending delete count", minimumBytesEach: 1)
             for _ in 0..<deletes {

@@ -214,3 +214,36 @@ extension NoteLibrary {
         }
     }
 }
+
+extension NoteLibrary {
+    /// Sets the app field `key` of note `name` (a folder, a pinned flag, tags; nil removes it),
+    /// stamped with this process's hybrid logical clock so a sync can keep the later change of
+    /// each field. Lists carry the fields (``NoteSummary/fields``) without loading the note.
+    /// Throws ``NoteLibraryError/Code/editRefused`` for a value beyond the limits of
+    /// ``NoteFieldValue`` or a key that is empty, longer than 64 bytes or not printable ASCII.
+    public func setField(_ key: String, to value: NoteFieldValue?, of name: String) throws(NoteLibraryError) {
+        let keyBytes = Array(key.utf8)
+        guard !keyBytes.isEmpty, keyBytes.count <= NoteFieldValue.maximumKeyBytes, keyBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
+            throw NoteLibraryError(.editRefused, "\"\(key)\" cannot name a field: use 1 to \(NoteFieldValue.maximumKeyBytes) printable ASCII characters", note: name)
+        }
+        if let problem = value?.problem {
+            throw NoteLibraryError(.editRefused, "field \"\(key)\" of note \"\(name)\" cannot hold \(problem)", note: name)
+        }
+        try withAccess { () throws(NoteLibraryError) in
+            let number = try number(of: name)
+            guard let entry = state.notes[number], entry.fields[key]?.value != value else { return }
+            if entry.fields[key] == nil, value != nil, entry.fields.count >= NoteFieldValue.maximumFields {
+                throw NoteLibraryError(.editRefused, "note \"\(name)\" has \(NoteFieldValue.maximumFields) fields, the most a note carries", note: name)
+            }
+            try append(.fieldSet(note: number, key: key, value: value, stamp: fieldClock.tick()))
+            notify(.changed(name))
+        }
+    }
+
+    /// The app fields of note `name`.
+    public func fields(of name: String) throws(NoteLibraryError) -> [String: NoteFieldValue] {
+        try withAccess { () throws(NoteLibraryError) -> [String: NoteFieldValue] in
+            (state.notes[try number(of: name)]?.fields ?? [:]).mapValues(\.value)
+        }
+    }
+}

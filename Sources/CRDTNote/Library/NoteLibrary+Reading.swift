@@ -47,7 +47,8 @@ extension NoteLibrary {
     }
 
     func summary(_ note: LibraryNote) -> NoteSummary {
-        NoteSummary(name: note.name, title: note.title, created: note.created, modified: note.modified, unsaved: note.unsaved)
+        NoteSummary(name: note.name, title: note.title, created: note.created, modified: note.modified, unsaved: note.unsaved,
+                    fields: note.fields.mapValues(\.value))
     }
 
     func number(of name: String) throws(NoteLibraryError) -> UInt32 {

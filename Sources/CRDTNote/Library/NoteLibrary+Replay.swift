@@ -137,6 +137,11 @@ extension NoteLibrary {
             return .changed(note.name)
         case .superseded:
             return nil
+        case .fieldSet(let number, let key, let value, let stamp):
+            guard var note = state.notes[number] else { return nil }
+            note.fields[key] = value.map { StampedField(value: $0, stamp: stamp) }
+            state.notes[number] = note
+            return .changed(note.name)
         case .pendingDelete(let name):
             if state.numbers[name] == nil, !state.index.pendingDeletes.contains(name) { state.index.pendingDeletes.append(name) }
             return nil

@@ -56,6 +56,8 @@ public final class NoteLibrary: @unchecked Sendable {
     let mutex = NSLock()
     var state: LibraryState
     var observers: [UInt64: AsyncStream<NoteLibraryChange>.Continuation] = [:]
+    /// Stamps app-field changes (``setField(_:to:of:)``).
+    var fieldClock = HybridLogicalClock()
     var nextObserver: UInt64 = 0
 
     /// Opens the library in `folder` for `replica`'s edits. Reads the index and the journal's

@@ -11,6 +11,8 @@ public struct NoteSummary: Hashable, Sendable {
     public var modified: Int64
     /// True while the note has changes no server has confirmed.
     public var unsaved: Bool
+    /// The app's fields (``NoteLibrary/setField(_:to:of:)``): a folder, pinned, tags.
+    public var fields: [String: NoteFieldValue] = [:]
 }
 
 /// One change a note library saw, from this process or, once it reads the journal again,

@@ -48,6 +48,35 @@ import CRDTNoteToolSupport
         #expect(reopened.openReport == NoteLibrary.OpenReport())
     }
 
+    @Test func appFieldsAreListedKeptAndStamped() throws {
+        let folder = try Self.scratch()
+        defer { Self.remove(folder) }
+        let library = try NoteLibrary.create(folder: folder, replica: .test(1))
+        try library.create("a", text: "x")
+        try library.setField("folder", to: .string("Work"), of: "a")
+        try library.setField("pinned", to: .bool(true), of: "a")
+        try library.setField("tags", to: .strings(["urgent", "home"]), of: "a")
+        try library.setField("priority", to: .int(-3), of: "a")
+        try library.setField("pinned", to: nil, of: "a")
+        let expected: [String: NoteFieldValue] = ["folder": .string("Work"), "tags": .strings(["urgent", "home"]), "priority": .int(-3)]
+        #expect(try library.fields(of: "a") == expected)
+        #expect(try library.summary(of: "a")?.fields == expected)
+        let stamps = try #require(library.state.notes.values.first?.fields.mapValues { $0.stamp })
+        #expect(Set(stamps.values).count == 3)  // each change its own stamp
+        try library.flush()
+        #expect(try NoteLibrary(folder: folder, replica: .test(2)).fields(of: "a") == expected)
+        try library.compact()
+        let reopened = try NoteLibrary(folder: folder, replica: .test(2))
+        #expect(try reopened.fields(of: "a") == expected)
+        #expect(reopened.state.notes.values.first?.fields.mapValues { $0.stamp } == stamps)
+        for (key, value) in [("", NoteFieldValue.bool(true)), ("with space", .bool(true)),
+                             ("long", .string(String(repeating: "x", count: 1025))),
+                             ("many", .strings(Array(repeating: "t", count: 65)))] {
+            #expect { try reopened.setField(key, to: value, of: "a") } throws: { ($0 as? NoteLibraryError)?.code == .editRefused }
+        }
+        #expect(try reopened.fields(of: "a") == expected)
+    }
+
     @Test func deletesKeepTheNameForTheServer() throws {
         let folder = try Self.scratch()
         defer { Self.remove(folder) }
