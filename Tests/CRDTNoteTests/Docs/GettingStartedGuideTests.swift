@@ -77,27 +77,8 @@ struct GettingStartedGuideTests {
 
     /// Every compiled block of the guide stands in this file, line for line (indentation aside).
     @Test func everyBlockOfTheGuideIsHere() throws {
-        let guide = try String(contentsOfFile: RepositoryPaths.docs + "/GETTING-STARTED.md", encoding: .utf8)
-        let source = try String(contentsOfFile: #filePath, encoding: .utf8)
-        let sourceLines = source.split(separator: "\n", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
-        let lines = guide.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        var checked = 0
-        var i = 0
-        while i < lines.count {
-            guard lines[i] == "```swift" else { i += 1; continue }
-            let skipped = i > 0 && lines[i - 1].hasPrefix("<!-- not compiled:")
-            var block: [String] = []
-            i += 1
-            while i < lines.count && lines[i] != "```" { block.append(lines[i].trimmingCharacters(in: .whitespaces)); i += 1 }
-            // Imports stand at the top of this file; the code after them must stand here as written.
-            while let first = block.first, first.hasPrefix("import ") || first.isEmpty { block.removeFirst() }
-            if skipped { continue }
-            checked += 1
-            let found = sourceLines.indices.contains { start in
-                start + block.count <= sourceLines.count && Array(sourceLines[start..<start + block.count]) == block
-            }
-            #expect(found, "GETTING-STARTED.md block not compiled by this file:\n\(block.joined(separator: "\n"))")
-        }
+        let (missing, checked) = try GuideCodeBlocks.missing(fromGuide: "GETTING-STARTED.md", in: #filePath)
+        for block in missing { Issue.record("GETTING-STARTED.md block not compiled by this file:\n\(block.joined(separator: "\n"))") }
         #expect(checked >= 7)
     }
 }
