@@ -79,7 +79,7 @@ def main():
                 tokens.add(token)
                 processes.append((token, subprocess.Popen([crdtnote, "library", "append", folder, "log", token + ";"],
                                                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)))
-            time.sleep(rng.uniform(0, duration * 1.6))
+            time.sleep(rng.uniform(0, duration * 2.2))
             for token, process in processes:
                 if process.poll() is None:
                     process.send_signal(signal.SIGKILL)

@@ -6,7 +6,9 @@ extension NoteLibrary {
     /// ``openReport``).
     public func verify() throws(NoteLibraryError) -> [String] {
         try withAccess { () throws(NoteLibraryError) -> [String] in
-            var problems = state.report.damagedNotes.sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
+            // Damage found while replaying the journal; each note's own damage is found below.
+            var problems = state.report.damagedNotes.filter { state.numbers[$0.key] == nil }
+                .sorted { $0.key < $1.key }.map { "\($0.key): \($0.value)" }
             for number in state.notes.keys.sorted() {
                 guard let entry = state.notes[number] else { continue }
                 do throws(NoteLibraryError) {

@@ -157,6 +157,32 @@ import CRDTNoteToolSupport
         #expect(try NoteLibrary(folder: folder, replica: .test(1)).text(of: "a") == "kept!")
     }
 
+    @Test func aDamagedSnapshotIsThatNotesErrorOnly() throws {
+        let folder = try Self.scratch()
+        defer { Self.remove(folder) }
+        let library = try NoteLibrary.create(folder: folder, replica: .test(1))
+        try library.create("good", text: "still here")
+        try library.create("bad", text: "about to be damaged")
+        try library.close()
+        let snapshots = try FileManager.default.contentsOfDirectory(atPath: folder + "/notes").sorted()
+        #expect(snapshots == ["1-2.snapshot", "2-2.snapshot"])
+        let damaged = folder + "/notes/2-2.snapshot"
+        var bytes = try #require(FileManager.default.contents(atPath: damaged)).map { $0 }
+        bytes[bytes.count - 3] ^= 0xFF
+        try Data(bytes).write(to: URL(fileURLWithPath: damaged))
+
+        let reopened = try NoteLibrary(folder: folder, replica: .test(1))
+        #expect(try reopened.list().count == 2)
+        #expect(try reopened.text(of: "good") == "still here")
+        #expect { try reopened.text(of: "bad") } throws: { error in
+            guard let error = error as? NoteLibraryError else { return false }
+            return error.code == .corrupt && error.note == "bad" && error.path == damaged
+        }
+        try reopened.edit("good") { (note: inout NoteText) throws(NoteTextError) in try note.insert("!", atScalarOffset: 10) }
+        let problems = try reopened.verify()
+        #expect(problems.count == 1 && problems[0].contains("\"bad\""), "\(problems)")
+    }
+
     @Test func twoOpenersOfOneFolderSeeEachOthersEdits() throws {
         let folder = try Self.scratch()
         defer { Self.remove(folder) }
