@@ -76,7 +76,8 @@ struct SnapshotDecoder {
 
     /// Decodes the run table that `prologue` found and builds the document: every run's flags,
     /// replica, ids, length and origins checked, the text used exactly, the ids of every replica
-    /// tiled exactly once, the origins causally ordered.
+    /// tiled exactly once, the origins causally ordered, the runs in the order the merge rule gives
+    /// them (``IntegrationOrder``).
     static func runs(_ prologue: SnapshotPrologue, limits: NoteLimits) throws(BinaryDecodingError) -> TextSequence {
         let table = prologue.table
         let content = Array(prologue.text)
@@ -87,6 +88,10 @@ struct SnapshotDecoder {
             : try decodeRunsV1(&reader, table: table, content: content, textOffset: prologue.textOffset, limits: limits)
         let byID = try runsInIDOrder(runs, table: table, at: countOffset)
         try checkCausality(runs, byID: byID, at: countOffset)
+        if let violation = IntegrationOrder.firstViolation(runs, byID: byID, replicaIDs: table.replicas) {
+            throw BinaryDecodingError(.invalidValue, at: countOffset,
+                                      "run \(violation.run) is not where the merge rule places it: \(violation.message)")
+        }
         var leafOf = [SlotRanges](repeating: SlotRanges(), count: table.replicas.count)
         for (r, indexes) in byID.enumerated() {
             for i in indexes { leafOf[r].append(Int(runs[i].length), slot: Int32(i / TextSequence.bulkLeafFill)) }

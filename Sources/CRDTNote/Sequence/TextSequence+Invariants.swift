@@ -61,6 +61,7 @@ extension TextSequence {
         if scalars != scalarCount || units != utf16Count { problems.append("totals \(scalarCount)/\(utf16Count), actual \(scalars)/\(units)") }
         if runs != runCount { problems.append("runCount \(runCount), actual \(runs)") }
         problems += deleteSetViolations()
+        if problems.isEmpty, let violation = ruleOrderViolation() { problems.append(violation) }
         if let c = editCursor {
             if c.slot >= leaves.count || c.index >= leaves[c.slot].count {
                 problems.append("edit cursor \(c) points past its leaf")
@@ -72,6 +73,18 @@ extension TextSequence {
             }
         }
         return problems
+    }
+
+    /// The runs must be in the order the merge rule gives them (what the decoder checks).
+    private func ruleOrderViolation() -> String? {
+        var runs: [Run] = []
+        for slot in order { runs += leaves[Int(slot)] }
+        var byID = [[Int]](repeating: [], count: replicas.count)
+        for (i, run) in runs.enumerated() { byID[Int(run.replica)].append(i) }
+        for r in byID.indices { byID[r].sort { runs[$0].seq < runs[$1].seq } }
+        return IntegrationOrder.firstViolation(runs, byID: byID, replicaIDs: replicas).map {
+            "run \($0.run) is not where the merge rule places it: \($0.message)"
+        }
     }
 
     /// The delete set must list exactly the ids of the tombstones, as sorted, disjoint,
