@@ -1,9 +1,10 @@
 extension TextSequence {
     /// Applies a change set: validates everything first (so a bad set changes nothing),
     /// then integrates insert runs in causal order and applies deletions. With `recordingPatch`,
-    /// returns how the visible text changed (an empty patch otherwise).
+    /// returns how the visible text changed (an empty patch otherwise). `scanBudget` replaces
+    /// ``scanBudget(runs:inserts:)`` (tests use it to reach the all-at-once path).
     @discardableResult
-    mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false) throws(ChangeSetError) -> TextPatch {
+    mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false, scanBudget: Int? = nil) throws(ChangeSetError) -> TextPatch {
         let plan = try plan(set)
         splitLimit = Self.deferredLeafCapacity
         self.recordingPatch = recordingPatch
@@ -22,7 +23,7 @@ extension TextSequence {
         func map(_ ref: ItemRef) -> ItemRef {
             ref.isNone ? ref : ItemRef(replica: local[Int(ref.replica)], seq: ref.seq)
         }
-        for step in plan.inserts {
+        func pending(_ step: PlannedInsert) -> (run: Run, bytes: ArraySlice<UInt8>) {
             let ins = set.inserts[step.insert]
             var run = Run(replica: local[Int(ins.replica)], seq: ins.seq, length: ins.length, utf16: ins.utf16,
                           byteStart: 0, byteCount: ins.byteCount, left: map(ins.left), right: map(ins.right))
@@ -38,7 +39,17 @@ extension TextSequence {
                     run.utf16 -= UInt32(cut.utf16)
                 }
             }
-            integrate(run, content: bytes)
+            return (run, bytes)
+        }
+        // Runs one at a time while their scans stay within budget; past it, the rest at once.
+        var budget = scanBudget ?? Self.scanBudget(runs: runCount, inserts: plan.inserts.count)
+        for (n, step) in plan.inserts.enumerated() {
+            if budget < 0 {
+                integrateAtOnce(plan.inserts[n...].map(pending))
+                break
+            }
+            let (run, bytes) = pending(step)
+            budget -= integrate(run, content: bytes)
         }
         // Leaf slots that lost visible runs (may repeat), to coalesce once each at the end.
         var touched: [Int] = []
@@ -63,6 +74,13 @@ extension TextSequence {
         }
         return recordingPatch ? patchRecorder.patch : TextPatch()
     }
+
+    /// How many runs the scans of one `apply` may examine (``integrate(_:content:)``) before the
+    /// remaining inserts are integrated all at once (``integrateAtOnce(_:)``, O(N log N) for N runs
+    /// in all). Scans almost always stop at once, so ordinary merges never reach it; inserts that
+    /// share a gap with many concurrent runs (thousands of siblings) do, and the merge then costs
+    /// O((n + k) log n) for n runs and k inserts instead of up to n steps per insert.
+    static func scanBudget(runs: Int, inserts: Int) -> Int { runs + inserts + 1024 }
 
     /// One insert of a change set to integrate, minus the ids already present.
     struct PlannedInsert {

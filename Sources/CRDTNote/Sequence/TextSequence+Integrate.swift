@@ -7,7 +7,12 @@ extension TextSequence {
     /// typed forwards or backwards. Ties between elements with identical origins go to
     /// the smaller replica id. Only origins are compared, so every replica computes the
     /// same place regardless of the order it receives runs in.
-    mutating func integrate(_ new: Run, content bytes: ArraySlice<UInt8>) {
+    ///
+    /// Returns the runs the scan examined: every one between the left origin and the place
+    /// found, so up to the whole note when many concurrent runs share the gap. `apply` budgets
+    /// them (see ``scanBudget(runs:inserts:)``).
+    @discardableResult
+    mutating func integrate(_ new: Run, content bytes: ArraySlice<UInt8>) -> Int {
         typingCursor = nil
         editCursor = nil
         let end = endPosition
@@ -18,10 +23,12 @@ extension TextSequence {
             : (pos != end && ref(at: pos) == new.right ? pos : locate(new.right))
         var dest = pos
         var scanning = false
+        var steps = 0
         let newID = replicas[Int(new.replica)]
         while true {
             if !scanning { dest = pos }
             if pos == end || pos == rightPos { break }
+            steps &+= 1
             let other = run(at: pos)
             let otherLeft = other.leftOrigin(at: pos.offset)
             let leftOrder: Int
@@ -88,6 +95,7 @@ extension TextSequence {
         adjust(slot: slot, scalars: placed.visibleScalars, utf16: placed.visibleUTF16)
         mergeWithNext(slot: slot, index: index - 1)
         splitLeafIfNeeded(slot)
+        return steps
     }
 
     /// Marks the ids `seq..<seq+length` of `replica` deleted (all must exist), noting in `touched`
