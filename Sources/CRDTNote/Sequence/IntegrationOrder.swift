@@ -33,22 +33,38 @@ enum IntegrationOrder {
 
     /// The first run (in the order of the check) out of the rule's order, or nil when `runs`
     /// (document order; every id of every replica exactly once; origins existing and causally
-    /// ordered) are in the rule's order. `byID[r]`: the indexes of replica `r`'s runs in
-    /// increasing id order. `replicaIDs` decide ties between children with the same right origin.
-    static func firstViolation(_ runs: [Run], byID: [[Int]], replicaIDs: [ReplicaID]) -> Violation? {
-        var check = Check(runs: runs, byID: byID, replicaIDs: replicaIDs)
-        return check.run()
+    /// ordered) are in the rule's order. `byID`: the same runs by id. `replicaIDs` decide ties
+    /// between children with the same right origin.
+    static func firstViolation(_ runs: [Run], byID: RunsByID, replicaIDs: [ReplicaID]) -> Violation? {
+        let path = UnsafeMutableBufferPointer<Chain>.allocate(capacity: runs.count + 1)
+        let opens = UnsafeMutableBufferPointer<Open>.allocate(capacity: 2 * runs.count + 1)
+        defer {
+            path.deallocate()
+            opens.deallocate()
+        }
+        return runs.withUnsafeBufferPointer { runs in
+            var check = Check(runs: runs, byID: byID, replicaIDs: replicaIDs, path: path, opens: opens)
+            guard !check.run() else { return nil }
+            let message: String
+            switch check.failure {
+            case .leftOrigin: message = "its left origin does not come before it as the rule requires"
+            case .sameOrigins: message = "it comes after run \(check.other), which has the same origins and a larger id"
+            case .rightOriginInBlock: message = "its right origin lies before the end of its left origin's block"
+            case .siblingOrder: message = "it comes after run \(check.other), which the rule places after it"
+            case .rightOriginInRun: message = "its right origin lies inside or before the text typed after it"
+            }
+            return Violation(run: check.failedRun, message: message)
+        }
     }
 
-    /// A run's ids on the path from the document start: `first...last` of `replica`, held by run
-    /// `run`; each element's one child so far is the next (its successor in the run), except the
-    /// last, whose children so far are `opens[openBase...]`.
-    private struct Segment {
-        var replica: UInt32
-        var first: UInt32
-        var last: UInt32
-        var run: Int
-        var right: ItemRef
+    /// Runs `first...last` on the path from the document start: each run's first element is
+    /// the one child so far of the previous run's last element, and every element's one child
+    /// so far is its successor, except the top element (`top` of run `last`), whose children
+    /// so far are `opens[openBase...]`. `first == -1`: the document start.
+    private struct Chain {
+        var first: Int
+        var last: Int
+        var top: UInt32
         var openBase: Int
     }
 
@@ -59,40 +75,52 @@ enum IntegrationOrder {
         var run: Int
     }
 
-    private struct Check {
-        let runs: [Run]
-        let byID: [[Int]]
-        let replicaIDs: [ReplicaID]
-        var path: [Segment] = []
-        var opens: [Open] = []
+    private enum Failure {
+        case leftOrigin, sameOrigins, rightOriginInBlock, siblingOrder, rightOriginInRun
+    }
 
-        init(runs: [Run], byID: [[Int]], replicaIDs: [ReplicaID]) {
+    private struct Check {
+        let runs: UnsafeBufferPointer<Run>
+        let byID: RunsByID
+        let replicaIDs: [ReplicaID]
+        /// Each run adds a chain or extends one, and opens at most two entries (one when it
+        /// arrives, one when it cuts a chain), so the buffers never need more room.
+        let path: UnsafeMutableBufferPointer<Chain>
+        var pathCount = 1
+        let opens: UnsafeMutableBufferPointer<Open>
+        var openCount = 0
+        /// Set when a check fails: the run named, why, and the other run involved (if any).
+        var failedRun = -1
+        var failure = Failure.leftOrigin
+        var other = -1
+
+        init(runs: UnsafeBufferPointer<Run>, byID: RunsByID, replicaIDs: [ReplicaID],
+             path: UnsafeMutableBufferPointer<Chain>, opens: UnsafeMutableBufferPointer<Open>) {
             self.runs = runs
             self.byID = byID
             self.replicaIDs = replicaIDs
-            // The document start: the parent of every run whose left origin is none.
-            path.reserveCapacity(Swift.min(runs.count + 1, 1 << 16))
-            opens.reserveCapacity(Swift.min(runs.count, 1 << 16))
-            path.append(Segment(replica: .max, first: 0, last: 0, run: -1, right: .none, openBase: 0))
+            self.path = path
+            self.opens = opens
+        }
+
+        /// Records a failure; returns false for the caller to pass on.
+        private mutating func fail(_ failure: Failure, run: Int, other: Int = -1) -> Bool {
+            self.failure = failure
+            failedRun = run
+            self.other = other
+            return false
         }
 
         /// A position in document order: run index in the high bits, offset in the run in the low.
         /// The document end is `runs.count << 32`; a right origin of none is after it.
+        @inline(__always)
         private func position(of ref: ItemRef, arriving: Int) -> UInt64 {
             if ref.isNone { return .max }
             if arriving < runs.count, runs[arriving].replica == ref.replica, runs[arriving].seq == ref.seq {
                 return UInt64(arriving) << 32
             }
-            let own = byID[Int(ref.replica)]
-            // The last run of the replica starting at or before `ref.seq` (runs tile the ids).
-            var low = 0
-            var high = own.count
-            while high - low > 1 {
-                let mid = (low + high) / 2
-                if runs[own[mid]].seq <= ref.seq { low = mid } else { high = mid }
-            }
-            let i = own[low]
-            return UInt64(i) << 32 | UInt64(ref.seq &- runs[i].seq)
+            let k = byID.last(replica: Int(ref.replica), atMost: ref.seq)
+            return UInt64(byID.index(k)) << 32 | UInt64(ref.seq &- byID.seq(k))
         }
 
         private func order(_ a: ItemRef, before b: ItemRef) -> Bool {
@@ -101,99 +129,125 @@ enum IntegrationOrder {
             return x != y ? x < y : a.seq < b.seq
         }
 
-        mutating func run() -> Violation? {
+        /// True when every run is where the rule places it.
+        mutating func run() -> Bool {
+            path[0] = Chain(first: -1, last: -1, top: 0, openBase: 0)
             for i in runs.indices {
                 let run = runs[i]
                 let left = run.left
+                var chain = path[pathCount &- 1]
+                if chain.last == i &- 1 && chain.openBase == openCount && chain.first >= 0 && !left.isNone
+                    && left.seq == chain.top && left.replica == runs[i &- 1].replica && chain.top == runs[i &- 1].seqEnd &- 1 {
+                    // The common case: the first child of the previous run's last element.
+                    path[pathCount &- 1].last = i
+                    path[pathCount &- 1].top = run.seqEnd &- 1
+                    continue
+                }
+                // Leave the path up to the chain holding the left origin, then cut that chain after it.
                 if left.isNone {
-                    while path.count > 1 { if let v = closeTop(arriving: i) { return v } }
+                    while pathCount > 1 { guard close(from: path[pathCount &- 1].first, arriving: i) else { return false } }
                 } else {
-                    while true {
-                        let top = path[path.count - 1]
-                        if top.replica == left.replica && left.seq &- top.first <= top.last &- top.first { break }
-                        if path.count == 1 {
-                            return Violation(run: i, message: "its left origin does not come before it as the rule requires")
+                    var found = -1
+                    while found < 0 {
+                        chain = path[pathCount &- 1]
+                        if chain.first < 0 { return fail(.leftOrigin, run: i) }
+                        var k = chain.last
+                        while k >= chain.first {
+                            let holder = runs[k]
+                            let end = k == chain.last ? chain.top : holder.seqEnd &- 1
+                            if holder.replica == left.replica && left.seq &- holder.seq <= end &- holder.seq { found = k; break }
+                            k &-= 1
                         }
-                        if let v = closeTop(arriving: i) { return v }
+                        if found < 0 { guard close(from: chain.first, arriving: i) else { return false } }
                     }
-                    if left.seq != path[path.count - 1].last {
-                        if let v = truncateTop(at: left.seq, arriving: i) { return v }
+                    if found != chain.last || left.seq != chain.top {
+                        guard cut(at: found, seq: left.seq, arriving: i) else { return false }
                     }
                 }
-                // The run's first element is the next child of the path's last element: it closes
+                // The run's first element is the next child of the path's top element: it closes
                 // the group of children waiting for it (they must be in increasing id order).
                 let x = ItemRef(replica: run.replica, seq: run.seq)
-                let base = path[path.count - 1].openBase
-                if opens.count > base && opens[opens.count - 1].right == x {
-                    var later = opens.removeLast()
-                    while opens.count > base && opens[opens.count - 1].right == x {
-                        let earlier = opens.removeLast()
-                        if !order(earlier.child, before: later.child) {
-                            return Violation(run: later.run, message: "it comes after run \(earlier.run), which has the same origins and a larger id")
-                        }
+                let base = path[pathCount &- 1].openBase
+                if openCount > base && opens[openCount &- 1].right == x {
+                    openCount &-= 1
+                    var later = opens[openCount]
+                    while openCount > base && opens[openCount &- 1].right == x {
+                        openCount &-= 1
+                        let earlier = opens[openCount]
+                        if !order(earlier.child, before: later.child) { return fail(.sameOrigins, run: later.run, other: earlier.run) }
                         later = earlier
                     }
                 }
-                opens.append(Open(child: x, right: run.right, run: i))
-                path.append(Segment(replica: run.replica, first: run.seq, last: run.seqEnd &- 1, run: i, right: run.right,
-                                    openBase: opens.count))
+                guard openCount < opens.count && pathCount < path.count else { return fail(.siblingOrder, run: i) }
+                opens[openCount] = Open(child: x, right: run.right, run: i)
+                openCount &+= 1
+                path[pathCount] = Chain(first: i, last: i, top: run.seqEnd &- 1, openBase: openCount)
+                pathCount &+= 1
             }
-            while path.count > 1 { if let v = closeTop(arriving: runs.count) { return v } }
+            while pathCount > 1 { guard close(from: path[pathCount &- 1].first, arriving: runs.count) else { return false } }
             return closeOpens(from: 0, arriving: runs.count)
         }
 
-        /// Leaves the path's last run, whose elements' blocks end before run `arriving`.
-        private mutating func closeTop(arriving: Int) -> Violation? {
-            let top = path.removeLast()
-            if let v = closeOpens(from: top.openBase, arriving: arriving) { return v }
-            if top.last != top.first { return checkAfterBlock(top.right, of: top.run, arriving: arriving) }
-            return nil
+        /// Leaves the runs `from...` of the path's last chain (all of it when `from` is its
+        /// first), whose elements' blocks end before run `arriving`.
+        private mutating func close(from: Int, arriving: Int) -> Bool {
+            let chain = path[pathCount &- 1]
+            guard closeOpens(from: chain.openBase, arriving: arriving) else { return false }
+            // Each run's elements have the run's right origin's children (their successors, and
+            // the next run's first element), closed with them.
+            let end = UInt64(arriving) << 32
+            var k = chain.last
+            while k >= from {
+                if position(of: runs[k].right, arriving: arriving) < end { return fail(.rightOriginInRun, run: k) }
+                k &-= 1
+            }
+            if from == chain.first { pathCount &-= 1 }
+            return true
         }
 
-        /// Leaves the elements after `seq` on the path's last run: `seq` keeps its successor as a
-        /// child still open.
-        private mutating func truncateTop(at seq: UInt32, arriving: Int) -> Violation? {
-            let top = path[path.count - 1]
-            if let v = closeOpens(from: top.openBase, arriving: arriving) { return v }
-            if top.last &- seq > 1, let v = checkAfterBlock(top.right, of: top.run, arriving: arriving) { return v }
-            opens.append(Open(child: ItemRef(replica: top.replica, seq: seq &+ 1), right: top.right, run: top.run))
-            path[path.count - 1].last = seq
-            path[path.count - 1].openBase = opens.count - 1
-            return nil
+        /// Leaves the elements after `seq` (in run `k`) on the path's last chain: `seq` keeps
+        /// its successor (or the next run's first element) as a child still open.
+        private mutating func cut(at k: Int, seq: UInt32, arriving: Int) -> Bool {
+            let chain = path[pathCount &- 1]
+            if chain.last > k {
+                guard close(from: k &+ 1, arriving: arriving) else { return false }
+            } else {
+                guard closeOpens(from: chain.openBase, arriving: arriving) else { return false }
+            }
+            let holder = runs[k]
+            let next = seq == holder.seqEnd &- 1 ? k &+ 1 : k
+            guard openCount < opens.count else { return fail(.siblingOrder, run: k) }
+            opens[openCount] = Open(child: next == k ? ItemRef(replica: holder.replica, seq: seq &+ 1)
+                                                     : ItemRef(replica: runs[next].replica, seq: runs[next].seq),
+                                    right: runs[next].right, run: next)
+            openCount &+= 1
+            path[pathCount &- 1] = Chain(first: chain.first, last: k, top: seq, openBase: openCount &- 1)
+            return true
         }
 
         /// The children `opens[base...]` of an element whose block ends before run `arriving`:
         /// each right origin at or after that run, in decreasing position, then increasing id.
-        private mutating func closeOpens(from base: Int, arriving: Int) -> Violation? {
-            defer { opens.removeLast(opens.count - base) }
-            guard base < opens.count else { return nil }
+        private mutating func closeOpens(from base: Int, arriving: Int) -> Bool {
+            guard base < openCount else { return true }
+            let count = openCount
+            openCount = base
             let end = UInt64(arriving) << 32
             var previous = opens[base]
             var previousPosition = position(of: previous.right, arriving: arriving)
-            if previousPosition < end {
-                return Violation(run: previous.run, message: "its right origin lies before the end of its left origin's block")
-            }
-            for k in (base + 1)..<opens.count {
+            if previousPosition < end { return fail(.rightOriginInBlock, run: previous.run) }
+            var k = base &+ 1
+            while k < count {
                 let open = opens[k]
                 let p = open.right == previous.right ? previousPosition : position(of: open.right, arriving: arriving)
-                if p < end {
-                    return Violation(run: open.run, message: "its right origin lies before the end of its left origin's block")
-                }
+                if p < end { return fail(.rightOriginInBlock, run: open.run) }
                 if p > previousPosition || (p == previousPosition && !order(previous.child, before: open.child)) {
-                    return Violation(run: open.run, message: "it comes after run \(previous.run), which the rule places after it")
+                    return fail(.siblingOrder, run: open.run, other: previous.run)
                 }
                 previous = open
                 previousPosition = p
+                k &+= 1
             }
-            return nil
-        }
-
-        /// A run's successor children (right origin `right`) end their blocks before `arriving`.
-        private func checkAfterBlock(_ right: ItemRef, of run: Int, arriving: Int) -> Violation? {
-            if position(of: right, arriving: arriving) < UInt64(arriving) << 32 {
-                return Violation(run: run, message: "its right origin lies inside or before the text typed after it")
-            }
-            return nil
+            return true
         }
     }
 }

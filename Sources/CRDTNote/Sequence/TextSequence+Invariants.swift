@@ -75,18 +75,6 @@ extension TextSequence {
         return problems
     }
 
-    /// The runs must be in the order the merge rule gives them (what the decoder checks).
-    private func ruleOrderViolation() -> String? {
-        var runs: [Run] = []
-        for slot in order { runs += leaves[Int(slot)] }
-        var byID = [[Int]](repeating: [], count: replicas.count)
-        for (i, run) in runs.enumerated() { byID[Int(run.replica)].append(i) }
-        for r in byID.indices { byID[r].sort { runs[$0].seq < runs[$1].seq } }
-        return IntegrationOrder.firstViolation(runs, byID: byID, replicaIDs: replicas).map {
-            "run \($0.run) is not where the merge rule places it: \($0.message)"
-        }
-    }
-
     /// The delete set must list exactly the ids of the tombstones, as sorted, disjoint,
     /// non-touching ranges.
     private func deleteSetViolations() -> [String] {

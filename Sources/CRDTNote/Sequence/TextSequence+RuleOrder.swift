@@ -58,25 +58,70 @@ extension TextSequence {
         rebuildLeafOf()
     }
 
-    /// `leafOf` from the leaves: each replica's runs in id order, with the slot holding them.
-    mutating func rebuildLeafOf() {
-        var places: [(replica: UInt32, key: UInt64)] = []
-        var slots: [Int32] = []
-        var lengths: [UInt32] = []
-        places.reserveCapacity(runCount)
-        for (slot, runs) in leaves.enumerated() {
-            for run in runs {
-                places.append((run.replica, UInt64(run.seq) << 32 | UInt64(slots.count)))
-                slots.append(Int32(slot))
-                lengths.append(run.length)
+    /// Why the runs are not in the order the merge rule gives them (what the decoder checks), or
+    /// nil when they are. O(runs).
+    func ruleOrderViolation() -> String? {
+        var runs: [Run] = []
+        runs.reserveCapacity(runCount)
+        for slot in order { runs += leaves[Int(slot)] }
+        return IntegrationOrder.firstViolation(runs, byID: RunsByID(runs, replicaCount: replicas.count), replicaIDs: replicas).map {
+            "run \($0.run) is not where the merge rule places it: \($0.message)"
+        }
+    }
+
+    /// Takes out every id this document did not hold before an `apply` that is refused: the
+    /// replicas from `replicas` on, and each earlier replica's ids from `nextSeq[r]` on; the
+    /// content buffer goes back to `content` bytes. The elements kept stay in their order and
+    /// the tree is laid out again (O(n); only a change set with impossible origins needs it).
+    mutating func removeIDs(keeping nextSeq: [UInt32], replicas count: Int, content bytes: Int) {
+        typingCursor = nil
+        editCursor = nil
+        flushSlotCounts()
+        var kept: [Run] = []
+        kept.reserveCapacity(runCount)
+        for slot in order {
+            for run in leaves[Int(slot)] where Int(run.replica) < count && run.seq < nextSeq[Int(run.replica)] {
+                let limit = nextSeq[Int(run.replica)]
+                kept.append(run.seqEnd > limit ? cut(run, at: limit &- run.seq).0 : run)
             }
         }
-        let sorted = RunIDOrder(places, replicaCount: replicas.count)
+        for id in replicas[count...] { replicaIndex[id] = nil }
+        replicas.removeLast(replicas.count - count)
+        leafOf.removeLast(leafOf.count - count)
+        clockLog.removeLast(clockLog.count - count)
+        latestStamp.removeLast(latestStamp.count - count)
+        // The delete sets of replicas that gained ids, from the tombstones kept.
+        var deletedRanges = [[Range<UInt32>]](repeating: [], count: count)
+        for run in kept where run.isDeleted && self.nextSeq[Int(run.replica)] != nextSeq[Int(run.replica)] {
+            deletedRanges[Int(run.replica)].append(run.seq..<run.seqEnd)
+        }
+        for r in 0..<count where self.nextSeq[r] != nextSeq[r] {
+            deleted[r] = DeletedIDs(sortedRanges: deletedRanges[r].sorted { $0.lowerBound < $1.lowerBound })
+        }
+        deleted.removeLast(deleted.count - count)
+        self.nextSeq = nextSeq
+        content.removeLast(content.count - bytes)
+        layOut(kept)
+        oversizedSlots.removeAll()
+        rebuildLeafOf()
+    }
+
+    /// `leafOf` from the leaves: each replica's runs in id order, with the slot holding them.
+    mutating func rebuildLeafOf() {
+        var all: [Run] = []
+        var slots: [Int32] = []
+        all.reserveCapacity(runCount)
+        slots.reserveCapacity(runCount)
+        for (slot, runs) in leaves.enumerated() {
+            all.append(contentsOf: runs)
+            slots.append(contentsOf: repeatElement(Int32(slot), count: runs.count))
+        }
+        let byID = RunsByID(all, replicaCount: replicas.count)
         leafOf = replicas.map { _ in SlotRanges() }
         for r in replicas.indices {
-            for k in sorted.start[r]..<sorted.start[r + 1] {
-                let i = sorted.index(k)
-                leafOf[r].append(Int(lengths[i]), slot: slots[i])
+            for k in byID.start[r]..<byID.start[r + 1] {
+                let i = byID.index(k)
+                leafOf[r].append(Int(all[i].length), slot: slots[i])
             }
         }
     }
@@ -92,43 +137,6 @@ extension TextSequence {
     func ruleOrder(of runs: [Run]) -> [Run] {
         let pieces = Pieces(runs, replicaIDs: replicas, cut: { self.cut($0, at: $1) })
         return pieces.order()
-    }
-}
-
-/// Items (runs or pieces) in id order: bucketed by replica, each bucket sorted by seq packed
-/// with the item's index (plain integer sorts; seqs are distinct within a replica).
-private struct RunIDOrder {
-    /// `keys[start[r]..<start[r + 1]]`: replica `r`'s items, `seq << 32 | index`, increasing.
-    var keys: [UInt64]
-    var start: [Int]
-
-    /// `items`: per item its replica and `seq << 32 | index`.
-    init(_ items: [(replica: UInt32, key: UInt64)], replicaCount: Int) {
-        start = [Int](repeating: 0, count: replicaCount + 1)
-        for item in items { start[Int(item.replica) + 1] += 1 }
-        for r in 0..<replicaCount { start[r + 1] += start[r] }
-        keys = [UInt64](repeating: 0, count: items.count)
-        var fill = start
-        for item in items {
-            keys[fill[Int(item.replica)]] = item.key
-            fill[Int(item.replica)] += 1
-        }
-        for r in 0..<replicaCount where start[r + 1] - start[r] > 1 { keys[start[r]..<start[r + 1]].sort() }
-    }
-
-    func index(_ k: Int) -> Int { Int(truncatingIfNeeded: keys[k] & 0xFFFF_FFFF) }
-    func seq(_ k: Int) -> UInt32 { UInt32(truncatingIfNeeded: keys[k] >> 32) }
-
-    /// The last position among replica `r`'s whose seq is at most `seq` (there must be one).
-    func last(replica r: Int, atMost seq: UInt32) -> Int {
-        var low = start[r]
-        var high = start[r + 1]
-        let bound = UInt64(seq) << 32 | 0xFFFF_FFFF
-        while high - low > 1 {
-            let mid = (low + high) / 2
-            if keys[mid] <= bound { low = mid } else { high = mid }
-        }
-        return low
     }
 }
 
@@ -148,7 +156,7 @@ private struct Pieces {
 
     init(_ runs: [Run], replicaIDs: [ReplicaID], cut: (Run, UInt32) -> (Run, Run)) {
         let replicaCount = replicaIDs.count
-        let byID = RunIDOrder(runs.enumerated().map { ($1.replica, UInt64($1.seq) << 32 | UInt64($0)) }, replicaCount: replicaCount)
+        let byID = RunsByID(runs, replicaCount: replicaCount)
         // Where left origins fall inside runs: cut after them.
         var cuts: [UInt64] = []
         for run in runs where !run.left.isNone {

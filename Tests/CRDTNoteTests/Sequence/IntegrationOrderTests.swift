@@ -225,3 +225,90 @@ enum RandomStates {
         return SpecState(replicas: replicas, runs: out)
     }
 }
+
+/// Change sets (FORMAT.md §5) carry inserts without an order: the receiver places them by the
+/// rule. One whose origins no editor could have written (a right origin before the left one, or
+/// inside the text typed after it) would leave a state outside the rule's order, which no reader
+/// accepts; `apply` refuses it and leaves the note as it was.
+@Suite("Change sets with impossible origins")
+struct ImpossibleChangeSetTests {
+    static func note() throws -> NoteText {
+        var note = NoteText(replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000)))
+        try note.insert("abc", atScalarOffset: 0)
+        return note
+    }
+
+    /// One insert of "X" by replica 2 with these origins (ids of replica 1, nil: none).
+    static func changes(left: UInt32?, right: UInt32?) -> NoteChanges {
+        var set = ChangeSet()
+        set.replicas = [ReplicaID(rawValue: 1), ReplicaID(rawValue: 2)]
+        set.content = Array("X".utf8)
+        set.inserts = [.init(replica: 1, seq: 0, length: 1, left: left.map { ItemRef(replica: 0, seq: $0) } ?? .none,
+                             right: right.map { ItemRef(replica: 0, seq: $0) } ?? .none, byteStart: 0, byteCount: 1, utf16: 1)]
+        set.latestStamps = [.zero, .zero]
+        set.clockLogs = [[], []]
+        return NoteChanges(changeSet: set)
+    }
+
+    @Test(arguments: [(UInt32(2), UInt32(0)), (0, 2), (1, 0), (nil, 1), (2, 1)] as [(UInt32?, UInt32?)])
+    func impossibleOriginsAreRefused(left: UInt32?, right: UInt32?) throws {
+        let before = try Self.note()
+        var note = before
+        #expect(throws: ChangeSetError.self) { try note.apply(Self.changes(left: left, right: right)) }
+        #expect(note.elementOrder == before.elementOrder && note.string == "abc")
+        #expect(note.invariantViolations.isEmpty)
+        #expect(try IntegrationOrderTests.load(note.encodedSnapshot()).get().string == "abc")
+    }
+
+    @Test(arguments: [(UInt32(0), UInt32(1)), (2, nil), (nil, 0), (1, 2)] as [(UInt32?, UInt32?)])
+    func possibleOriginsAreApplied(left: UInt32?, right: UInt32?) throws {
+        var note = try Self.note()
+        try note.apply(Self.changes(left: left, right: right))
+        #expect(note.string.count == 4 && note.invariantViolations.isEmpty)
+    }
+
+    /// Random change sets (inserts with origins drawn among the note's elements, its other
+    /// inserts and none) applied to random notes: refused, changing nothing, or applied, leaving
+    /// the rule's order; either way the note's snapshot reads back.
+    @Test(arguments: [31, 32] as [UInt64])
+    func randomOrigins(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        var applied = 0, refused = 0
+        for _ in 0..<300 {
+            let base = FormatSamples.randomNotes(seed: rng.next(), replicas: 2, edits: 20)[0]
+            let elements = base.elementOrder
+            var set = ChangeSet()
+            set.replicas = base.index.replicas + [ReplicaID(rawValue: 0xC0FFEE)]
+            let newReplica = UInt32(set.replicas.count - 1)
+            set.latestStamps = set.replicas.map { _ in .zero }
+            set.clockLogs = set.replicas.map { _ in [] }
+            var ids: [ItemRef] = elements.map { e in ItemRef(replica: UInt32(base.index.replicas.firstIndex { $0.rawValue == e.replica }!), seq: e.seq) }
+            for k in 0..<UInt32.random(in: 1...4, using: &rng) {
+                func origin() -> ItemRef { Int.random(in: 0..<5, using: &rng) == 0 ? .none : ids.randomElement(using: &rng) ?? .none }
+                set.content.append(UInt8(ascii: "x"))
+                set.inserts.append(.init(replica: newReplica, seq: k, length: 1, left: origin(), right: origin(),
+                                         byteStart: k, byteCount: 1, utf16: 1))
+                ids.append(ItemRef(replica: newReplica, seq: k))
+            }
+            // The all-at-once path (FORMAT.md §6 computed for the whole note) decides the same.
+            var atOnce = base.index
+            let atOnceApplied = (try? atOnce.apply(set, scanBudget: -1)) != nil
+            #expect(atOnce.invariantViolations().isEmpty, "\(atOnce.invariantViolations().prefix(2))")
+            var note = base
+            defer { #expect(MergeCostTests.elements(atOnce) == MergeCostTests.elements(note.index)) }
+            do {
+                try note.apply(NoteChanges(changeSet: set))
+                #expect(atOnceApplied)
+                applied += 1
+                #expect(note.invariantViolations.isEmpty, "\(note.invariantViolations.prefix(2))")
+            } catch {
+                #expect(!atOnceApplied)
+                refused += 1
+                #expect(note.elementOrder == base.elementOrder && note.string == base.string)
+                #expect(note.invariantViolations.isEmpty, "\(note.invariantViolations.prefix(2))")
+            }
+            #expect(try IntegrationOrderTests.load(note.encodedSnapshot()).get().string == note.string)
+        }
+        #expect(applied > 20 && refused > 20, "applied \(applied), refused \(refused)")
+    }
+}
