@@ -33,6 +33,7 @@ struct BenchArguments {
         "standard": spec("standard", [traceOption, runsOption, jsonOption]),
         "views": spec("views", [traceOption, runsOption, jsonOption]),
         "all": spec("all", [traceOption, runsOption, jsonOption]),
+        "density": spec("density", [jsonOption]),
     ]
 
     private static func spec(_ name: String, _ options: [OptionSpec]) -> CommandSpec {

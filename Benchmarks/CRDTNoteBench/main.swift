@@ -30,6 +30,8 @@ let usage = """
                                          undoLimit = 100 against without
       all [--trace PATH] [--runs N] [--json]
                                          everything above except standard, as one table
+      density [TRACE ...] [--json]       runs and decoded column bytes per snapshot byte of real notes
+                                         (default: the three shared traces, and M1's notes), both formats
 
     --runs N: timed repetitions (default 5; medians are reported). Build with -c release.
     """
@@ -58,7 +60,7 @@ func runBench() -> Int32 {
     do {
         if args.command == "replay" {
             guard args.positionals.count == 1 else { throw UsageError("replay takes exactly one TRACE path") }
-        } else if !args.positionals.isEmpty {
+        } else if !args.positionals.isEmpty && args.command != "density" {
             throw UsageError("\(args.command) takes no positional arguments")
         }
         switch args.command {
@@ -86,6 +88,12 @@ func runBench() -> Int32 {
         case "views":
             let result = try ViewsBench.run(tracePath: args.trace, runs: runs)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
+        case "density":
+            let traces = args.positionals.isEmpty
+                ? ["automerge-paper", "seph-blog1", "clownschool.concurrent"].map { "../shared/traces/\($0).json.gz" }
+                : args.positionals
+            let result = try DensityBench.run(paths: traces)
+            return emit(result.json, result.lines, asJSON: args.json, passed: true)
         case "all":
             let result = try AllBench.run(tracePath: args.trace, runs: runs)
             let passed = result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct) && result.setText.passed && result.views.passed
