@@ -36,14 +36,12 @@ enum IntegrationOrder {
     /// ordered) are in the rule's order. `byID`: the same runs by id. `replicaIDs` decide ties
     /// between children with the same right origin.
     static func firstViolation(_ runs: [Run], byID: RunsByID, replicaIDs: [ReplicaID]) -> Violation? {
-        let path = UnsafeMutableBufferPointer<Chain>.allocate(capacity: runs.count + 1)
-        let opens = UnsafeMutableBufferPointer<Open>.allocate(capacity: 2 * runs.count + 1)
-        defer {
-            path.deallocate()
-            opens.deallocate()
-        }
-        return runs.withUnsafeBufferPointer { runs in
-            var check = Check(runs: runs, byID: byID, replicaIDs: replicaIDs, path: path, opens: opens)
+        runs.withUnsafeBufferPointer { runs in
+            var check = Check(runs: runs, byID: byID, replicaIDs: replicaIDs)
+            defer {
+                check.path.deallocate()
+                check.opens.deallocate()
+            }
             guard !check.run() else { return nil }
             let message: String
             switch check.failure {
@@ -83,24 +81,37 @@ enum IntegrationOrder {
         let runs: UnsafeBufferPointer<Run>
         let byID: RunsByID
         let replicaIDs: [ReplicaID]
-        /// Each run adds a chain or extends one, and opens at most two entries (one when it
-        /// arrives, one when it cuts a chain), so the buffers never need more room.
-        let path: UnsafeMutableBufferPointer<Chain>
+        /// The stacks, grown by doubling: each run adds a chain or extends one, and opens at most
+        /// two entries (one when it arrives, one when it cuts a chain), so they hold at most
+        /// `runs + 1` and `2 × runs` entries; most notes need a few.
+        var path: UnsafeMutableBufferPointer<Chain>
         var pathCount = 1
-        let opens: UnsafeMutableBufferPointer<Open>
+        var opens: UnsafeMutableBufferPointer<Open>
         var openCount = 0
         /// Set when a check fails: the run named, why, and the other run involved (if any).
         var failedRun = -1
         var failure = Failure.leftOrigin
         var other = -1
 
-        init(runs: UnsafeBufferPointer<Run>, byID: RunsByID, replicaIDs: [ReplicaID],
-             path: UnsafeMutableBufferPointer<Chain>, opens: UnsafeMutableBufferPointer<Open>) {
+        init(runs: UnsafeBufferPointer<Run>, byID: RunsByID, replicaIDs: [ReplicaID]) {
             self.runs = runs
             self.byID = byID
             self.replicaIDs = replicaIDs
-            self.path = path
-            self.opens = opens
+            path = .allocate(capacity: Swift.min(runs.count + 1, 256))
+            opens = .allocate(capacity: Swift.min(2 * runs.count + 1, 256))
+        }
+
+        /// Room for one more entry in each stack.
+        private mutating func reserve() {
+            if pathCount == path.count { path = Self.grown(path, keeping: pathCount) }
+            if openCount == opens.count { opens = Self.grown(opens, keeping: openCount) }
+        }
+
+        private static func grown<T>(_ buffer: UnsafeMutableBufferPointer<T>, keeping count: Int) -> UnsafeMutableBufferPointer<T> {
+            let larger = UnsafeMutableBufferPointer<T>.allocate(capacity: 2 * buffer.count)
+            _ = larger.initialize(fromContentsOf: buffer[..<count])
+            buffer.deallocate()
+            return larger
         }
 
         /// Records a failure; returns false for the caller to pass on.
@@ -178,7 +189,7 @@ enum IntegrationOrder {
                         later = earlier
                     }
                 }
-                guard openCount < opens.count && pathCount < path.count else { return fail(.siblingOrder, run: i) }
+                reserve()
                 opens[openCount] = Open(child: x, right: run.right, run: i)
                 openCount &+= 1
                 path[pathCount] = Chain(first: i, last: i, top: run.seqEnd &- 1, openBase: openCount)
@@ -216,7 +227,7 @@ enum IntegrationOrder {
             }
             let holder = runs[k]
             let next = seq == holder.seqEnd &- 1 ? k &+ 1 : k
-            guard openCount < opens.count else { return fail(.siblingOrder, run: k) }
+            reserve()
             opens[openCount] = Open(child: next == k ? ItemRef(replica: holder.replica, seq: seq &+ 1)
                                                      : ItemRef(replica: runs[next].replica, seq: runs[next].seq),
                                     right: runs[next].right, run: next)
