@@ -1,6 +1,9 @@
 extension TextSequence {
     /// Applies a change set: validates everything first (so a bad set changes nothing),
-    /// then integrates insert runs in causal order and applies deletions. With `recordingPatch`,
+    /// then integrates insert runs in causal order and applies deletions. An insert whose origins
+    /// no editor could have written is only found while it is integrated: the ids the set added
+    /// are then taken out again (``removeIDs(keeping:replicas:content:)``) and the set refused,
+    /// so a refused set still leaves the same elements in the same order. With `recordingPatch`,
     /// returns how the visible text changed (an empty patch otherwise). `scanBudget` replaces
     /// ``scanBudget(runs:inserts:)`` (tests use it to reach the all-at-once path).
     @discardableResult
