@@ -38,6 +38,7 @@ struct BenchArguments {
         "views": spec("views", [traceOption, runsOption, jsonOption]),
         "all": spec("all", [traceOption, runsOption, jsonOption]),
         "library": spec("library", [notesOption, runsOption, jsonOption]),
+        "density": spec("density", [jsonOption]),
     ]
 
     private static func spec(_ name: String, _ options: [OptionSpec]) -> CommandSpec {

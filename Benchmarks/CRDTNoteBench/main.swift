@@ -35,6 +35,8 @@ let usage = """
                                          first read of a note, compaction
       all [--trace PATH] [--runs N] [--json]
                                          everything above except standard, as one table
+      density [TRACE ...] [--json]       runs and decoded column bytes per snapshot byte of real notes
+                                         (default: the three shared traces, and M1's notes), both formats
 
     --runs N: timed repetitions (default 5; medians are reported). Build with -c release.
     """
@@ -63,7 +65,7 @@ func runBench() -> Int32 {
     do {
         if args.command == "replay" {
             guard args.positionals.count == 1 else { throw UsageError("replay takes exactly one TRACE path") }
-        } else if !args.positionals.isEmpty {
+        } else if !args.positionals.isEmpty && args.command != "density" {
             throw UsageError("\(args.command) takes no positional arguments")
         }
         switch args.command {
@@ -93,6 +95,12 @@ func runBench() -> Int32 {
             return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "library":
             let result = try LibraryBench.run(notes: args.notes ?? 10_000, runs: runs)
+            return emit(result.json, result.lines, asJSON: args.json, passed: true)
+        case "density":
+            let traces = args.positionals.isEmpty
+                ? ["automerge-paper", "seph-blog1", "clownschool.concurrent"].map { "../shared/traces/\($0).json.gz" }
+                : args.positionals
+            let result = try DensityBench.run(paths: traces)
             return emit(result.json, result.lines, asJSON: args.json, passed: true)
         case "all":
             let result = try AllBench.run(tracePath: args.trace, runs: runs)

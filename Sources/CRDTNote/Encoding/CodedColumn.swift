@@ -7,12 +7,12 @@ enum CodedColumn {
     static let raw: UInt8 = 0
     static let rans: UInt8 = 1
 
-    /// Appends `bytes` in the smaller mode (raw on a tie).
-    static func write(_ bytes: [UInt8], into out: inout ByteWriter) {
+    /// Appends `bytes` in the smaller mode (raw on a tie), or raw when `raw` is set.
+    static func write(_ bytes: [UInt8], into out: inout ByteWriter, raw forced: Bool = false) {
         var plain = ByteWriter(reservingCapacity: bytes.count + 6)
         plain.writeByte(raw)
         plain.writeLengthPrefixed(bytes)
-        guard !bytes.isEmpty else { out.writeBytes(plain.bytes); return }
+        guard !bytes.isEmpty, !forced else { out.writeBytes(plain.bytes); return }
         let table = RANSCoder.Table(normalizing: bytes)
         let stream = RANSCoder.encode(bytes, table: table)
         var coded = ByteWriter(reservingCapacity: stream.count + 64)

@@ -7,8 +7,9 @@ import CRDTNoteSupport
 enum RunColumnsV2Decoder {
     private typealias V2 = RunColumnsV2
 
-    /// Reads the run count, which must be within the run limit and at most the ids declared
-    /// (runs tile them).
+    /// Reads the run count, which must be within the run limit, at most the ids declared (runs
+    /// tile them) and at most ``SnapshotFormat/maximumRunsPerRunTableByte`` per byte of the run
+    /// table after it, so nothing is allocated for runs the payload's bytes do not pay for.
     static func runCount(_ reader: inout ByteReader, table: ClockTableCoding.Table, limits: NoteLimits) throws(BinaryDecodingError) -> Int {
         let countOffset = reader.offset
         let ids = table.nextSeq.reduce(0) { $0 + Int($1) }
@@ -16,6 +17,11 @@ enum RunColumnsV2Decoder {
         guard runCount <= limits.maximumRuns, runCount <= ids else {
             throw BinaryDecodingError(.lengthTooLarge, at: countOffset,
                                       "\(runCount) runs exceed the limit of \(limits.maximumRuns) runs or the \(ids) ids declared")
+        }
+        let perByte = SnapshotFormat.maximumRunsPerRunTableByte
+        guard runCount <= perByte * reader.remaining else {
+            throw BinaryDecodingError(.lengthTooLarge, at: countOffset,
+                                      "\(runCount) runs in a run table of \(reader.remaining) bytes: more than \(perByte) runs per byte")
         }
         return runCount
     }

@@ -61,7 +61,17 @@ enum RunColumnsV2Encoder {
             columns[V2.Column.flags.rawValue].writeByte(flag)
             previous = run
         }
-        for column in columns { CodedColumn.write(column.bytes, into: &out) }
+        var table = ByteWriter()
+        for column in columns { CodedColumn.write(column.bytes, into: &table) }
+        if runs.count > SnapshotFormat.maximumRunsPerRunTableByte * table.count {
+            // Coded columns can be denser than readers accept (a note retyped and deleted character
+            // by character compresses to almost nothing): the length column raw, a byte or more a run.
+            table = ByteWriter()
+            for (k, column) in columns.enumerated() {
+                CodedColumn.write(column.bytes, into: &table, raw: k == V2.Column.lengths.rawValue)
+            }
+        }
+        out.writeBytes(table.bytes)
     }
 
     private static func writeRef(_ ref: ItemRef, into column: inout ByteWriter) {

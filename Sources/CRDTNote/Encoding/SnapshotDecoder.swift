@@ -76,7 +76,8 @@ struct SnapshotDecoder {
 
     /// Decodes the run table that `prologue` found and builds the document: every run's flags,
     /// replica, ids, length and origins checked, the text used exactly, the ids of every replica
-    /// tiled exactly once, the origins causally ordered.
+    /// tiled exactly once, the origins causally ordered, the runs in the order the merge rule gives
+    /// them (``IntegrationOrder``).
     static func runs(_ prologue: SnapshotPrologue, limits: NoteLimits) throws(BinaryDecodingError) -> TextSequence {
         let table = prologue.table
         let content = Array(prologue.text)
@@ -87,9 +88,16 @@ struct SnapshotDecoder {
             : try decodeRunsV1(&reader, table: table, content: content, textOffset: prologue.textOffset, limits: limits)
         let byID = try runsInIDOrder(runs, table: table, at: countOffset)
         try checkCausality(runs, byID: byID, at: countOffset)
+        if let violation = IntegrationOrder.firstViolation(runs, byID: byID, replicaIDs: table.replicas) {
+            throw BinaryDecodingError(.invalidValue, at: countOffset,
+                                      "run \(violation.run) is not where the merge rule places it: \(violation.message)")
+        }
         var leafOf = [SlotRanges](repeating: SlotRanges(), count: table.replicas.count)
-        for (r, indexes) in byID.enumerated() {
-            for i in indexes { leafOf[r].append(Int(runs[i].length), slot: Int32(i / TextSequence.bulkLeafFill)) }
+        for r in leafOf.indices {
+            for k in byID.start[r]..<byID.start[r + 1] {
+                let i = byID.index(k)
+                leafOf[r].append(Int(runs[i].length), slot: Int32(i / TextSequence.bulkLeafFill))
+            }
         }
         return TextSequence(replicas: table.replicas, nextSeq: table.nextSeq, latest: table.latest, logs: table.logs,
                             content: content, runs: runs, leafOf: leafOf)
@@ -169,23 +177,21 @@ struct SnapshotDecoder {
         return runs
     }
 
-    /// Per replica, the runs' indexes in id order, checking that they tile the replica's ids
-    /// `0..<nextSeq` exactly (no id twice, none missing). Sorting runs, not ids, keeps this
-    /// proportional to the bytes read however many ids the runs declare.
-    private static func runsInIDOrder(_ runs: [Run], table: ClockTableCoding.Table, at offset: Int) throws(BinaryDecodingError) -> [[Int]] {
-        var byID = [[Int]](repeating: [], count: table.replicas.count)
-        for (i, run) in runs.enumerated() { byID[Int(run.replica)].append(i) }
-        for r in byID.indices {
-            byID[r].sort { runs[$0].seq < runs[$1].seq }
+    /// The runs by id, checking that they tile each replica's ids `0..<nextSeq` exactly (no id
+    /// twice, none missing). Sorting runs, not ids, keeps this proportional to the bytes read
+    /// however many ids the runs declare.
+    private static func runsInIDOrder(_ runs: [Run], table: ClockTableCoding.Table, at offset: Int) throws(BinaryDecodingError) -> RunsByID {
+        let byID = RunsByID(runs, replicaCount: table.replicas.count)
+        for r in table.replicas.indices {
             var next: UInt32 = 0
-            for i in byID[r] {
-                let run = runs[i]
-                guard run.seq == next else {
-                    let what = run.seq < next ? "id \(run.seq) of replica \(table.replicas[r]) appears twice"
-                                              : "ids \(next)..<\(run.seq) of replica \(table.replicas[r]) are in no run"
+            for k in byID.start[r]..<byID.start[r + 1] {
+                let seq = byID.seq(k)
+                guard seq == next else {
+                    let what = seq < next ? "id \(seq) of replica \(table.replicas[r]) appears twice"
+                                          : "ids \(next)..<\(seq) of replica \(table.replicas[r]) are in no run"
                     throw BinaryDecodingError(.invalidValue, at: offset, what)
                 }
-                next = run.seqEnd
+                next = runs[byID.index(k)].seqEnd
             }
             guard next == table.nextSeq[r] else {
                 throw BinaryDecodingError(.invalidValue, at: offset, "runs cover \(next) of the \(table.nextSeq[r]) ids declared for replica \(table.replicas[r])")
@@ -196,12 +202,12 @@ struct SnapshotDecoder {
 
     /// Refuses states whose origins form a cycle: such a state decodes but could never be
     /// merged into another document.
-    private static func checkCausality(_ runs: [Run], byID queues: [[Int]], at offset: Int) throws(BinaryDecodingError) {
+    private static func checkCausality(_ runs: [Run], byID: RunsByID, at offset: Int) throws(BinaryDecodingError) {
         do {
-            _ = try CausalOrder.order(queues: queues, known: [UInt32](repeating: 0, count: queues.count)) { i in
-                let run = runs[i]
+            _ = try CausalOrder.order(queueBounds: byID.start, known: [UInt32](repeating: 0, count: byID.start.count - 1), item: { k in
+                let run = runs[byID.index(k)]
                 return (run.replica, run.seq, run.length, run.left, run.right)
-            }
+            }, index: { byID.index($0) })
         } catch {
             throw BinaryDecodingError(.invalidValue, at: offset, "the runs' origins are not causally ordered: \(error.message)")
         }

@@ -28,3 +28,15 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
     /// "1" or "2".
     public var description: String { String(rawValue) }
 }
+
+extension SnapshotFormat {
+    /// Most runs a version 2 run table may declare per byte that follows its run count
+    /// (Docs/FORMAT.md §4.5 and §7, "What decoding allocates"). A version 1 table holds at most
+    /// one run per two bytes (its flag and length bytes); coded columns can hold many more, so
+    /// without a bound a few bytes could declare 2^21 runs and make every reader allocate for
+    /// them. The densest real note measured (`crdtnote-bench density`) holds 0.59 runs per byte;
+    /// the writer stores the length column raw (a byte or more per run) whenever its coded table
+    /// would pass the bound, so whatever crdtnote writes, it reads.
+    static let maximumRunsPerRunTableByte = 4
+}
+

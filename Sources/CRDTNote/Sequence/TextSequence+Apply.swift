@@ -1,9 +1,13 @@
 extension TextSequence {
     /// Applies a change set: validates everything first (so a bad set changes nothing),
-    /// then integrates insert runs in causal order and applies deletions. With `recordingPatch`,
-    /// returns how the visible text changed (an empty patch otherwise).
+    /// then integrates insert runs in causal order and applies deletions. An insert whose origins
+    /// no editor could have written is only found while it is integrated: the ids the set added
+    /// are then taken out again (``removeIDs(keeping:replicas:content:)``) and the set refused,
+    /// so a refused set still leaves the same elements in the same order. With `recordingPatch`,
+    /// returns how the visible text changed (an empty patch otherwise). `scanBudget` replaces
+    /// ``scanBudget(runs:inserts:)`` (tests use it to reach the all-at-once path).
     @discardableResult
-    mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false) throws(ChangeSetError) -> TextPatch {
+    mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false, scanBudget: Int? = nil) throws(ChangeSetError) -> TextPatch {
         let plan = try plan(set)
         splitLimit = Self.deferredLeafCapacity
         self.recordingPatch = recordingPatch
@@ -16,29 +20,30 @@ extension TextSequence {
             patchRecorder = TextPatchBuilder()
             splitOversizedLeaves()
         }
+        // What a change set found impossible while integrating is rolled back to.
+        let before = (replicas: replicas.count, nextSeq: nextSeq, content: content.count)
         var local: [UInt32] = []
         local.reserveCapacity(set.replicas.count)
         for id in set.replicas { local.append(index(of: id)) }
-        func map(_ ref: ItemRef) -> ItemRef {
-            ref.isNone ? ref : ItemRef(replica: local[Int(ref.replica)], seq: ref.seq)
-        }
-        for step in plan.inserts {
-            let ins = set.inserts[step.insert]
-            var run = Run(replica: local[Int(ins.replica)], seq: ins.seq, length: ins.length, utf16: ins.utf16,
-                          byteStart: 0, byteCount: ins.byteCount, left: map(ins.left), right: map(ins.right))
-            var bytes = set.content[Int(ins.byteStart)..<Int(ins.byteStart + ins.byteCount)]
-            if step.skip > 0 {
-                run.seq += step.skip
-                run.length -= step.skip
-                run.left = ItemRef(replica: run.replica, seq: run.seq - 1)
-                if !run.isDeleted {
-                    let cut = UTF8Counting.prefix(of: set.content, start: Int(ins.byteStart), scalars: Int(step.skip))
-                    bytes = bytes.dropFirst(cut.bytes)
-                    run.byteCount -= UInt32(cut.bytes)
-                    run.utf16 -= UInt32(cut.utf16)
+        // Runs one at a time while their scans stay within budget; past it, the rest at once.
+        var budget = scanBudget ?? Self.scanBudget(runs: runCount, inserts: plan.inserts.count)
+        for (n, step) in plan.inserts.enumerated() {
+            if budget < 0 {
+                integrateAtOnce(plan.inserts[n...].map { Self.run(for: $0, of: set, local: local) })
+                if let violation = ruleOrderViolation() {
+                    removeIDs(keeping: before.nextSeq, replicas: before.replicas, content: before.content)
+                    throw ChangeSetError(.inconsistent, "the inserts' origins are ones no editor could have written: \(violation)")
                 }
+                break
             }
-            integrate(run, content: bytes)
+            let (run, bytes) = Self.run(for: step, of: set, local: local)
+            let steps = integrate(run, content: bytes)
+            if steps < 0 {
+                removeIDs(keeping: before.nextSeq, replicas: before.replicas, content: before.content)
+                throw ChangeSetError(.inconsistent, "insert \(step.insert) has origins no editor could have written: its right origin "
+                                     + "neither follows its left origin directly nor lies after the text typed after it")
+            }
+            budget -= steps
         }
         // Leaf slots that lost visible runs (may repeat), to coalesce once each at the end.
         var touched: [Int] = []
@@ -62,6 +67,38 @@ extension TextSequence {
             }
         }
         return recordingPatch ? patchRecorder.patch : TextPatch()
+    }
+
+    /// How many runs the scans of one `apply` may examine (``integrate(_:content:)``) before the
+    /// remaining inserts are integrated all at once (``integrateAtOnce(_:)``, O(N log N) for N runs
+    /// in all). Scans almost always stop at once, so ordinary merges never reach it; inserts that
+    /// share a gap with many concurrent runs (thousands of siblings) do, and the merge then costs
+    /// O((n + k) log n) for n runs and k inserts instead of up to n steps per insert.
+    static func scanBudget(runs: Int, inserts: Int) -> Int { runs + inserts + 1024 }
+
+    /// The run `step` integrates (replicas mapped through `local`, the ids already present cut
+    /// off) and its text. Always inlined: it runs once per insert of every merge.
+    @inline(__always)
+    static func run(for step: PlannedInsert, of set: ChangeSet, local: [UInt32]) -> (run: Run, bytes: ArraySlice<UInt8>) {
+        let ins = set.inserts[step.insert]
+        func map(_ ref: ItemRef) -> ItemRef {
+            ref.isNone ? ref : ItemRef(replica: local[Int(ref.replica)], seq: ref.seq)
+        }
+        var run = Run(replica: local[Int(ins.replica)], seq: ins.seq, length: ins.length, utf16: ins.utf16,
+                      byteStart: 0, byteCount: ins.byteCount, left: map(ins.left), right: map(ins.right))
+        var bytes = set.content[Int(ins.byteStart)..<Int(ins.byteStart + ins.byteCount)]
+        if step.skip > 0 {
+            run.seq += step.skip
+            run.length -= step.skip
+            run.left = ItemRef(replica: run.replica, seq: run.seq - 1)
+            if !run.isDeleted {
+                let cut = UTF8Counting.prefix(of: set.content, start: Int(ins.byteStart), scalars: Int(step.skip))
+                bytes = bytes.dropFirst(cut.bytes)
+                run.byteCount -= UInt32(cut.bytes)
+                run.utf16 -= UInt32(cut.utf16)
+            }
+        }
+        return (run, bytes)
     }
 
     /// One insert of a change set to integrate, minus the ids already present.

@@ -19,12 +19,23 @@ extension TextSequence {
         deleted = deletedRanges.map { ranges in
             DeletedIDs(sortedRanges: ranges.sorted { $0.lowerBound < $1.lowerBound })
         }
+        layOut(runs)
+    }
+
+    /// Replaces the tree with `runs` (document order) in half-full leaves, and rebuilds the
+    /// order, the per-leaf counts and the Fenwick trees. `leafOf` is the caller's.
+    mutating func layOut(_ runs: [Run]) {
         let fill = Self.bulkLeafFill
         let leafCount = max(1, (runs.count + fill - 1) / fill)
         leaves = []
         leaves.reserveCapacity(leafCount)
         slotScalars = []
         slotUTF16 = []
+        heldSlot = -1
+        heldScalars = 0
+        heldUTF16 = 0
+        scalarCount = 0
+        utf16Count = 0
         for l in 0..<leafCount {
             let chunk = Array(runs[min(l * fill, runs.count)..<min((l + 1) * fill, runs.count)])
             var scalars = 0

@@ -7,7 +7,20 @@ extension TextSequence {
     /// typed forwards or backwards. Ties between elements with identical origins go to
     /// the smaller replica id. Only origins are compared, so every replica computes the
     /// same place regardless of the order it receives runs in.
-    mutating func integrate(_ new: Run, content bytes: ArraySlice<UInt8>) {
+    ///
+    /// Returns the runs the scan examined: every one between the left origin and the place
+    /// found, so up to the whole note when many concurrent runs share the gap. `apply` budgets
+    /// them (see ``scanBudget(runs:inserts:)``).
+    ///
+    /// Returns -1, inserting nothing, when the origins are ones no editor could have written: the
+    /// right origin must follow the left one and be either a child of it (same left origin) or
+    /// outside the left origin's block (FORMAT.md §4.4, "Rule order"). In a state in the rule's
+    /// order the scan finds out where it stops, so checking costs nothing when the right origin
+    /// still follows the left one directly: reaching the right origin, it must not descend from
+    /// an element in between; stopping at an element outside the block, the right origin must
+    /// lie beyond it; reaching the end, it must be none. Then the state stays in the rule's order.
+    @discardableResult
+    mutating func integrate(_ new: Run, content bytes: ArraySlice<UInt8>) -> Int {
         typingCursor = nil
         editCursor = nil
         let end = endPosition
@@ -18,10 +31,21 @@ extension TextSequence {
             : (pos != end && ref(at: pos) == new.right ? pos : locate(new.right))
         var dest = pos
         var scanning = false
+        var steps = 0
         let newID = replicas[Int(new.replica)]
         while true {
             if !scanning { dest = pos }
-            if pos == end || pos == rightPos { break }
+            if pos == rightPos {
+                if steps > 0 && rightPos != end {
+                    let rightLeft = run(at: rightPos).leftOrigin(at: rightPos.offset)
+                    let possible = rightLeft == new.left
+                        || (rightLeft.isNone ? !new.left.isNone : leftPos.map { locate(rightLeft) < $0 } ?? false)
+                    if !possible { return -1 }
+                }
+                break
+            }
+            if pos == end { return -1 }
+            steps &+= 1
             let other = run(at: pos)
             let otherLeft = other.leftOrigin(at: pos.offset)
             let leftOrder: Int
@@ -29,7 +53,10 @@ extension TextSequence {
             else if otherLeft.isNone { leftOrder = -1 }
             else if let leftPos { leftOrder = locate(otherLeft) < leftPos ? -1 : 1 }
             else { leftOrder = 1 }
-            if leftOrder < 0 { break }
+            if leftOrder < 0 {
+                if rightPos < pos { return -1 }
+                break
+            }
             if leftOrder == 0 {
                 let otherRight = other.right.isNone ? end : locate(other.right)
                 if otherRight < rightPos {
@@ -88,6 +115,7 @@ extension TextSequence {
         adjust(slot: slot, scalars: placed.visibleScalars, utf16: placed.visibleUTF16)
         mergeWithNext(slot: slot, index: index - 1)
         splitLeafIfNeeded(slot)
+        return steps
     }
 
     /// Marks the ids `seq..<seq+length` of `replica` deleted (all must exist), noting in `touched`

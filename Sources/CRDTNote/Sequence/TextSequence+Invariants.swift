@@ -61,6 +61,7 @@ extension TextSequence {
         if scalars != scalarCount || units != utf16Count { problems.append("totals \(scalarCount)/\(utf16Count), actual \(scalars)/\(units)") }
         if runs != runCount { problems.append("runCount \(runCount), actual \(runs)") }
         problems += deleteSetViolations()
+        if problems.isEmpty, let violation = ruleOrderViolation() { problems.append(violation) }
         if let c = editCursor {
             if c.slot >= leaves.count || c.index >= leaves[c.slot].count {
                 problems.append("edit cursor \(c) points past its leaf")

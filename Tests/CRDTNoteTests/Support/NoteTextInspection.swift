@@ -20,3 +20,39 @@ extension NoteText {
     /// tests that care check ``invariantViolations`` too).
     var index: TextSequence { (try? loadedSequence()) ?? TextSequence() }
 }
+
+/// One element of a note, tombstones included, as compared across copies: replica id, seq,
+/// whether deleted, and its origins as (replica id, seq).
+struct ElementRecord: Equatable, CustomStringConvertible {
+    var replica: UInt64
+    var seq: UInt32
+    var deleted: Bool
+    var left: (UInt64, UInt32)?
+    var right: (UInt64, UInt32)?
+
+    static func == (a: ElementRecord, b: ElementRecord) -> Bool {
+        a.replica == b.replica && a.seq == b.seq && a.deleted == b.deleted
+            && a.left?.0 == b.left?.0 && a.left?.1 == b.left?.1 && a.right?.0 == b.right?.0 && a.right?.1 == b.right?.1
+    }
+
+    var description: String { "\(replica):\(seq)\(deleted ? "x" : "")" }
+}
+
+extension NoteText {
+    /// Every element in document order, tombstones included (from the built index).
+    var elementOrder: [ElementRecord] {
+        let sequence = index
+        func id(_ ref: ItemRef) -> (UInt64, UInt32)? { ref.isNone ? nil : (sequence.replicas[Int(ref.replica)].rawValue, ref.seq) }
+        var out: [ElementRecord] = []
+        for slot in sequence.order {
+            for run in sequence.leaves[Int(slot)] {
+                for k in 0..<run.length {
+                    let left = k == 0 ? run.left : ItemRef(replica: run.replica, seq: run.seq + k - 1)
+                    out.append(ElementRecord(replica: sequence.replicas[Int(run.replica)].rawValue, seq: run.seq + k,
+                                             deleted: run.isDeleted, left: id(left), right: id(run.right)))
+                }
+            }
+        }
+        return out
+    }
+}

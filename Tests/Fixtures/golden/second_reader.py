@@ -3,8 +3,9 @@
 Docs/RECORD-FORMAT.md alone (no Swift source), run over the golden fixtures in this folder.
 
 Snapshots with either run table are read: version 1 (FORMAT.md 4.3, six columns) and version 2
-(4.5: seven raw or rANS-coded columns, stacks of open ends, predicted right origins), with the id
-and causality checks of 4.3 and 4.4; a refusal names FORMAT.md's error kind and payload offset.
+(4.5: seven raw or rANS-coded columns, stacks of open ends, predicted right origins, at most 4 runs
+per byte of run table), with the id, causality and rule-order checks of 4.3 and 4.4; a refusal
+names FORMAT.md's error kind and payload offset.
 
 For every fixture NAME it decodes NAME.bin (header, CRC-32C, replica table, text, the six run
 columns, id coverage) and checks the result against NAME.txt (the text) and NAME.show.json
@@ -45,6 +46,7 @@ class Corrupt(Exception):
 
 
 MAX_ELEMENTS, MAX_REPLICAS, MAX_RUNS, MAX_TEXT = 2**26, 2**16, 2**21, 2**24
+RUNS_PER_TABLE_BYTE = 4                 # FORMAT.md 4.5: a version 2 run table's density bound
 SEQ_MAX = 2**32 - 2                     # the largest seq or origin seq a field may hold
 
 
@@ -397,6 +399,8 @@ def runs_v2(r, runs, replicas):
     run_count = r.varuint(2**31 - 1, "run count")
     if run_count > MAX_RUNS or run_count > sum(x["nextSeq"] for x in replicas):
         raise Corrupt("lengthTooLarge", count_at, "run count %d" % run_count)
+    if run_count > RUNS_PER_TABLE_BYTE * r.left():
+        raise Corrupt("lengthTooLarge", count_at, "%d runs in %d bytes of run table" % (run_count, r.left()))
     flags = column_v2(r, run_count, "flag")
     if flags.left() != run_count:
         raise Corrupt("invalidValue", count_at, "flag column holds %d bytes for %d runs" % (flags.left(), run_count))
@@ -478,6 +482,7 @@ def decode_snapshot(payload):
     runs = Runs(replicas, text, text_at)
     (runs_v2 if h["minimumReaderVersion"] == 2 else runs_v1)(r, runs, replicas)
     check_tiling_and_causality(replicas, runs.list, runs.count_at)
+    check_rule_order(replicas, runs.list, runs.count_at)
     return h, replicas, runs.list, text
 
 
@@ -521,6 +526,70 @@ def check_tiling_and_causality(replicas, runs, at):
                 ready.append(i)
     if done != len(runs):
         raise Corrupt("invalidValue", at, "the runs' origins are not causally ordered")
+
+
+def check_rule_order(replicas, runs, at):
+    """FORMAT.md 4.4, "Rule order": the elements (run by run, a run's later elements having their
+    predecessor as left origin) must be in the order the merge rule gives them. Built here from the
+    right, as 4.4 describes it, and compared with the stored order; refusals at `at`."""
+    elements = []                              # (id, left, right) in stored order; id = (replica, seq)
+    for run in runs:
+        for k in range(run["len"]):
+            ident = (run["r"], run["seq"] + k)
+            elements.append((ident, run["left"] if k == 0 else (run["r"], run["seq"] + k - 1), run["right"]))
+    children = {}                              # parent (None: the document start) -> child ids
+    for ident, left, _ in elements:
+        children.setdefault(left, []).append(ident)
+    right_of = {ident: right for ident, _, right in elements}
+
+    def id_key(ident):
+        return (replicas[ident[0]]["id"], ident[1])
+
+    distance = {}                              # element -> elements emitted after it (from the end)
+
+    def ordered(parent):
+        kids = children.get(parent, [])
+        siblings = set(kids) if len(kids) > 1 else ()
+        groups, roots = {}, []
+        for c in kids:
+            r = right_of[c]
+            if r in siblings and r != c:
+                groups.setdefault(r, []).append(c)
+            elif r is None:
+                roots.append((-1, id_key(c), c))
+            elif r in distance:                # after the parent's block: emitted already
+                roots.append((distance[r], id_key(c), c))
+            else:
+                raise Corrupt("invalidValue", at, "the right origin of %s lies inside or before its left origin's block" % (c,))
+        out = []
+        for _, _, root in sorted(roots):      # each root after its group, a member after its own
+            walk = [(root, sorted(groups.get(root, []), key=id_key))]
+            while walk:
+                c, members = walk[-1]
+                if members:
+                    m = members.pop(0)
+                    walk.append((m, sorted(groups.get(m, []), key=id_key)))
+                else:
+                    walk.pop()
+                    out.append(c)
+        if len(out) != len(kids):
+            raise Corrupt("invalidValue", at, "right origins among the children of %s form a cycle" % (parent,))
+        return out
+
+    emitted = []                               # the rule's order, last element first
+    stack = [(None, ordered(None))]
+    while stack:
+        node, kids = stack[-1]
+        if kids:
+            c = kids.pop()
+            stack.append((c, ordered(c)))
+        else:
+            stack.pop()
+            if node is not None:
+                distance[node] = len(emitted)
+                emitted.append(node)
+    if [e[0] for e in elements] != emitted[::-1]:
+        raise Corrupt("invalidValue", at, "the runs are not in the order the merge rule gives them")
 
 
 # --- derived replica ids (RECORD-FORMAT.md) ---------------------------------------------------
