@@ -26,9 +26,29 @@ enum JournalEntry: Equatable, Sendable {
     case pendingDelete(name: String)
     /// The app set (or, nil, removed) one of the note's fields at `stamp`.
     case fieldSet(note: UInt32, key: String, value: NoteFieldValue?, stamp: HLCTimestamp)
+    /// A sync brought the note in line with a server record: the record's metadata (`server`, a
+    /// range of the journal's bytes: ``ServerMetadata``), the operations a merge added (possibly
+    /// none), fields taken from the server, and whether the server now holds every local change
+    /// (`confirms`: the note's revision the server holds; nil: the note stays unsaved).
+    case synced(note: UInt32, at: Int64, title: String?, confirms: UInt64?, fields: [FieldUpdate], server: Range<Int>, changes: Range<Int>)
+    /// The server confirmed the delete of a pending-deleted note.
+    case deleteSent(name: String)
+    /// The note was deleted on the server: it goes without becoming a pending delete.
+    case removed(note: UInt32)
+    /// The sync transport's own state (a change token, a `CKSyncEngine` state serialization),
+    /// a range of the journal's bytes; the latest entry wins.
+    case transport(Range<Int>)
+
+    /// One app field a sync set from the server (nil value: removed there), with its stamp.
+    struct FieldUpdate: Equatable, Sendable {
+        var key: String
+        var value: NoteFieldValue?
+        var stamp: HLCTimestamp
+    }
 
     enum Kind: UInt8 {
         case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5, pendingDelete = 6, fieldSet = 7
+        case synced = 8, deleteSent = 9, removed = 10, transport = 11
     }
 
     /// Most UTF-8 bytes of a note name (CloudKit record names: 255 ASCII characters).
@@ -36,9 +56,10 @@ enum JournalEntry: Equatable, Sendable {
     /// Most UTF-8 bytes of a stored title (100 characters of up to 4 bytes, plus combining marks).
     static let maximumTitleBytes = 1024
 
-    /// The entry's body as written in a frame; `changes` are the change-set bytes of `.created`
-    /// and `.changed` (their `changes` ranges are ignored here).
-    static func body(_ entry: JournalEntry, changes: [UInt8] = []) -> [UInt8] {
+    /// The entry's body as written in a frame; `changes` are the change-set bytes of `.created`,
+    /// `.changed` and `.synced`, `blob` the server metadata of `.synced` or the state of
+    /// `.transport` (their ranges are ignored here).
+    static func body(_ entry: JournalEntry, changes: [UInt8] = [], blob: [UInt8] = []) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: 24 + changes.count)
         switch entry {
         case .created(let note, let name, let at, let title, _):
@@ -74,6 +95,29 @@ enum JournalEntry: Equatable, Sendable {
             out.writeLengthPrefixed(Array(key.utf8))
             out.writeVarUInt(stamp.rawValue)
             if let value { value.write(into: &out) } else { out.writeByte(0) }
+        case .synced(let note, let at, let title, let confirms, let fields, _, _):
+            out.writeByte(Kind.synced.rawValue)
+            out.writeVarUInt(UInt64(note))
+            out.writeVarInt(at)
+            writeOptional(title, into: &out)
+            out.writeVarUInt(confirms.map { $0 &+ 1 } ?? 0)
+            out.writeVarUInt(UInt64(fields.count))
+            for field in fields {
+                out.writeLengthPrefixed(Array(field.key.utf8))
+                out.writeVarUInt(field.stamp.rawValue)
+                if let value = field.value { value.write(into: &out) } else { out.writeByte(0) }
+            }
+            out.writeLengthPrefixed(blob)
+            out.writeBytes(changes)
+        case .deleteSent(let name):
+            out.writeByte(Kind.deleteSent.rawValue)
+            out.writeLengthPrefixed(Array(name.utf8))
+        case .removed(let note):
+            out.writeByte(Kind.removed.rawValue)
+            out.writeVarUInt(UInt64(note))
+        case .transport:
+            out.writeByte(Kind.transport.rawValue)
+            out.writeBytes(blob)
         }
         return out.bytes
     }
@@ -124,6 +168,36 @@ enum JournalEntry: Equatable, Sendable {
             let value = try NoteFieldValue.readOptional(&reader)
             try reader.expectEnd("journal entry")
             return .fieldSet(note: note, key: key, value: value, stamp: stamp)
+        case .synced:
+            let note = try readNote(&reader)
+            let at = try reader.readVarInt()
+            let title = try readOptional(&reader)
+            let confirms = try reader.readVarUInt()
+            let count = try reader.readCount("field count", minimumBytesEach: 3)
+            guard count <= NoteFieldValue.maximumFields * 2 else {
+                throw BinaryDecodingError(.lengthTooLarge, at: reader.offset, "\(count) field updates exceed \(NoteFieldValue.maximumFields * 2)")
+            }
+            var fields: [FieldUpdate] = []
+            for _ in 0..<count {
+                let key = try readString(&reader, max: NoteFieldValue.maximumKeyBytes, "field name")
+                let stamp = HLCTimestamp(rawValue: try reader.readVarUInt())
+                fields.append(FieldUpdate(key: key, value: try NoteFieldValue.readOptional(&reader), stamp: stamp))
+            }
+            let blobLength = try reader.readCount("server metadata", minimumBytesEach: 1)
+            let blobStart = reader.offset
+            _ = try reader.readBytes(blobLength)
+            return .synced(note: note, at: at, title: title, confirms: confirms == 0 ? nil : confirms - 1, fields: fields,
+                           server: blobStart..<blobStart + blobLength, changes: reader.offset..<range.upperBound)
+        case .deleteSent:
+            let name = try readString(&reader, max: maximumNameBytes, "note name")
+            try reader.expectEnd("journal entry")
+            return .deleteSent(name: name)
+        case .removed:
+            let note = try readNote(&reader)
+            try reader.expectEnd("journal entry")
+            return .removed(note: note)
+        case .transport:
+            return .transport(reader.offset..<range.upperBound)
         }
     }
 

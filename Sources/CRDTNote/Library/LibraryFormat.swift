@@ -37,6 +37,17 @@ struct LibraryNote: Sendable, Equatable {
     var journal: [Range<Int>] = []
     /// Not stored: why the note's journal entries could not all be read, when they could not.
     var damage: String?
+    /// Bumped by every local change (every process replays the same journal, so every process
+    /// counts the same); a server save confirms the revision it was built from.
+    var revision: UInt64 = 0
+    /// The change tag of the server record the note was last synced with.
+    var serverTag: String?
+    /// Not stored: the latest server metadata (``ServerMetadata``) in the current journal.
+    var serverJournal: Range<Int>?
+    /// The server metadata as of the index (stored in the index's sync section).
+    var storedServer: [UInt8]?
+    /// Stamps of app fields removed here or on the server, so an older set does not bring them back.
+    var removedFields: [String: HLCTimestamp] = [:]
 
     var title: String { customTitle ?? derivedTitle }
 }
@@ -57,10 +68,15 @@ struct LibraryIndex: Sendable, Equatable {
     var pendingDeletes: [String] = []
     /// Tagged sections (tag, bytes) for what later versions add; unknown tags are kept.
     var sections: [(tag: UInt64, bytes: [UInt8])] = []
+    /// The change tag of the server version each pending delete deletes (sync section).
+    var pendingDeleteTags: [String: String] = [:]
+    /// The sync transport's state (sync section).
+    var transport: [UInt8]?
 
     static func == (a: LibraryIndex, b: LibraryIndex) -> Bool {
         a.generation == b.generation && a.nextNote == b.nextNote && a.notes == b.notes
-            && a.pendingDeletes == b.pendingDeletes && a.sections.elementsEqual(b.sections) { $0.tag == $1.tag && $0.bytes == $1.bytes }
+            && a.pendingDeletes == b.pendingDeletes && a.pendingDeleteTags == b.pendingDeleteTags && a.transport == b.transport
+            && a.sections.elementsEqual(b.sections) { $0.tag == $1.tag && $0.bytes == $1.bytes }
     }
 
     func encoded() -> [UInt8] {
@@ -95,6 +111,7 @@ struct LibraryIndex: Sendable, Equatable {
         }
         out.writeVarUInt(UInt64(pendingDeletes.count))
         for name in pendingDeletes { out.writeLengthPrefixed(Array(name.utf8)) }
+        let sections = syncSections() + self.sections.filter { !LibrarySyncSections.tags.contains($0.tag) }
         out.writeVarUInt(UInt64(sections.count))
         for section in sections {
             out.writeVarUInt(section.tag)
@@ -168,6 +185,7 @@ struct LibraryIndex: Sendable, Equatable {
                 index.sections.append((tag, Array(try reader.readLengthPrefixed("section"))))
             }
             try reader.expectEnd("index")
+            try index.readSyncSections()
             return index
         } catch let error as LibraryFileError {
             throw error

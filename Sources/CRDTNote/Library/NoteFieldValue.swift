@@ -79,7 +79,12 @@ public enum NoteFieldValue: Hashable, Sendable {
 
 /// An app field's value and the hybrid-logical-clock stamp of its last change (the sync merges
 /// fields one by one, the later change winning).
-struct StampedField: Sendable, Equatable {
-    var value: NoteFieldValue
-    var stamp: HLCTimestamp
+package struct StampedField: Sendable, Equatable {
+    package var value: NoteFieldValue
+    package var stamp: HLCTimestamp
+
+    package init(value: NoteFieldValue, stamp: HLCTimestamp) {
+        self.value = value
+        self.stamp = stamp
+    }
 }

@@ -58,6 +58,8 @@ extension NoteLibrary {
                 try disk.writeAtomically(note.encodedSnapshot(), to: path)
                 entry.snapshot = generation
             }
+            if let range = entry.serverJournal { entry.storedServer = Array(state.journal[range]) }
+            entry.serverJournal = nil
             entry.journal = []
             entry.damage = nil
             next.notes.append(entry)

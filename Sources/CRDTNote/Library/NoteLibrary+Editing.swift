@@ -138,7 +138,7 @@ extension NoteLibrary {
     }
 
     /// The change set `note` gained over `before`, encoded; empty when nothing changed.
-    private func journalBytes(of note: NoteText, after before: NoteText, name: String) throws(NoteLibraryError) -> [UInt8] {
+    func journalBytes(of note: NoteText, after before: NoteText, name: String) throws(NoteLibraryError) -> [UInt8] {
         let changes: NoteChanges
         do {
             changes = try note.changes(after: before)
@@ -161,8 +161,8 @@ extension NoteLibrary {
     }
 
     /// Appends one entry's frame to the journal and applies it to the listing.
-    func append(_ entry: JournalEntry, changes: [UInt8] = []) throws(NoteLibraryError) {
-        let body = JournalEntry.body(entry, changes: changes)
+    func append(_ entry: JournalEntry, changes: [UInt8] = [], blob: [UInt8] = []) throws(NoteLibraryError) {
+        let body = JournalEntry.body(entry, changes: changes, blob: blob)
         guard body.count <= JournalFraming.maximumBody else {
             throw NoteLibraryError(.editRefused, "one change of \(body.count) bytes exceeds the journal's limit of \(JournalFraming.maximumBody)")
         }

@@ -102,11 +102,13 @@ extension NoteLibrary {
                 return nil
             }
             var note = LibraryNote(number: number, name: name, derivedTitle: title, created: at, modified: at, unsaved: true)
+            note.revision = 1
             if !changes.isEmpty { note.journal.append(changes) }
             state.notes[number] = note
             state.numbers[name] = number
             state.index.nextNote = max(state.index.nextNote, number &+ 1)
             state.index.pendingDeletes.removeAll { $0 == name }
+            state.index.pendingDeleteTags[name] = nil
             return .created(name)
         case .changed(let number, let at, let title, let changes):
             guard var note = state.notes[number] else { return nil }
@@ -114,21 +116,16 @@ extension NoteLibrary {
             note.modified = max(note.modified, at)
             if let title { note.derivedTitle = title }
             note.unsaved = true
+            note.revision &+= 1
             state.notes[number] = note
-            if !ownAppend, var cached = state.cache[number] {
-                do {
-                    try cached.apply(try decodeChanges(changes))
-                    state.cache[number] = cached
-                } catch {
-                    state.cache[number] = nil  // loaded again from disk, where the damage is reported
-                }
-            }
+            if !ownAppend { applyToCached(number, changes) }
             return .changed(note.name)
         case .deleted(let number, _):
             guard let note = state.notes.removeValue(forKey: number) else { return nil }
             state.numbers[note.name] = nil
             state.cache[number] = nil
             if !state.index.pendingDeletes.contains(note.name) { state.index.pendingDeletes.append(note.name) }
+            state.index.pendingDeleteTags[note.name] = note.serverTag
             return .deleted(note.name)
         case .titleSet(let number, let title):
             guard var note = state.notes[number] else { return nil }
@@ -140,11 +137,55 @@ extension NoteLibrary {
         case .fieldSet(let number, let key, let value, let stamp):
             guard var note = state.notes[number] else { return nil }
             note.fields[key] = value.map { StampedField(value: $0, stamp: stamp) }
+            note.removedFields[key] = value == nil ? stamp : nil
+            note.unsaved = true
+            note.revision &+= 1
             state.notes[number] = note
             return .changed(note.name)
+        case .synced(let number, let at, let title, let confirms, let fields, let server, let changes):
+            guard var note = state.notes[number] else { return nil }
+            if !changes.isEmpty {
+                note.journal.append(changes)
+                note.modified = max(note.modified, at)
+                if !ownAppend { applyToCached(number, changes) }
+            }
+            if let title { note.derivedTitle = title }
+            for field in fields {
+                note.fields[field.key] = field.value.map { StampedField(value: $0, stamp: field.stamp) }
+                note.removedFields[field.key] = field.value == nil ? field.stamp : nil
+            }
+            note.serverJournal = server
+            note.serverTag = ServerMetadata.changeTag(in: state.journal[server])
+            note.unsaved = confirms != note.revision
+            state.notes[number] = note
+            return changes.isEmpty && fields.isEmpty && title == nil ? nil : .changed(note.name)
+        case .deleteSent(let name):
+            state.index.pendingDeletes.removeAll { $0 == name }
+            state.index.pendingDeleteTags[name] = nil
+            return nil
+        case .removed(let number):
+            guard let note = state.notes.removeValue(forKey: number) else { return nil }
+            state.numbers[note.name] = nil
+            state.cache[number] = nil
+            state.cacheOrder.removeAll { $0 == number }
+            return .deleted(note.name)
+        case .transport(let range):
+            state.index.transport = Array(state.journal[range])
+            return nil
         case .pendingDelete(let name):
             if state.numbers[name] == nil, !state.index.pendingDeletes.contains(name) { state.index.pendingDeletes.append(name) }
             return nil
+        }
+    }
+
+    /// Applies another process's change set to the copy of note `number` held in memory, if any.
+    private func applyToCached(_ number: UInt32, _ changes: Range<Int>) {
+        guard var cached = state.cache[number] else { return }
+        do {
+            try cached.apply(try decodeChanges(changes))
+            state.cache[number] = cached
+        } catch {
+            state.cache[number] = nil  // loaded again from disk, where the damage is reported
         }
     }
 

@@ -1,88 +1,155 @@
-/// Folding other devices' changes into local notes.
+/// Folding other devices' changes into the library's notes.
 extension NoteSyncCore {
-    /// Merges a record from the server (change feed, or a fetch) into the local note, or adds
-    /// the note; returns the visible change (also recorded in the report), nil if none.
-    /// A note with unsaved edits is merged as a conflict would be, so nothing typed is lost.
-    /// Throws, changing nothing, when the record cannot be read (damaged, newer than this
-    /// library, asset not downloaded); the caller goes on with the other records.
+    /// Merges a record from the server (change feed, or a fetch) into the library's note, or
+    /// adds the note; returns the visible change (also recorded in the report), nil if none.
+    /// A note with unsaved changes is merged as a conflict would be, so nothing typed is lost;
+    /// app fields stamped on both sides keep the later change of each. Throws, changing nothing,
+    /// when the record cannot be read (damaged, newer than this library, asset not downloaded);
+    /// the caller goes on with the other records. Records of another type (device records)
+    /// are passed over.
     @discardableResult
     public mutating func receive(_ stored: CloudRecord) throws(NoteSyncError) -> NoteSyncChange? {
+        guard stored.recordType == configuration.recordType else { return nil }
         let name = stored.recordName
-        if let tag = stored.recordChangeTag, notes[name]?.base?.recordChangeTag == tag { return nil } // our own save
-        statistics.recordsFetched += 1
-        report.fetched += 1
-        guard var note = notes[name] else {
-            if let deleted = pendingDeletes[name] {
-                // The version this device deleted, echoed back: nothing new.
-                if deleted.changeTag == stored.recordChangeTag { return nil }
-                // Changed elsewhere, and this device deleted it without seeing that change.
-                if configuration.deleteConflictPolicy == .deleteWins { return nil }
-                pendingDeletes[name] = nil
-                statistics.notesResurrected += 1
+        var statistics = self.statistics
+        var report = self.report
+        defer {
+            self.statistics = statistics
+            self.report = report
+        }
+        let configuration = self.configuration
+        return try access { (access) throws(NoteSyncError) -> NoteSyncChange? in
+            let local = access.state(of: name)
+            if let tag = stored.recordChangeTag, local?.serverTag == tag { return nil } // our own save, or seen
+            statistics.recordsFetched += 1
+            report.fetched += 1
+            do {
+                guard let local else {
+                    if let deleted = access.pendingDeletes().first(where: { $0.name == name }) {
+                        // The version this device deleted, echoed back: nothing new.
+                        if deleted.changeTag != nil && deleted.changeTag == stored.recordChangeTag { return nil }
+                        // Changed elsewhere, and this device deleted it without seeing that change.
+                        if configuration.deleteConflictPolicy == .deleteWins { return nil }
+                        statistics.notesResurrected += 1
+                    }
+                    let text = try Self.text(from: stored, replica: access.library.replica)
+                    try access.createSynced(name, note: text, fields: NoteFieldStamps.updates(from: stored, over: nil), server: stored)
+                    report.noteChanged(name, .added)
+                    return .added
+                }
+                let before = try access.note(name)
+                let remote: NoteText
+                let base: CloudRecord
+                if local.unsaved {
+                    // Local changes meet a newer server record: merge as a conflict would.
+                    let metadata = try access.server(of: name)
+                    let client = try Self.makeRecord(for: before, name: name, state: local, basedOn: metadata, configuration: configuration)
+                    let ancestor = metadata.flatMap { ServerMetadata(record: $0).isPlainText ? $0 : nil }
+                    let merged = try Self.merge(RecordConflict(ancestor: ancestor, client: client, server: stored),
+                                                limits: configuration.recordLimits, mirror: configuration.textMirror)
+                    remote = merged.note
+                    base = merged.record
+                } else {
+                    remote = try Self.text(from: stored, replica: access.library.replica)
+                    base = stored
+                }
+                var note = before
+                do {
+                    try note.merge(remote, recordingPatch: false)
+                } catch {
+                    throw NoteSyncError(.recordUnreadable, noteName: name, "the server's record contradicts the local note: \(error)")
+                }
+                try Self.checkLimits(note, name: name, limits: configuration.recordLimits)
+                // The server holds every local change only when its state covers the merge.
+                let covered = !local.unsaved && remote.version.includes(note.version) && remote.string == note.string
+                try access.recordSynced(name, merged: note, fields: NoteFieldStamps.updates(from: stored, over: local),
+                                        confirms: covered ? local.revision : nil, server: base)
+                guard note.string != before.string else { return nil }
+                report.noteChanged(name, .textChanged)
+                return .textChanged
+            } catch let error as NoteSyncError {
+                throw error
+            } catch let error as NoteLibraryError {
+                throw NoteSyncError(library: error)
+            } catch {
+                throw NoteSyncError(.recordUnreadable, noteName: name, "\(error)")
             }
-            let text = try Self.text(from: stored, replica: replica, clock: clock)
-            notes[name] = LocalNote(text: text, base: stored, hasUnsavedChanges: false)
-            report.noteChanged(name, .added)
-            return .added
         }
-        let before = note.text.string
-        let remote: NoteText
-        if note.hasUnsavedChanges {
-            // Local edits meet a newer server record: merge as a conflict would.
-            let client = try Self.makeRecord(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType,
-                                             limits: configuration.recordLimits, mirror: configuration.textMirror)
-            var ancestor = note.base
-            if let base = ancestor, Self.lacksAssetBytes(base) { ancestor = nil }
-            let merged = try Self.merge(RecordConflict(ancestor: ancestor, client: client, server: stored),
-                                        limits: configuration.recordLimits, mirror: configuration.textMirror)
-            remote = merged.note
-            note.base = merged.record
-        } else {
-            remote = try Self.text(from: stored, replica: replica, clock: clock)
-            note.base = stored
-        }
-        do {
-            try note.text.merge(remote, recordingPatch: false)
-        } catch {
-            throw NoteSyncError(.recordUnreadable, noteName: name, "the server's record contradicts the local note: \(error)")
-        }
-        try Self.checkLimits(note.text, name: name, limits: configuration.recordLimits)
-        if !remote.version.includes(note.text.version) || remote.string != note.text.string {
-            // This device holds edits the server record lacks (e.g. a lost save response).
-            note.hasUnsavedChanges = true
-        }
-        notes[name] = note
-        guard note.text.string != before else { return nil }
-        report.noteChanged(name, .textChanged)
-        return .textChanged
     }
 
     /// A note was deleted on the server; returns `.removed` when the local note went away
-    /// (a note with unsaved edits follows the delete policy).
+    /// (a note with unsaved changes follows the delete policy).
     @discardableResult
-    public mutating func receiveDeletion(of name: String) -> NoteSyncChange? {
-        pendingDeletes[name] = nil
-        guard let note = notes[name] else { return nil }
-        if note.hasUnsavedChanges {
-            _ = resolveDeletedWhileEdited(name)
-            return notes[name] == nil ? .removed : nil
-        }
-        notes[name] = nil
+    public mutating func receiveDeletion(of name: String) throws(NoteSyncError) -> NoteSyncChange? {
         sent[name] = nil
-        report.noteChanged(name, .removed)
-        return .removed
+        let policy = configuration.deleteConflictPolicy
+        let outcome = try access { (access) throws(NoteSyncError) -> DeletionOutcome in
+            do throws(NoteLibraryError) {
+                try access.deleteWasSent(name)
+                guard let local = access.state(of: name) else { return .none }
+                if local.unsaved {
+                    return try Self.resolveDeletedWhileEdited(name, policy: policy, in: access)
+                }
+                try access.removeDeletedOnServer(name)
+                return .removed
+            } catch {
+                throw NoteSyncError(library: error)
+            }
+        }
+        return record(outcome, name: name) ? nil : .removed
+    }
+
+    /// What became of a note deleted on the server.
+    enum DeletionOutcome {
+        case none, removed, resurrected, dropped
+    }
+
+    /// Counts and reports `outcome`; returns whether the note is still there.
+    mutating func record(_ outcome: DeletionOutcome, name: String) -> Bool {
+        switch outcome {
+        case .none:
+            return true
+        case .resurrected:
+            statistics.notesResurrected += 1
+            return true
+        case .dropped:
+            statistics.editsDroppedByDelete += 1
+            report.noteChanged(name, .removed)
+            return false
+        case .removed:
+            report.noteChanged(name, .removed)
+            return false
+        }
+    }
+
+    /// The record was deleted on the server while this device had unsaved changes: brought back
+    /// (`.editResurrects`, created again at the next save) or dropped (`.deleteWins`).
+    static func resolveDeletedWhileEdited(_ name: String, policy: NoteSyncConfiguration.DeleteConflictPolicy,
+                                          in access: LibrarySyncAccess) throws(NoteLibraryError) -> DeletionOutcome {
+        switch policy {
+        case .editResurrects:
+            if let base = try access.server(of: name) {
+                try access.recordSynced(name, merged: nil, fields: [], confirms: nil, server: base.withoutServerIdentity())
+            }
+            return .resurrected
+        case .deleteWins:
+            try access.removeDeletedOnServer(name)
+            return .dropped
+        }
     }
 
     /// The change feed restarted from the beginning (expired or foreign token, zone recreated
     /// elsewhere) and has been read to its end: notes it did not contain (`seen`) are no longer
     /// on the server and are marked to be created again.
-    mutating func feedRestarted(seen: Set<String>) {
-        subscriptionID = nil // the zone may have been recreated elsewhere: save the subscription again
-        for (name, note) in notes where note.base != nil && !seen.contains(name) {
-            var copy = note
-            copy.base = note.base?.withoutServerIdentity()
-            copy.hasUnsavedChanges = true
-            notes[name] = copy
+    mutating func feedRestarted(seen: Set<String>) throws(NoteSyncError) {
+        try access { (access) throws(NoteSyncError) in
+            do throws(NoteLibraryError) {
+                for name in access.names() where !seen.contains(name) && access.state(of: name)?.serverTag != nil {
+                    try Self.forgetServerIdentity(of: name, in: access)
+                }
+            } catch {
+                throw NoteSyncError(library: error)
+            }
         }
     }
 }

@@ -2,13 +2,18 @@
 /// through `NoteRecord` (schema, version gate, inline/asset payloads) and `RecordMerger`, with
 /// their errors as sync errors. Records carry their asset bytes, so nothing is converted.
 extension NoteSyncCore {
-    /// The record for `text`, built on `base` (its change tag and every other field kept).
-    static func makeRecord(for text: NoteText, name: String, basedOn base: CloudRecord?, recordType: String,
-                       limits: NoteLimits, mirror: NoteTextMirror) throws(NoteSyncError) -> CloudRecord {
+    /// The record for note `name`: its app fields (``NoteFieldStamps``) and `text` written on
+    /// `base`, the server metadata (every other field kept), or on a new record.
+    static func makeRecord(for text: NoteText, name: String, state: SyncNoteState, basedOn base: CloudRecord?,
+                           configuration: NoteSyncConfiguration) throws(NoteSyncError) -> CloudRecord {
         var note = base.map(NoteRecord.init) ?? NoteRecord(recordName: name)
-        if base == nil { note.record.recordType = recordType }
+        if base == nil {
+            note.record.recordType = configuration.recordType
+            note.record.zoneID = configuration.zone
+        }
+        NoteFieldStamps.write(state, into: &note.record)
         do {
-            try note.write(text, limits: limits, mirror: mirror)
+            try note.write(text, limits: configuration.recordLimits, mirror: configuration.textMirror)
         } catch {
             throw syncError(error, name: name)
         }
@@ -16,7 +21,7 @@ extension NoteSyncCore {
     }
 
     /// The note state a record holds, edited from now on as `replica`.
-    package static func text(from record: CloudRecord, replica: ReplicaID, clock: HybridLogicalClock) throws(NoteSyncError) -> NoteText {
+    package static func text(from record: CloudRecord, replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) throws(NoteSyncError) -> NoteText {
         do {
             return try NoteRecord(record).readVerified(as: replica, clock: clock).note
         } catch {

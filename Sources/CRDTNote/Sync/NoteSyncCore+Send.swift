@@ -1,30 +1,51 @@
 /// Saving: which record to send, what a saved record confirms, what a failed save needs.
 extension NoteSyncCore {
-    /// The record to send for a note (its text written on its base record), or nil when the
-    /// note is gone or has nothing unsaved. Remembers it and the note's revision for
-    /// ``recordWasSaved(_:)``. Throws when the record cannot be written (e.g. the base record
-    /// is newer than this library).
+    /// The record to send for a note (its text and app fields written on the server metadata
+    /// the library keeps), or nil when the note is gone or has nothing unsaved. Makes every
+    /// change in the library durable first, so nothing reaches the server that a crash could
+    /// take back. Remembers the record and the note's revision for ``recordWasSaved(_:)``.
+    /// Throws when the record cannot be written (e.g. the base record is newer than this library).
     public mutating func recordToSend(for name: String) throws(NoteSyncError) -> CloudRecord? {
-        guard let note = notes[name], note.hasUnsavedChanges else { return nil }
-        let record = try Self.makeRecord(for: note.text, name: name, basedOn: note.base, recordType: configuration.recordType,
-                                         limits: configuration.recordLimits, mirror: configuration.textMirror)
-        sent[name] = SentRecord(revision: note.revision, record: record)
-        return record
+        let configuration = self.configuration
+        let built = try access { (access) throws(NoteSyncError) -> SentRecord? in
+            guard let local = access.state(of: name), local.unsaved else { return nil }
+            do {
+                try access.flush()
+                let note = try access.note(name)
+                let record = try Self.makeRecord(for: note, name: name, state: local, basedOn: try access.server(of: name),
+                                                 configuration: configuration)
+                return SentRecord(revision: local.revision, record: record)
+            } catch let error as NoteSyncError {
+                throw error
+            } catch let error as NoteLibraryError {
+                throw NoteSyncError(library: error)
+            } catch {
+                throw NoteSyncError(.recordUnreadable, noteName: name, "\(error)")
+            }
+        }
+        sent[name] = built
+        return built?.record
     }
 
-    /// The server saved a note's record: it becomes the note's base, and the note is confirmed
-    /// unless it was edited after ``recordToSend(for:)``. A saved record that came back with
-    /// only some keys (or asset fields without their bytes) is completed from the record that
-    /// was sent: the server holds exactly those values under the new change tag.
-    public mutating func recordWasSaved(_ saved: CloudRecord) {
+    /// The server saved a note's record: it becomes what the note builds on, and the note is
+    /// confirmed unless it was changed after ``recordToSend(for:)``. A saved record that came
+    /// back with only some keys (or asset fields without their bytes) is completed from the
+    /// record that was sent: the server holds exactly those values under the new change tag.
+    public mutating func recordWasSaved(_ saved: CloudRecord) throws(NoteSyncError) {
         let name = saved.recordName
         let sentRecord = sent.removeValue(forKey: name)
-        guard var note = notes[name] else { return } // deleted locally meanwhile: the delete follows
         var version = saved
         if let sentRecord, Self.complete(&version, from: sentRecord.record) { statistics.savedRecordsCompleted += 1 }
-        note.base = version
-        if let sentRecord, note.revision == sentRecord.revision { note.hasUnsavedChanges = false }
-        notes[name] = note
+        let known = try access { (access) throws(NoteSyncError) -> Bool in
+            guard access.state(of: name) != nil else { return false } // deleted locally meanwhile: the delete follows
+            do throws(NoteLibraryError) {
+                try access.recordSynced(name, merged: nil, fields: [], confirms: sentRecord?.revision, server: version)
+            } catch {
+                throw NoteSyncError(library: error)
+            }
+            return true
+        }
+        guard known else { return }
         statistics.recordsSaved += 1
         report.saved += 1
     }
@@ -59,7 +80,11 @@ extension NoteSyncCore {
             guard let conflict = error.conflict else { return .retryLater(after: nil) }
             return mergeConflict(conflict, name: name)
         case .unknownItem:
-            return resolveDeletedWhileEdited(name) ? .sendAgain : .done
+            do {
+                return try resolveDeletedWhileEdited(name) ? .sendAgain : .done
+            } catch {
+                return .stop(error)
+            }
         case .limitExceeded:
             noteFailed(NoteSyncError(.recordTooLarge, noteName: name, storeError: error, "the note's record is over the server's limits: \(error)"), name: name)
             return .giveUp
@@ -69,52 +94,64 @@ extension NoteSyncCore {
         }
     }
 
-    /// Merges a save conflict into the local note; the next save builds on the merged record,
-    /// which carries the server's change tag. Asset bytes the conflict's records lack are taken
-    /// from this device's records when the checksums match; a server record still lacking one
+    /// Merges a save conflict into the library's note; the next save builds on the merged
+    /// record, which carries the server's change tag. Asset bytes the server record lacks are
+    /// taken from the record sent when the checksums match; a server record still lacking one
     /// must be fetched (`.fetchServerRecord`); an ancestor lacking one is dropped (two-way merge).
     mutating func mergeConflict(_ conflict: RecordConflict, name: String) -> SaveFailureDecision {
-        guard var note = notes[name] else { return .done }
         var conflict = conflict
-        let known = [conflict.client] + (note.base.map { [$0] } ?? [])
-        Self.fillAssetBytes(&conflict.server, from: known)
+        Self.fillAssetBytes(&conflict.server, from: [conflict.client])
         if var ancestor = conflict.ancestor {
-            Self.fillAssetBytes(&ancestor, from: known)
+            Self.fillAssetBytes(&ancestor, from: [conflict.client])
             conflict.ancestor = Self.lacksAssetBytes(ancestor) ? nil : ancestor
         }
         if Self.lacksAssetBytes(conflict.server) {
             statistics.recordsRefetched += 1
             return .fetchServerRecord
         }
-        let merged: (record: CloudRecord, note: NoteText)
+        let configuration = self.configuration
+        let outcome: Result<Bool, NoteSyncError>
         do {
-            merged = try Self.merge(conflict, limits: configuration.recordLimits, mirror: configuration.textMirror)
+            outcome = .success(try access { (access) throws(NoteSyncError) -> Bool in
+                guard let local = access.state(of: name) else { return false }
+                do {
+                    let merged = try Self.merge(conflict, limits: configuration.recordLimits, mirror: configuration.textMirror)
+                    let before = try access.note(name)
+                    var note = before
+                    do {
+                        try note.merge(merged.note, recordingPatch: false)
+                    } catch {
+                        throw NoteSyncError(.recordUnreadable, noteName: name, "the merged record contradicts the local note: \(error)")
+                    }
+                    try Self.checkLimits(note, name: name, limits: configuration.recordLimits)
+                    try access.recordSynced(name, merged: note, fields: NoteFieldStamps.updates(from: conflict.server, over: local),
+                                            confirms: nil, server: merged.record)
+                    return note.string != before.string
+                } catch let error as NoteSyncError {
+                    throw error
+                } catch let error as NoteLibraryError {
+                    throw NoteSyncError(library: error)
+                } catch {
+                    throw NoteSyncError(.recordUnreadable, noteName: name, "\(error)")
+                }
+            })
         } catch {
-            // The server record is newer than this library or unreadable: leave both alone.
+            outcome = .failure(error)
+        }
+        switch outcome {
+        case .success(let changed):
+            if changed { report.noteChanged(name, .textChanged) }
+            statistics.conflictsMerged += 1
+            report.conflictsMerged += 1
+            return .sendAgain
+        case .failure(let error) where error.code == .persistFailed:
+            return .stop(error)
+        case .failure(let error):
+            // The server record is newer than this library, unreadable, or the merge would exceed
+            // the limits: the local note and the server record are left as they were.
             noteFailed(error, name: name)
             return .giveUp
         }
-        let before = note.text.string
-        // A merged state that contradicts the local note or would exceed the limits leaves the
-        // local note and the server record as they were.
-        do {
-            try note.text.merge(merged.note, recordingPatch: false)
-        } catch {
-            noteFailed(NoteSyncError(.recordUnreadable, noteName: name, "the merged record contradicts the local note: \(error)"), name: name)
-            return .giveUp
-        }
-        do {
-            try Self.checkLimits(note.text, name: name, limits: configuration.recordLimits)
-        } catch {
-            noteFailed(error, name: name)
-            return .giveUp
-        }
-        note.base = merged.record
-        if note.text.string != before { report.noteChanged(name, .textChanged) }
-        notes[name] = note
-        statistics.conflictsMerged += 1
-        report.conflictsMerged += 1
-        return .sendAgain
     }
 
     /// Whether an ASSET field of `record` has no bytes.
@@ -136,21 +173,19 @@ extension NoteSyncCore {
         }
     }
 
-    /// The record was deleted on the server while this device had unsaved edits. Returns
+    /// The record was deleted on the server while this device had unsaved changes. Returns
     /// whether the note is to be sent again (`.editResurrects`).
-    mutating func resolveDeletedWhileEdited(_ name: String) -> Bool {
-        guard var note = notes[name] else { return false }
-        switch configuration.deleteConflictPolicy {
-        case .editResurrects:
-            note.base = note.base?.withoutServerIdentity()
-            notes[name] = note
-            statistics.notesResurrected += 1
-            return true
-        case .deleteWins:
-            notes[name] = nil
-            report.noteChanged(name, .removed)
-            statistics.editsDroppedByDelete += 1
-            return false
+    mutating func resolveDeletedWhileEdited(_ name: String) throws(NoteSyncError) -> Bool {
+        let policy = configuration.deleteConflictPolicy
+        let outcome = try access { (access) throws(NoteSyncError) -> DeletionOutcome in
+            guard access.state(of: name) != nil else { return .none }
+            do throws(NoteLibraryError) {
+                return try Self.resolveDeletedWhileEdited(name, policy: policy, in: access)
+            } catch {
+                throw NoteSyncError(library: error)
+            }
         }
+        if case .none = outcome { return false }
+        return record(outcome, name: name)
     }
 }

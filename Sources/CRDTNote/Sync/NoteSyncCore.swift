@@ -1,17 +1,21 @@
-/// The decisions of note sync, without any transport: this device's notes, what to save, how
-/// a failed save is resolved (merge, re-create, give up), how a received record or deletion
-/// changes the notes, and what changed visibly. A plain value: keep it wherever the app keeps
-/// state (an actor, the main actor) and persist ``savedState()``.
+/// The decisions of note sync, without any transport, on a ``NoteLibrary``: which notes to
+/// send (the library's unsaved notes and pending deletes), the record to send for each (built
+/// when asked from the note and the server metadata the library keeps), how a failed save is
+/// resolved (merge, re-create, give up), how a received record or deletion changes the
+/// library's notes, and what changed visibly. Every decision is written to the library as it
+/// is made; only the notes a step touches are loaded.
 ///
-/// `NoteSyncEngine` runs it against a `RecordStore`. Apps whose transport is `CKSyncEngine`
-/// drive it directly (Docs/CloudKit.md, "Using CKSyncEngine"):
+/// `NoteSyncEngine` runs it against a `RecordStore`. A transport such as `CKSyncEngine` drives
+/// it directly and keeps its own state in the library's transport slot
+/// (``saveTransportState(_:)``), which is saved only after the notes it covers are durable:
 ///
 /// ```swift
-/// var core = try NoteSyncCore(replica: replica, state: saved)
+/// var core = NoteSyncCore(library: library)
 /// let record = try core.recordToSend(for: "note-1")      // nextRecordZoneChangeBatch
-/// core.recordWasSaved(savedRecord)                        // sentRecordZoneChanges
+/// try core.recordWasSaved(savedRecord)                    // sentRecordZoneChanges
 /// switch core.recordSaveFailed("note-1", error: error) { case .sendAgain: ... }
 /// let change = try core.receive(fetchedRecord)            // fetchedRecordZoneChanges
+/// try core.saveTransportState(serialization)              // stateUpdate
 /// let report = core.takeReport()                          // notes that changed, failures
 /// ```
 public struct NoteSyncCore: Sendable {
@@ -32,7 +36,8 @@ public struct NoteSyncCore: Sendable {
         case giveUp
         /// Nothing more to do (the note is gone, or `.deleteWins` dropped the edit).
         case done
-        /// The failure is not about this note (quota full, invalid request): stop and report it.
+        /// The failure is not about this note (quota full, invalid request, the library cannot
+        /// be written): stop and report it.
         case stop(NoteSyncError)
     }
 
@@ -42,162 +47,74 @@ public struct NoteSyncCore: Sendable {
         var record: CloudRecord
     }
 
-    /// This device's replica id for every note it edits. Never reuse one on a device that lost
-    /// its state: use `ReplicaID.random()` for a fresh install.
-    public let replica: ReplicaID
+    /// The library whose notes are synced.
+    public let library: NoteLibrary
     /// Behaviour settings.
     public let configuration: NoteSyncConfiguration
-    /// Clock template for new notes.
-    let clock: HybridLogicalClock
-
-    var notes: [String: LocalNote] = [:]
-    /// Notes deleted here, not yet on the server.
-    var pendingDeletes: [String: NoteSyncState.PendingDelete] = [:]
-    /// The change-feed position (used by `NoteSyncEngine`; CKSyncEngine keeps its own).
-    var token: ChangeToken?
-    /// The subscription known to be saved on the server for the zone (persisted).
-    var subscriptionID: String?
     /// Records handed out by `recordToSend`, awaiting `recordWasSaved`.
     var sent: [String: SentRecord] = [:]
     /// Cumulative counters.
     public internal(set) var statistics = NoteSyncStatistics()
     /// What happened since the last `takeReport()`.
     var report = NoteSyncReport()
-    /// Whether a local change (edit, new note, delete) was made since the engine last persisted
-    /// the state before sending: such changes must be persisted before they leave the device.
-    var changedSincePersist = false
 
-    /// Notes with no notes, or resuming `state`. Throws `.newerVersionAvailable` for a state of
-    /// a newer layout and `.recordUnreadable` for a damaged snapshot.
-    public init(replica: ReplicaID, configuration: NoteSyncConfiguration = NoteSyncConfiguration(),
-                clock: HybridLogicalClock = HybridLogicalClock(), state: NoteSyncState? = nil) throws(NoteSyncError) {
-        self.replica = replica
+    /// The sync decisions for `library`'s notes.
+    public init(library: NoteLibrary, configuration: NoteSyncConfiguration = NoteSyncConfiguration()) {
+        self.library = library
         self.configuration = configuration
-        self.clock = clock
-        guard let state else { return }
-        guard state.version <= NoteSyncState.currentVersion else {
-            throw NoteSyncError(.newerVersionAvailable,
-                "sync state version \(state.version) was written by a newer crdtnote (this one reads up to \(NoteSyncState.currentVersion))")
-        }
-        token = state.token
-        subscriptionID = state.subscriptionID
-        pendingDeletes = state.pendingDeletes
-        for (name, saved) in state.notes {
-            do {
-                let text = try NoteText(snapshot: saved.snapshot, replica: replica, clock: clock)
-                // Saved states are checked in full on resume, as records are on receipt.
-                try text.checkLoadedSnapshot()
-                notes[name] = LocalNote(text: text, base: saved.base, hasUnsavedChanges: saved.hasUnsavedChanges)
-            } catch {
-                throw NoteSyncError(.recordUnreadable, noteName: name, "saved state of the note is unreadable: \(error)")
-            }
-        }
     }
 
-    // MARK: Local notes
+    /// This process's replica: the library's.
+    public var replica: ReplicaID { library.replica }
 
-    /// Names of the notes on this device, sorted.
-    public var noteNames: [String] { notes.keys.sorted() }
-
-    /// Names of notes with edits the server has not confirmed, sorted.
-    public var unsavedNoteNames: [String] { notes.filter { $0.value.hasUnsavedChanges }.keys.sorted() }
-
-    /// The text of a note, nil if there is no such note.
-    public func text(of name: String) -> String? { notes[name]?.text.string }
-
-    /// The CRDT state of a note.
-    public func note(_ name: String) -> NoteText? { notes[name]?.text }
-
-    /// Creates a note (or, if it exists, replaces its text as an edit).
-    ///
-    /// Throws `.invalidEdit`, changing nothing, when the text exceeds the note's limits
-    /// (see ``NoteText/setText(_:)``).
-    public mutating func createNote(_ name: String, text: String = "") throws(NoteSyncError) {
-        if notes[name] != nil {
-            try setText(text, of: name)
-            return
-        }
-        var note = LocalNote(text: NoteText(replica: replica, clock: clock), base: nil, hasUnsavedChanges: true)
-        if !text.isEmpty { try Self.setText(text, of: &note.text, name: name) }
-        pendingDeletes[name] = nil
-        notes[name] = note
-        changedSincePersist = true
+    /// Runs `body` with the library to itself, its failures as sync errors.
+    func access<R>(_ body: (LibrarySyncAccess) throws(NoteSyncError) -> R) throws(NoteSyncError) -> R {
+        try library.withSyncAccess({ NoteSyncError(library: $0) }, body)
     }
 
-    /// Replaces a note's whole text; the difference becomes CRDT edits.
-    ///
-    /// Throws `.invalidEdit`, changing nothing, when the result would exceed the note's limits
-    /// (see ``NoteText/setText(_:)``).
-    public mutating func setText(_ text: String, of name: String) throws(NoteSyncError) {
-        guard var note = notes[name] else { return try createNote(name, text: text) }
-        try Self.setText(text, of: &note.text, name: name)
-        touch(&note)
-        notes[name] = note
+    /// Names of the notes with changes the server lacks, sorted.
+    public func unsavedNoteNames() throws(NoteSyncError) -> [String] {
+        try access { $0.unsavedNames() }
     }
 
-    /// `setText` with the note's refusal as a sync error.
-    private static func setText(_ text: String, of note: inout NoteText, name: String) throws(NoteSyncError) {
-        do {
-            try note.setText(text)
-        } catch {
-            throw NoteSyncError(.invalidEdit, noteName: name, "\(error)")
-        }
+    /// Names of the notes deleted here whose delete the transport still has to send, sorted.
+    public func pendingDeleteNames() throws(NoteSyncError) -> [String] {
+        try access { $0.pendingDeletes().map(\.name).sorted() }
     }
 
-    /// Applies an edit to a note's text (scalar or UTF-16 ranges, see `NoteText`).
-    public mutating func edit(_ name: String, _ body: (inout NoteText) throws -> Void) throws(NoteSyncError) {
-        guard var note = notes[name] else { throw NoteSyncError(.unknownNote, noteName: name, "no note named '\(name)'") }
-        do {
-            try body(&note.text)
-        } catch {
-            throw NoteSyncError(.invalidEdit, noteName: name, "\(error)")
-        }
-        touch(&note)
-        notes[name] = note
+    /// The change tag of the version a pending delete deletes (nil: none known).
+    func pendingDeleteTag(_ name: String) throws(NoteSyncError) -> String? {
+        try access { access in access.pendingDeletes().first { $0.name == name }?.changeTag }
     }
-
-    /// Deletes a note here; the delete is sent with the next save (see ``pendingDeleteNames``).
-    public mutating func deleteNote(_ name: String) {
-        guard let note = notes.removeValue(forKey: name) else { return }
-        sent[name] = nil
-        if let base = note.base { pendingDeletes[name] = NoteSyncState.PendingDelete(changeTag: base.recordChangeTag) }
-        changedSincePersist = true
-    }
-
-    /// Notes deleted here whose delete the transport still has to send, sorted.
-    public var pendingDeleteNames: [String] { pendingDeletes.keys.sorted() }
 
     /// The transport deleted a note on the server.
-    public mutating func deleteWasSent(_ name: String) {
-        if pendingDeletes.removeValue(forKey: name) != nil { report.deleted += 1 }
+    public mutating func deleteWasSent(_ name: String) throws(NoteSyncError) {
+        let removed = try access { (access) throws(NoteSyncError) -> Bool in
+            guard access.pendingDeletes().contains(where: { $0.name == name }) else { return false }
+            do throws(NoteLibraryError) { try access.deleteWasSent(name) } catch { throw NoteSyncError(library: error) }
+            return true
+        }
+        if removed { report.deleted += 1 }
     }
 
-    /// Everything to persist for a restart.
-    public func savedState() -> NoteSyncState {
-        var saved: [String: NoteSyncState.SavedNote] = [:]
-        for (name, note) in notes {
-            saved[name] = NoteSyncState.SavedNote(snapshot: note.text.encodedSnapshot(format: configuration.recordLimits.snapshotFormat), base: note.base, hasUnsavedChanges: note.hasUnsavedChanges)
+    /// The transport's state as last saved (nil: none).
+    public func transportState() throws(NoteSyncError) -> [UInt8]? {
+        try access { $0.transportState }
+    }
+
+    /// Saves the transport's state (a change token, a `CKSyncEngine` state serialization) in the
+    /// library, durably, after everything received so far: notes are never older than the
+    /// state that says they were fetched.
+    public func saveTransportState(_ bytes: [UInt8]) throws(NoteSyncError) {
+        try access { (access) throws(NoteSyncError) in
+            do throws(NoteLibraryError) { try access.saveTransportState(bytes) } catch { throw NoteSyncError(library: error) }
         }
-        var state = NoteSyncState(token: token, notes: saved, pendingDeletes: pendingDeletes)
-        state.subscriptionID = subscriptionID
-        return state
     }
 
     /// What happened since the last call (changed notes, failures, counts), and starts afresh.
     public mutating func takeReport() -> NoteSyncReport {
         defer { report = NoteSyncReport() }
         return report
-    }
-
-    /// Marks a local change of `note`.
-    mutating func touch(_ note: inout LocalNote) {
-        Self.touch(&note)
-        changedSincePersist = true
-    }
-
-    static func touch(_ note: inout LocalNote) {
-        note.hasUnsavedChanges = true
-        note.revision &+= 1
     }
 
     /// Records a note that failed for good this time.
@@ -210,23 +127,28 @@ public struct NoteSyncCore: Sendable {
     // MARK: Zone
 
     /// The zone vanished (`zoneNotFound`, or `userDeletedZone` with `.recreateAndUpload`):
-    /// forgets the token and pending deletes and marks every note to be created again. Call it
-    /// once per failed request, however many of its items reported the zone. Throws
-    /// `.zoneDeletedByUser` under `.stopSyncing`.
+    /// forgets pending deletes and marks every note to be created again. Call it once per failed
+    /// request, however many of its items reported the zone; the transport forgets its own
+    /// state (change token). Throws `.zoneDeletedByUser` under `.stopSyncing`.
     public mutating func zoneWasLost(_ error: RecordStoreError) throws(NoteSyncError) {
         if error.zoneErrorCode == .userDeletedZone && configuration.userDeletedZonePolicy == .stopSyncing {
             throw NoteSyncError(.zoneDeletedByUser, storeError: error, "the user deleted the notes zone")
         }
         statistics.zoneRecoveries += 1
-        token = nil
-        subscriptionID = nil // a zone's subscriptions go with it
         sent.removeAll()
-        for (name, note) in notes where note.base != nil {
-            var copy = note
-            copy.base = note.base?.withoutServerIdentity()
-            copy.hasUnsavedChanges = true
-            notes[name] = copy
+        try access { (access) throws(NoteSyncError) in
+            do throws(NoteLibraryError) {
+                for name in access.names() { try Self.forgetServerIdentity(of: name, in: access) }
+                for pending in access.pendingDeletes() { try access.deleteWasSent(pending.name) }
+            } catch {
+                throw NoteSyncError(library: error)
+            }
         }
-        pendingDeletes.removeAll()
+    }
+
+    /// Marks note `name` to be created again on the server (its record no longer exists there).
+    static func forgetServerIdentity(of name: String, in access: LibrarySyncAccess) throws(NoteLibraryError) {
+        guard let base = try access.server(of: name) else { return }
+        try access.recordSynced(name, merged: nil, fields: [], confirms: nil, server: base.withoutServerIdentity())
     }
 }

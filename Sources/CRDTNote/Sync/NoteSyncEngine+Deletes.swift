@@ -2,7 +2,7 @@
 extension NoteSyncEngine {
     /// Sends pending deletes in batches.
     func pushDeletes() async throws(NoteSyncError) {
-        let names = core.pendingDeleteNames
+        let names = try core.pendingDeleteNames()
         var start = 0
         while start < names.count {
             var chunk = Array(names[start..<min(start + configuration.batchSize, names.count)])
@@ -12,7 +12,6 @@ extension NoteSyncEngine {
             var attempt = 0
             while true {
                 attempt += 1
-                try await persistBeforeSending()
                 do {
                     try await store.deleteRecords(named: chunk, in: configuration.zone)
                     break
@@ -29,7 +28,7 @@ extension NoteSyncEngine {
                     }
                 }
             }
-            for name in chunk { core.deleteWasSent(name) }
+            for name in chunk { try core.deleteWasSent(name) }
         }
     }
 
@@ -52,14 +51,16 @@ extension NoteSyncEngine {
         var keep: [String] = []
         for name in names {
             guard let stored = current[name] else {
-                core.pendingDeletes[name] = nil // already gone
+                try core.deleteWasSent(name) // already gone
                 continue
             }
-            if stored.recordChangeTag == core.pendingDeletes[name]?.changeTag || configuration.deleteConflictPolicy == .deleteWins {
+            if stored.recordChangeTag == (try core.pendingDeleteTag(name)) || configuration.deleteConflictPolicy == .deleteWins {
                 keep.append(name)
             } else {
                 do {
                     try core.receive(stored)
+                } catch where error.code == .persistFailed {
+                    throw error
                 } catch {
                     core.noteFailed(error, name: name) // unreadable: neither deleted nor applied
                 }

@@ -8,22 +8,25 @@ extension NoteSyncEngine {
     public func fetchRemoteChanges() async throws(NoteSyncError) {
         try await ensureZone()
         var attempt = 0
-        var fullRefetch = core.token == nil && core.notes.values.contains { $0.base != nil }
+        var transport = try transportState()
+        // Without a token, notes synced before are checked against the whole feed.
+        var fullRefetch = transport.token == nil
         var seen: Set<String> = []
         while true {
             let page: RecordChanges
             do {
-                page = try await store.fetchChanges(in: configuration.zone, since: core.token, limit: configuration.pageLimit)
+                page = try await store.fetchChanges(in: configuration.zone, since: transport.token, limit: configuration.pageLimit)
             } catch {
                 attempt += 1
-                if error.zoneErrorCode == .changeTokenExpired || (error.code == .invalidArguments && core.token != nil) {
+                if error.zoneErrorCode == .changeTokenExpired || (error.code == .invalidArguments && transport.token != nil) {
                     // Expired, or not accepted (another store's, damaged): read the feed from the start.
                     core.statistics.fullRefetches += 1
-                    core.token = nil
+                    transport.token = nil
                     fullRefetch = true
                     seen.removeAll()
                 } else if error.zoneErrorCode != nil {
                     try await recoverZone(after: error)
+                    transport = try transportState()
                     fullRefetch = false // every note is already marked for re-creation
                     seen.removeAll()
                 } else if !error.isTransient {
@@ -50,20 +53,31 @@ extension NoteSyncEngine {
                 seen.insert(stored.recordName)
                 try await receiveFetched(stored)
             }
-            for name in page.deletedRecordNames { core.receiveDeletion(of: name) }
-            core.token = page.token
+            for name in page.deletedRecordNames { try core.receiveDeletion(of: name) }
+            if !page.moreComing && fullRefetch {
+                // The feed restarted (zone recreated elsewhere): notes it lacks must be created
+                // again, before the token says the feed was read.
+                try core.feedRestarted(seen: seen)
+            }
+            // The page's notes are made durable first, then the token that covers them.
+            transport.token = page.token
+            try saveTransport(transport)
+            try flushLibrary()
             if !page.moreComing { break }
         }
-        if fullRefetch {
-            // The feed restarted (zone recreated elsewhere): notes it lacks must be created again.
-            core.feedRestarted(seen: seen)
-        }
+    }
+
+    /// Lets the library compact when its journal has grown (as a first download makes it).
+    func flushLibrary() throws(NoteSyncError) {
+        do { try library.flush() } catch { throw NoteSyncError(library: error) }
     }
 
     /// Merges one record of the feed; a copy without its asset file is fetched again first.
     func receiveFetched(_ stored: CloudRecord) async throws(NoteSyncError) {
         do {
             try core.receive(stored)
+        } catch where error.code == .persistFailed {
+            throw error
         } catch where error.code == .assetUnavailable {
             core.statistics.recordsRefetched += 1
             if !(try await refetchAndReceive(stored.recordName)) { core.statistics.recordsPassedOver += 1 }

@@ -3,24 +3,29 @@ extension NoteSyncEngine {
     /// Saves the zone subscription (`NoteSyncConfiguration.subscriptionID`) unless the state
     /// says it is saved already; a failure is left for the next sync (polling still works).
     func ensureSubscription() async throws(NoteSyncError) {
-        guard let id = configuration.subscriptionID, core.subscriptionID != id,
+        guard let id = configuration.subscriptionID, try transportState().subscriptionID != id,
               let subscribing = store as? any RecordZoneSubscribing else { return }
         var attempt = 0
         while true {
             attempt += 1
-            do {
+            do throws(RecordStoreError) {
                 try await subscribing.saveZoneSubscription(id, for: configuration.zone)
-                core.subscriptionID = id
-                return
             } catch {
                 guard error.isTransient, attempt < configuration.maxAttempts else { return }
                 try await backOff(after: error, attempt: attempt)
+                continue
             }
+            var state = try transportState()
+            state.subscriptionID = id
+            try saveTransport(state)
+            return
         }
     }
 
-    /// The id of the subscription this engine saved (persisted in its state), nil if none.
-    public var savedSubscriptionID: String? { core.subscriptionID }
+    /// The id of the subscription this engine saved (kept in the library), nil if none.
+    public var savedSubscriptionID: String? {
+        get throws(NoteSyncError) { try transportState().subscriptionID }
+    }
 
     /// Handles a remote notification: when it comes from this engine's subscription
     /// (`subscriptionID` read from the notification, e.g. with

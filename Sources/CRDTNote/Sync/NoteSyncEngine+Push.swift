@@ -4,7 +4,7 @@ extension NoteSyncEngine {
     public func pushLocalChanges() async throws(NoteSyncError) {
         try await ensureZone()
         try await pushDeletes()
-        let names = core.unsavedNoteNames
+        let names = try core.unsavedNoteNames()
         var start = 0
         while start < names.count {
             let end = min(start + configuration.batchSize, names.count)
@@ -20,66 +20,72 @@ extension NoteSyncEngine {
         while !remaining.isEmpty {
             attempt += 1
             try checkCancellation()
-            try await persistBeforeSending()
             var records: [CloudRecord] = []
             for name in remaining {
                 do {
                     if let record = try core.recordToSend(for: name) { records.append(record) }
+                } catch where error.code == .persistFailed {
+                    throw error
                 } catch {
                     core.noteFailed(error, name: name) // e.g. the base record is newer than this library
                 }
             }
             if records.isEmpty { return }
+            var saved: [CloudRecord] = []
+            var failure: RecordStoreError?
             do {
-                let saved = try await store.saveRecords(records, in: configuration.zone)
-                for version in saved { core.recordWasSaved(version) }
-                return
+                saved = try await store.saveRecords(records, in: configuration.zone)
             } catch {
-                if error.code == .partialFailure { for version in error.saved { core.recordWasSaved(version) } }
-                if let zoneCode = error.zoneErrorCode, zoneCode != .changeTokenExpired {
-                    // One recovery for the request, however many of its items named the zone.
-                    try await recoverZone(after: error)
-                    remaining = core.unsavedNoteNames.filter { remaining.contains($0) }
-                    if attempt >= configuration.maxAttempts {
-                        throw NoteSyncError(.attemptsExhausted, storeError: error, "the zone kept vanishing: \(error)")
-                    }
-                    continue
+                failure = error
+            }
+            guard let error = failure else {
+                for version in saved { try core.recordWasSaved(version) }
+                return
+            }
+            if error.code == .partialFailure { for version in error.saved { try core.recordWasSaved(version) } }
+            if let zoneCode = error.zoneErrorCode, zoneCode != .changeTokenExpired {
+                // One recovery for the request, however many of its items named the zone.
+                try await recoverZone(after: error)
+                remaining = try core.unsavedNoteNames().filter { remaining.contains($0) }
+                if attempt >= configuration.maxAttempts {
+                    throw NoteSyncError(.attemptsExhausted, storeError: error, "the zone kept vanishing: \(error)")
                 }
-                switch error.code {
-                case .partialFailure:
-                    var retry: [String] = []
-                    var wait: Duration = .zero
-                    for name in error.itemErrors.keys.sorted() {
-                        guard let item = error.itemErrors[name] else { continue }
-                        if let seconds = try await resolve(item, for: name) {
-                            retry.append(name)
-                            wait = max(wait, seconds)
-                        }
+                continue
+            }
+            switch error.code {
+            case .partialFailure:
+                var retry: [String] = []
+                var wait: Duration = .zero
+                for name in error.itemErrors.keys.sorted() {
+                    guard let item = error.itemErrors[name] else { continue }
+                    if let seconds = try await resolve(item, for: name) {
+                        retry.append(name)
+                        wait = max(wait, seconds)
                     }
-                    remaining = retry
-                    if !remaining.isEmpty && wait > .zero {
+                }
+                remaining = retry
+                if !remaining.isEmpty && wait > .zero {
+                    try await backOff(after: error, attempt: attempt, wait: wait)
+                } else if !remaining.isEmpty && attempt >= configuration.maxAttempts {
+                    throw NoteSyncError(.attemptsExhausted, noteName: remaining.first, storeError: error, "gave up after \(attempt) tries: \(error)")
+                }
+            case .limitExceeded where remaining.count > 1:
+                core.statistics.batchSplits += 1
+                let half = remaining.count / 2
+                try await save(Array(remaining[..<half]))
+                try await save(Array(remaining[half...]))
+                return
+            default:
+                if error.isTransient {
+                    try await backOff(after: error, attempt: attempt)
+                } else if let name = error.recordName, remaining.count == 1 {
+                    // A single-record request failing for that record: treat it as an item.
+                    guard let wait = try await resolve(error, for: name) else { return }
+                    if wait > .zero || attempt >= configuration.maxAttempts {
                         try await backOff(after: error, attempt: attempt, wait: wait)
-                    } else if !remaining.isEmpty && attempt >= configuration.maxAttempts {
-                        throw NoteSyncError(.attemptsExhausted, noteName: remaining.first, storeError: error, "gave up after \(attempt) tries: \(error)")
                     }
-                case .limitExceeded where remaining.count > 1:
-                    core.statistics.batchSplits += 1
-                    let half = remaining.count / 2
-                    try await save(Array(remaining[..<half]))
-                    try await save(Array(remaining[half...]))
-                    return
-                default:
-                    if error.isTransient {
-                        try await backOff(after: error, attempt: attempt)
-                    } else if let name = error.recordName, remaining.count == 1 {
-                        // A single-record request failing for that record: treat it as an item.
-                        guard let wait = try await resolve(error, for: name) else { return }
-                        if wait > .zero || attempt >= configuration.maxAttempts {
-                            try await backOff(after: error, attempt: attempt, wait: wait)
-                        }
-                    } else {
-                        throw NoteSyncError(.storeFailure, storeError: error, "cannot save notes: \(error)")
-                    }
+                } else {
+                    throw NoteSyncError(.storeFailure, storeError: error, "cannot save notes: \(error)")
                 }
             }
         }
@@ -111,17 +117,9 @@ extension NoteSyncEngine {
         var attempt = 0
         while true {
             attempt += 1
-            do {
-                guard let fresh = try await store.fetchRecord(named: name, in: configuration.zone) else {
-                    return core.resolveDeletedWhileEdited(name)
-                }
-                do {
-                    try core.receive(fresh)
-                    return true
-                } catch {
-                    core.noteFailed(error, name: name)
-                    return false
-                }
+            let fetched: CloudRecord?
+            do throws(RecordStoreError) {
+                fetched = try await store.fetchRecord(named: name, in: configuration.zone)
             } catch {
                 guard error.isTransient else {
                     core.noteFailed(NoteSyncError(.assetUnavailable, noteName: name, storeError: error,
@@ -129,6 +127,17 @@ extension NoteSyncEngine {
                     return false
                 }
                 try await backOff(after: error, attempt: attempt)
+                continue
+            }
+            guard let fresh = fetched else { return try core.resolveDeletedWhileEdited(name) }
+            do {
+                try core.receive(fresh)
+                return true
+            } catch where error.code == .persistFailed {
+                throw error
+            } catch {
+                core.noteFailed(error, name: name)
+                return false
             }
         }
     }

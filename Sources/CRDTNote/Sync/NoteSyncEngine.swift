@@ -1,116 +1,66 @@
-/// The sync loop a note app calls: runs a ``NoteSyncCore`` (this device's notes and every
-/// decision) against a `RecordStore` — saves local edits, merges conflicts, folds in other
-/// devices' changes, and retries what CloudKit says to retry.
+/// The sync loop a note app calls: runs a ``NoteSyncCore`` (every decision, on a
+/// ``NoteLibrary``) against a `RecordStore` — saves the library's unsaved notes, merges
+/// conflicts, folds in other devices' changes, and retries what CloudKit says to retry. A sync
+/// loads only the notes it sends or receives, and writes each one back to the library as it
+/// goes.
 ///
-/// - **Save.** Unsaved notes go out in batches, each record built on the last server record
-///   seen (its change tag). On `serverRecordChanged` the conflict is merged (union of the CRDT
-///   states, built on the server record) and saved again, up to `maxAttempts` tries. Throttling,
-///   unavailability, lost responses and cancelled operations wait `retryAfterSeconds` (else
-///   exponential backoff) on the injected `Clock`. `limitExceeded` splits the batch. A note
-///   stays "unsaved" until the server confirms the revision it sent, so nothing typed is lost to
-///   a failure, a lost response or a restart.
-/// - **Fetch.** Changes since the saved token are merged into local notes; an expired, foreign
-///   or damaged token, or a vanished zone, restarts the feed from the beginning and re-creates
-///   notes the server lost. A record that cannot be read is passed over and reported.
+/// - **Save.** Unsaved notes go out in batches, each record built on the server metadata the
+///   library keeps (its change tag). On `serverRecordChanged` the conflict is merged (union of
+///   the CRDT states, built on the server record) and saved again, up to `maxAttempts` tries.
+///   Throttling, unavailability, lost responses and cancelled operations wait
+///   `retryAfterSeconds` (else exponential backoff) on the injected `Clock`. `limitExceeded`
+///   splits the batch. A note stays unsaved until the server confirms the revision it sent, and
+///   the library's changes are durable before anything is sent, so nothing typed is lost to a
+///   failure, a lost response or a crash.
+/// - **Fetch.** Changes since the saved change token are merged into the library page by page;
+///   a page's notes are durable before the token that covers them is saved, so a crash only
+///   fetches a page again, which merging absorbs. An expired, foreign or damaged token, or a
+///   vanished zone, restarts the feed from the beginning and re-creates notes the server lost.
+///   A record that cannot be read is passed over and reported.
 /// - **Delete vs. edit.** See `NoteSyncConfiguration.DeleteConflictPolicy`; by default an edit
 ///   the deleting device had not seen brings the note back.
 ///
 /// ```swift
-/// let engine = try NoteSyncEngine(store: store, replica: .random())
-/// await engine.createNote("note-1", text: "Groceries")
+/// let library = try NoteLibrary(folder: folder, replica: replica)
+/// let engine = NoteSyncEngine(library: library, store: store)
+/// try library.create("note-1", text: "Groceries")
 /// let report = try await engine.sync()   // report.changes: notes other devices changed
 /// ```
 public actor NoteSyncEngine {
     /// The store notes are synced with.
     public nonisolated let store: any RecordStore
-    /// This device's replica id for every note it edits.
-    public nonisolated let replica: ReplicaID
+    /// The library whose notes are synced.
+    public nonisolated let library: NoteLibrary
     /// Behaviour settings.
     public nonisolated let configuration: NoteSyncConfiguration
     /// The clock retry waits sleep on (inject a test clock to record them instead).
     let retryClock: any Clock<Duration>
-    /// The notes and every decision about them.
+    /// The decisions.
     var core: NoteSyncCore
     var zoneReady = false
-    /// Persists the state before local changes are sent (nil: the app persists on its own).
-    let persistState: (@Sendable (NoteSyncState) async throws -> Void)?
+    /// The change-feed position and subscription, as saved in the library (read when needed).
+    var transport: EngineTransportState?
 
-    /// An engine with no notes, or resuming `state`. `clock` stamps edits; `retryClock` is what
-    /// waits before retries sleep on (`ContinuousClock()`; tests pass a clock that only records).
-    ///
-    /// `persistState` writes the state where the app keeps it (the same place it is resumed
-    /// from). The engine calls it before sending local changes made since its last call, so no
-    /// edit reaches the server before a persisted state contains it: a process that dies after
-    /// sending and restarts from its persisted state never reuses the ids of edits the server
-    /// already has (Docs/CloudKit.md, "Crashes"). Pass it in apps; without it, the app must
-    /// persist after every edit and before every `sync()`.
-    public init(store: any RecordStore, replica: ReplicaID, configuration: NoteSyncConfiguration = NoteSyncConfiguration(),
-                clock: HybridLogicalClock = HybridLogicalClock(), state: NoteSyncState? = nil,
-                retryClock: any Clock<Duration> = ContinuousClock(),
-                persistState: (@Sendable (NoteSyncState) async throws -> Void)? = nil) throws(NoteSyncError) {
-        self.persistState = persistState
+    /// An engine syncing `library` with `store`. `retryClock` is what waits before retries
+    /// sleep on (`ContinuousClock()`; tests pass a clock that only records).
+    public init(library: NoteLibrary, store: any RecordStore, configuration: NoteSyncConfiguration = NoteSyncConfiguration(),
+                retryClock: any Clock<Duration> = ContinuousClock()) {
+        self.library = library
         self.store = store
-        self.replica = replica
         self.configuration = configuration
         self.retryClock = retryClock
-        self.core = try NoteSyncCore(replica: replica, configuration: configuration, clock: clock, state: state)
+        self.core = NoteSyncCore(library: library, configuration: configuration)
     }
-
-    // MARK: Local notes
 
     /// Cumulative counters.
     public var statistics: NoteSyncStatistics { core.statistics }
-
-    /// Names of the notes on this device, sorted.
-    public var noteNames: [String] { core.noteNames }
-
-    /// Names of notes with edits the server has not confirmed, sorted.
-    public var unsavedNoteNames: [String] { core.unsavedNoteNames }
-
-    /// Notes deleted here whose delete the server has not confirmed, sorted.
-    public var pendingDeleteNames: [String] { core.pendingDeleteNames }
-
-    /// The text of a note, nil if there is no such note.
-    public func text(of name: String) -> String? { core.text(of: name) }
-
-    /// The CRDT state of a note.
-    public func note(_ name: String) -> NoteText? { core.note(name) }
-
-    /// Creates a note (or, if it exists, replaces its text as an edit).
-    ///
-    /// Throws `.invalidEdit`, changing nothing, when the text exceeds the note's limits.
-    public func createNote(_ name: String, text: String = "") throws(NoteSyncError) { try core.createNote(name, text: text) }
-
-    /// Replaces a note's whole text; the difference becomes CRDT edits.
-    ///
-    /// Throws `.invalidEdit`, changing nothing, when the result would exceed the note's limits.
-    public func setText(_ text: String, of name: String) throws(NoteSyncError) { try core.setText(text, of: name) }
-
-    /// `NoteText.setText`, its refusal reported as a sync error about note `name`.
-    private func setText(_ text: String, of note: inout NoteText, name: String) throws(NoteSyncError) {
-        do {
-            try note.setText(text)
-        } catch {
-            throw NoteSyncError(.invalidEdit, noteName: name, "\(error)")
-        }
-    }
-
-    /// Applies an edit to a note's text (scalar or UTF-16 ranges, see `NoteText`).
-    public func edit(_ name: String, _ body: @Sendable (inout NoteText) throws -> Void) throws(NoteSyncError) {
-        try core.edit(name, body)
-    }
-
-    /// Deletes a note here and, at the next sync, on the server.
-    public func deleteNote(_ name: String) { core.deleteNote(name) }
-
-    /// Everything to persist for a restart (`Codable`).
-    public func savedState() -> NoteSyncState { core.savedState() }
 
     // MARK: Sync
 
     /// Fetches remote changes, saves local ones, and returns what happened: the notes that
     /// changed visibly, and the notes that failed (left as they were). Throws when the store
-    /// keeps failing or the task is cancelled; everything unsaved stays pending for the next call.
+    /// keeps failing, the library cannot be written, or the task is cancelled; everything
+    /// unsaved stays pending for the next call.
     @discardableResult
     public func sync() async throws(NoteSyncError) -> NoteSyncReport {
         _ = core.takeReport()
@@ -119,20 +69,18 @@ public actor NoteSyncEngine {
         return core.takeReport()
     }
 
-    /// Persists the state (``init(store:replica:configuration:clock:state:retryClock:persistState:)``)
-    /// if local changes were made since the last time, so they never leave the device unpersisted.
-    /// Call it right before building what is sent, with no suspension in between.
-    func persistBeforeSending() async throws(NoteSyncError) {
-        guard let persistState else { return }
-        while core.changedSincePersist {
-            core.changedSincePersist = false
-            do {
-                try await persistState(core.savedState())
-            } catch {
-                core.changedSincePersist = true
-                throw NoteSyncError(.persistFailed, "cannot persist the sync state before sending; nothing was sent: \(error)")
-            }
-        }
+    /// The change-feed position and subscription saved in the library.
+    func transportState() throws(NoteSyncError) -> EngineTransportState {
+        if let transport { return transport }
+        let state = EngineTransportState(decoding: try core.transportState())
+        transport = state
+        return state
+    }
+
+    /// Saves the change-feed position and subscription (after every note received so far).
+    func saveTransport(_ state: EngineTransportState) throws(NoteSyncError) {
+        try core.saveTransportState(state.encoded())
+        transport = state
     }
 
     /// Throws `.cancelled` when the task running the sync was cancelled.
@@ -188,6 +136,8 @@ public actor NoteSyncEngine {
     /// it and read the feed from the start; notes are created again after that.
     func recoverZone(after error: RecordStoreError) async throws(NoteSyncError) {
         try core.zoneWasLost(error)
+        // The zone's change feed and subscriptions went with it.
+        try saveTransport(EngineTransportState())
         zoneReady = false
         try await ensureZone()
     }

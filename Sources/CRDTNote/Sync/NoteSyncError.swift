@@ -34,7 +34,8 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let cancelled = Code(rawValue: "cancelled")
         /// A local edit was refused: out of bounds, or the note would exceed its size limits.
         public static let invalidEdit = Code(rawValue: "invalidEdit")
-        /// The engine's `persistState` failed; nothing unpersisted was sent.
+        /// The note library could not be read or written (``NoteSyncError/libraryError`` says
+        /// why: busy, storage, damage); nothing it had not made durable was sent.
         public static let persistFailed = Code(rawValue: "persistFailed")
         /// The note does not exist locally.
         public static let unknownNote = Code(rawValue: "unknownNote")
@@ -48,6 +49,8 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
     public var noteName: String?
     /// The store error behind it, if any.
     public var storeError: RecordStoreError?
+    /// The note library's error behind it, if any.
+    public var libraryError: NoteLibraryError?
 
     /// A sync error.
     public init(_ code: Code, noteName: String? = nil, storeError: RecordStoreError? = nil, _ message: String) {
@@ -55,6 +58,12 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         self.message = message
         self.noteName = noteName
         self.storeError = storeError
+    }
+
+    /// A sync error for a failure of the note library.
+    init(library error: NoteLibraryError) {
+        self.init(.persistFailed, noteName: error.note, "the note library failed: \(error)")
+        libraryError = error
     }
 
     /// "code (note 'name'): message".

@@ -1,29 +1,8 @@
-/// One note as a device holds it: its CRDT text, the server record it builds on, and whether
-/// it has edits the server has not confirmed yet.
-public struct LocalNote: Sendable {
-    /// The note's text state.
-    public var text: NoteText
-    /// The server record the next save builds on (its change tag, app fields); nil: never saved
-    /// or must be created again.
-    public var base: CloudRecord?
-    /// Whether the server lacks some of this note's edits.
-    public var hasUnsavedChanges: Bool
-    /// Bumped on every local change; a save confirms only the revision it carried.
-    var revision: UInt64
-
-    /// A note.
-    public init(text: NoteText, base: CloudRecord?, hasUnsavedChanges: Bool) {
-        self.text = text
-        self.base = base
-        self.hasUnsavedChanges = hasUnsavedChanges
-        self.revision = 0
-    }
-}
-
-/// Everything a `NoteSyncCore` (and so a `NoteSyncEngine`) must persist to resume after a
-/// restart: the change token, each note's snapshot and base record, unsaved flags and pending
-/// deletes. `Codable` (snapshots, tokens and system fields as base64); `version` lets a newer
-/// crdtnote change the layout: decoding a state of a newer version fails instead of guessing.
+/// What apps persisted before the note library: every note's snapshot and base record, the
+/// change token, unsaved flags and pending deletes, as JSON. Read it once and bring it into a
+/// library with ``NoteLibrary/importNotes(from:)``; nothing writes it any more. `version`
+/// lets a newer crdtnote change the layout: decoding a state of a newer version fails instead
+/// of guessing.
 public struct NoteSyncState: Hashable, Sendable {
     /// The layout version this crdtnote writes and the newest it reads.
     public static let currentVersion = 1

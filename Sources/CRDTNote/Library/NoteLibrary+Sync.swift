@@ -1,0 +1,171 @@
+import CRDTNoteDurableFiles
+
+/// What the sync engine reads of one note without loading it.
+package struct SyncNoteState: Sendable {
+    package var name: String
+    /// Bumped by every local change; a save confirms the revision it was built from.
+    package var revision: UInt64
+    /// Whether the server lacks some of the note's changes.
+    package var unsaved: Bool
+    /// The change tag of the server record the note was last synced with.
+    package var serverTag: String?
+    /// The app's fields with their stamps, and the stamps of removed ones.
+    package var fields: [String: StampedField]
+    package var removedFields: [String: HLCTimestamp]
+}
+
+/// One app field a sync takes from the server (nil value: removed there), with its stamp.
+package struct SyncFieldUpdate: Sendable, Equatable {
+    package var key: String
+    package var value: NoteFieldValue?
+    package var stamp: HLCTimestamp
+
+    package init(key: String, value: NoteFieldValue?, stamp: HLCTimestamp) {
+        self.key = key
+        self.value = value
+        self.stamp = stamp
+    }
+}
+
+extension NoteLibrary {
+    /// Runs `body` with the library to itself (this process's mutex, the folder's lock, other
+    /// processes' appends read first), for one step of a sync; library failures become `E`s.
+    package func withSyncAccess<R, E: Error>(_ wrap: (NoteLibraryError) -> E,
+                                             _ body: (LibrarySyncAccess) throws(E) -> R) throws(E) -> R {
+        mutex.lock()
+        defer { mutex.unlock() }
+        guard !state.closed else { throw wrap(NoteLibraryError(.closed, "the library at \(folder) is closed")) }
+        let lock: DurableFileLock
+        do { lock = try disk.lock(timeout: options.lockTimeout) } catch { throw wrap(error) }
+        defer { lock.unlock() }
+        do { try catchUp() } catch { throw wrap(error) }
+        return try body(LibrarySyncAccess(library: self))
+    }
+}
+
+/// The library as a sync step sees it, valid only inside ``NoteLibrary/withSyncAccess(_:_:)``
+/// (the lock is held; nothing here takes it again).
+package struct LibrarySyncAccess {
+    let library: NoteLibrary
+
+    /// Names of the notes the server lacks changes of, sorted.
+    package func unsavedNames() -> [String] {
+        library.state.notes.values.filter(\.unsaved).map(\.name).sorted()
+    }
+
+    /// Every note's name, sorted.
+    package func names() -> [String] {
+        library.state.numbers.keys.sorted()
+    }
+
+    /// Notes deleted here whose delete the server has not confirmed, with the change tag of the
+    /// version deleted (nil: it had none).
+    package func pendingDeletes() -> [(name: String, changeTag: String?)] {
+        library.state.index.pendingDeletes.map { ($0, library.state.index.pendingDeleteTags[$0]) }
+    }
+
+    /// The sync facts of note `name`, nil when there is none.
+    package func state(of name: String) -> SyncNoteState? {
+        guard let number = library.state.numbers[name], let note = library.state.notes[number] else { return nil }
+        return SyncNoteState(name: name, revision: note.revision, unsaved: note.unsaved, serverTag: note.serverTag,
+                             fields: note.fields, removedFields: note.removedFields)
+    }
+
+    /// Note `name`'s text state.
+    package func note(_ name: String) throws(NoteLibraryError) -> NoteText {
+        try library.load(library.number(of: name))
+    }
+
+    /// The server record note `name` was last synced with, its note fields stripped
+    /// (``ServerMetadata``), nil when it was never synced.
+    package func server(of name: String) throws(NoteLibraryError) -> CloudRecord? {
+        let number = try library.number(of: name)
+        guard let note = library.state.notes[number] else { return nil }
+        let bytes: ArraySlice<UInt8>
+        if let range = note.serverJournal {
+            bytes = library.state.journal[range]
+        } else if let stored = note.storedServer {
+            bytes = stored[...]
+        } else {
+            return nil
+        }
+        do {
+            return try ServerMetadata.decode(bytes).record
+        } catch {
+            throw NoteLibraryError(.corrupt, "note \"\(name)\": its server metadata cannot be read: \(error)", note: name)
+        }
+    }
+
+    /// Records that note `name` is in line with `server` (kept as ``ServerMetadata``): `merged`
+    /// (when given) is the note with the server's operations merged in, `fields` the app fields
+    /// taken from the server, `confirms` the revision the server now holds (nil: the note stays
+    /// unsaved). One journal frame, so a crash keeps all of it or none.
+    package func recordSynced(_ name: String, merged: NoteText?, fields: [SyncFieldUpdate], confirms: UInt64?,
+                              server: CloudRecord) throws(NoteLibraryError) {
+        let number = try library.number(of: name)
+        guard let entry = library.state.notes[number] else { return }
+        var changes: [UInt8] = []
+        var title: String?
+        var at = Int64(currentMilliseconds())
+        if let merged {
+            let before = try library.load(number)
+            changes = try library.journalBytes(of: merged, after: before, name: name)
+            let derived = library.derivedTitle(merged)
+            if derived != entry.derivedTitle { title = derived }
+            if let modified = merged.lastModified?.milliseconds { at = Int64(modified) }
+        }
+        let blob = try ServerMetadata(of: server).encoded()
+        let updates = fields.map { JournalEntry.FieldUpdate(key: $0.key, value: $0.value, stamp: $0.stamp) }
+        try library.append(.synced(note: number, at: at, title: title, confirms: confirms, fields: updates, server: 0..<0, changes: 0..<0),
+                           changes: changes, blob: blob)
+        if let merged { library.remember(merged, as: number) }
+        if !changes.isEmpty || !fields.isEmpty || title != nil { library.notify(.changed(name)) }
+    }
+
+    /// Adds note `name`, received from the server as `note`, in line with `server`.
+    package func createSynced(_ name: String, note: NoteText, fields: [SyncFieldUpdate], server: CloudRecord) throws(NoteLibraryError) {
+        try NoteLibrary.checkName(name)
+        guard library.state.numbers[name] == nil else {
+            throw NoteLibraryError(.alreadyExists, "a note named \"\(name)\" exists in \(library.folder)", note: name)
+        }
+        let empty = NoteText(replica: library.replica)
+        let changes = try library.journalBytes(of: note, after: empty, name: name)
+        let at = note.lastModified?.milliseconds ?? currentMilliseconds()
+        let number = library.state.index.nextNote
+        try library.append(.created(note: number, name: name, at: Int64(at), title: library.derivedTitle(note), changes: 0..<0),
+                           changes: changes)
+        library.remember(note, as: number)
+        library.notify(.created(name))
+        try recordSynced(name, merged: nil, fields: fields, confirms: 1, server: server)
+    }
+
+    /// The server deleted note `name`: it goes, without becoming a pending delete.
+    package func removeDeletedOnServer(_ name: String) throws(NoteLibraryError) {
+        guard let number = library.state.numbers[name] else { return }
+        try library.append(.removed(note: number))
+        library.notify(.deleted(name))
+    }
+
+    /// The server confirmed the delete of pending-deleted note `name`.
+    package func deleteWasSent(_ name: String) throws(NoteLibraryError) {
+        guard library.state.index.pendingDeletes.contains(name) else { return }
+        try library.append(.deleteSent(name: name))
+    }
+
+    /// Makes every change so far durable (no compaction).
+    package func flush() throws(NoteLibraryError) {
+        try library.syncJournal()
+    }
+
+    /// The transport's saved state, nil when none.
+    package var transportState: [UInt8]? { library.state.index.transport }
+
+    /// Saves the transport's state durably, after making every change before it durable: a
+    /// crash can leave notes newer than the state (a page fetched again, which merging
+    /// absorbs), never a state newer than the notes.
+    package func saveTransportState(_ bytes: [UInt8]) throws(NoteLibraryError) {
+        try library.syncJournal()
+        try library.append(.transport(0..<0), blob: bytes)
+        try library.syncJournal()
+    }
+}
