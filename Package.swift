@@ -31,7 +31,7 @@ let package = Package(
         // Records as CloudKit Web Services JSON files, asset folders, the folder-of-records store.
         .target(name: "CRDTNoteFiles", dependencies: ["CRDTNote", "CRDTNoteSupport", "CRDTNoteDurableFiles"], path: "Sources/CRDTNoteFiles"),
         // For apps' tests: an in-memory CloudKit-like database with fault plans, device simulation.
-        .target(name: "CRDTNoteTesting", dependencies: ["CRDTNote", "CRDTNoteSupport", "CRDTNoteToolSupport"], path: "Sources/CRDTNoteTesting"),
+        .target(name: "CRDTNoteTesting", dependencies: ["CRDTNote", "CRDTNoteSupport", "CRDTNoteToolSupport", "CRDTNoteDurableFiles"], path: "Sources/CRDTNoteTesting"),
         // Editing traces (gzip, trace JSON, replay) for the CLI, benchmarks and tests only.
         .target(name: "CRDTNoteTraces", dependencies: ["CRDTNote", "CRDTNoteSupport"], path: "Sources/CRDTNoteTraces"),
         .executableTarget(

@@ -1,5 +1,6 @@
 import CRDTNoteSupport
 import CRDTNoteToolSupport
+import CRDTNoteDurableFiles
 import CRDTNote
 /// A seeded simulation of several devices editing notes offline and online against the
 /// in-memory CloudKit simulator with injected faults and process crashes, then syncing to
@@ -13,12 +14,12 @@ import CRDTNote
 /// assert(report.succeeded)
 /// ```
 ///
-/// Each device is an app: it edits (every inserted stretch carries a unique marker; deletions
-/// remove whole stretches), persists its `NoteSyncState` after every batch of edits and after
-/// every sync, and may die in the middle of a sync (`crashRate`): before or after any request
-/// reaches the server, or after the sync but before persisting. It then restarts from its last
-/// persisted state; edits made since then die with it. An edit counts once a persisted state
-/// contains it.
+/// Each device is an app with its own ``NoteLibrary`` on its own simulated disk (a
+/// fault-injecting in-memory file system): it edits (every inserted stretch carries a unique
+/// marker; deletions remove whole stretches), flushes the library after batches of edits and
+/// before it syncs, and may lose power in the middle of a sync (`crashRate`): before or after
+/// any request reaches the server. Unflushed writes are then dropped or torn, and the device
+/// opens its library again. An edit counts once a flush after it returned.
 ///
 /// Everything is deterministic for a seed: device edits, connectivity, faults, crashes and
 /// clocks (a manual physical clock; retry waits are recorded, not slept).
@@ -76,25 +77,14 @@ public struct NoteSyncSimulation: Hashable, Sendable {
     static let words = ["milk ", "eggs ", "call Anna ", "TODO ", "→ ", "ünïcödé ", "🍎 ", "\n", "draft ", "ok "]
 }
 
-/// What a device persisted (its "disk": survives crashes). The app writes it after batches of
-/// edits and syncs; the engine writes it before sending unpersisted local changes.
-actor PersistedState {
-    private(set) var state = NoteSyncState()
-    /// Writes so far.
-    private(set) var generation = 0
-
-    func write(_ state: NoteSyncState) {
-        self.state = state
-        generation += 1
-    }
-}
-
-/// One device: the app process (engine, its store connection) and what it persisted.
+/// One device: the app process (library, engine, its store connection) and its disk.
 struct SimulatedDevice {
     var engine: NoteSyncEngine
+    var library: NoteLibrary
     var store: CrashingStore
-    let persisted: PersistedState
-    /// Edits made since the last persist (they die with the process).
+    /// The device's disk: survives crashes, loses what was not flushed at a power loss.
+    let disk: FaultInjectingFileSystem
+    /// Edits made since the last flush (a power loss may take them).
     var unpersisted: [EditOracle.Intent] = []
     /// Edits made so far (for unique markers; survives crashes, as markers must stay unique).
     var madeEdits = 0
@@ -130,18 +120,23 @@ final class SimulationRun {
 
     func replica(_ index: Int) -> ReplicaID { ReplicaID(rawValue: UInt64(index + 1)) }
 
-    /// A fresh process of device `index` resuming `state` (replica ids are fixed per device so runs repeat exactly).
-    /// Nil when the engine refused to start; the failure is in the report's `setupFailures`.
-    func launch(_ index: Int, state: NoteSyncState?, disk: PersistedState) -> (NoteSyncEngine, CrashingStore)? {
+    /// The folder of every device's library (each on its own disk).
+    static let folder = "/device/notes"
+
+    /// A fresh process of device `index` opening its library on `disk` (made when `create`).
+    /// Replica ids are fixed per device so runs repeat exactly; a process started again after a
+    /// crash takes a new one, as an app must not reuse a replica whose edits may be lost.
+    /// Nil when the library did not open; the failure is in the report's `setupFailures`.
+    func launch(_ index: Int, disk: FaultInjectingFileSystem, create: Bool, restarts: Int = 0) -> SimulatedDevice? {
         let store = CrashingStore(base: CloudKitStyleRecordStore(database: database))
-        let clock = HybridLogicalClock(physicalClock: time.clock)
+        let replica = ReplicaID(rawValue: UInt64(index + 1) + UInt64(restarts) << 32)
         do {
-            let engine = try NoteSyncEngine(store: store, replica: replica(index), configuration: configuration, clock: clock,
-                                            state: state, retryClock: waited,
-                                            persistState: { state in await disk.write(state) })
-            return (engine, store)
+            let library = create ? try NoteLibrary.create(folder: Self.folder, replica: replica, fileSystem: disk)
+                : try NoteLibrary(folder: Self.folder, replica: replica, fileSystem: disk)
+            let engine = NoteSyncEngine(library: library, store: store, configuration: configuration, retryClock: waited)
+            return SimulatedDevice(engine: engine, library: library, store: store, disk: disk)
         } catch {
-            report.setupFailures.append("device \(index) did not start" + (state == nil ? "" : " again from its saved state") + ": \(error)")
+            report.setupFailures.append("device \(index) did not " + (create ? "create" : "open") + " its library: \(error)")
             return nil
         }
     }
@@ -152,10 +147,9 @@ final class SimulationRun {
             for index in 0..<simulation.devices { await database.registerForNotifications(device: "device-\(index)") }
         }
         for index in 0..<simulation.devices {
-            let disk = PersistedState()
             // A device that cannot start ends the run (its failure is in the report).
-            guard let (engine, store) = launch(index, state: nil, disk: disk) else { return report }
-            devices.append(SimulatedDevice(engine: engine, store: store, persisted: disk))
+            guard let device = launch(index, disk: FaultInjectingFileSystem(), create: true) else { return report }
+            devices.append(device)
         }
         let names = (0..<simulation.notes).map { "note-\($0)" }
         // Each note starts on one device.
@@ -163,7 +157,8 @@ final class SimulationRun {
             // A few bytes, far within a note's limits: a refusal is a failure of the run.
             let device = i % devices.count
             do {
-                try await devices[device].engine.createNote(name, text: "Note \(i)\n")
+                try devices[device].library.create(name, text: "Note \(i)\n")
+                try devices[device].library.flush()
             } catch {
                 report.setupFailures.append("device \(device) could not create \(name): \(error)")
             }
@@ -202,8 +197,8 @@ final class SimulationRun {
             var quiet = true
             for index in devices.indices {
                 let result = await syncStep(index, pushFirst: false)
-                let unsaved = await devices[index].engine.unsavedNoteNames
-                if result?.isQuiet != true || !unsaved.isEmpty { quiet = false }
+                let unsaved = (try? devices[index].library.list().contains { $0.unsaved }) ?? true
+                if result?.isQuiet != true || unsaved { quiet = false }
             }
             if quiet { break }
         }
@@ -220,11 +215,10 @@ final class SimulationRun {
     /// Device `index` makes one edit on a random note it has: inserts a token, deletes whole
     /// tokens, or replaces them with a new one.
     func edit(_ index: Int) async {
-        let engine = devices[index].engine
-        let available = await engine.noteNames
-        guard !available.isEmpty else { return }
+        let library = devices[index].library
+        guard let available = try? library.list().map(\.name).sorted(), !available.isEmpty else { return }
         let name = available[random.below(available.count)]
-        guard let text = await engine.note(name) else { return }
+        guard let text = try? library.note(name) else { return }
         let string = text.string
         let length = text.scalarCount
         let tokens = EditOracle.tokens(in: string)
@@ -239,7 +233,7 @@ final class SimulationRun {
                 var boundaries = [0, length]
                 for t in tokens { boundaries.append(t.start); boundaries.append(t.end) }
                 let at = boundaries[random.below(boundaries.count)]
-                try await engine.edit(name) { try $0.insert(token, atScalarOffset: at) }
+                try library.edit(name) { (note: inout NoteText) throws(NoteTextError) in try note.insert(token, atScalarOffset: at) }
                 devices[index].unpersisted.append(.insert(note: name, marker: marker))
             } else {
                 // Delete 1 to 3 adjacent tokens, sometimes putting a new one in their place.
@@ -251,10 +245,10 @@ final class SimulationRun {
                 let markers = tokens[first...last].map(\.marker)
                 oracle.deletionMade(markers)
                 if roll < 9 {
-                    try await engine.edit(name) { try $0.deleteScalars(in: range) }
+                    try library.edit(name) { (note: inout NoteText) throws(NoteTextError) in try note.deleteScalars(in: range) }
                     devices[index].unpersisted.append(.delete(note: name, markers: markers, replacement: nil))
                 } else {
-                    try await engine.edit(name) { try $0.replaceScalars(in: range, with: token) }
+                    try library.edit(name) { (note: inout NoteText) throws(NoteTextError) in try note.replaceScalars(in: range, with: token) }
                     devices[index].unpersisted.append(.delete(note: name, markers: markers, replacement: marker))
                 }
             }
@@ -271,9 +265,14 @@ final class SimulationRun {
                                             faults: faults, crashes: report.crashes))
     }
 
-    /// The app of device `index` persists its state: its edits so far count.
+    /// The app of device `index` flushes its library: its edits so far count.
     func persist(_ index: Int) async {
-        await devices[index].persisted.write(await devices[index].engine.savedState())
+        do {
+            try devices[index].library.flush()
+        } catch {
+            report.setupFailures.append("device \(index) could not flush its library: \(error)")
+            return
+        }
         oracle.count(devices[index].unpersisted)
         devices[index].unpersisted = []
     }
@@ -301,8 +300,9 @@ final class SimulationRun {
             // the sync but before persisting when it makes fewer.
             await devices[index].store.arm(after: random.below(8), applying: random.below(2) == 0)
         }
+        // The app flushes before it syncs (the engine would before sending anyway).
+        await persist(index)
         let engine = devices[index].engine
-        let writes = await devices[index].persisted.generation
         var result: NoteSyncReport?
         do {
             if let notification {
@@ -317,28 +317,24 @@ final class SimulationRun {
         } catch {
             if !crashing { report.failedSyncs += 1 }
         }
-        if await devices[index].persisted.generation != writes {
-            // The engine persisted before sending: the edits made before this sync count.
-            oracle.count(devices[index].unpersisted)
-            devices[index].unpersisted = []
-        }
         if crashing {
             await restart(index)
             return nil
         }
-        await persist(index)
         return result
     }
 
-    /// Device `index`'s process died: it starts again from its last persisted state.
+    /// Device `index` lost power: unflushed writes are dropped or torn, and its app opens the
+    /// library again.
     func restart(_ index: Int) async {
         report.crashes += 1
         await collectStatistics(devices[index].engine)
         devices[index].unpersisted = []
-        let disk = devices[index].persisted
-        guard let (engine, store) = launch(index, state: await disk.state, disk: disk) else { return }
-        devices[index].engine = engine
-        devices[index].store = store
+        let disk = devices[index].disk
+        disk.crash(using: &random)
+        guard var device = launch(index, disk: disk, create: false, restarts: report.crashes) else { return }
+        device.madeEdits = devices[index].madeEdits
+        devices[index] = device
     }
 
     func collectStatistics(_ engine: NoteSyncEngine) async {
@@ -354,14 +350,14 @@ final class SimulationRun {
         var texts: [String: Set<String>] = [:]
         var finals: [[String: String]] = []
         var converged = true
-        let reference = await devices[0].engine.noteNames
+        let reference = (try? devices[0].library.list().map(\.name).sorted()) ?? []
         for device in devices {
             await collectStatistics(device.engine)
-            let names = await device.engine.noteNames
+            let names = (try? device.library.list().map(\.name).sorted()) ?? []
             if names != reference { converged = false }
             var final: [String: String] = [:]
             for name in names {
-                guard let text = await device.engine.text(of: name) else { continue }
+                guard let text = try? device.library.text(of: name) else { continue }
                 texts[name, default: []].insert(text)
                 final[name] = text
             }
