@@ -116,7 +116,7 @@ enum Invocation: Equatable, Sendable {
         case .simulate(let options):
             try await runSimulate(options)
         case .library(let options):
-            try runLibrary(options)
+            try await runLibrary(options)
         }
     }
 }

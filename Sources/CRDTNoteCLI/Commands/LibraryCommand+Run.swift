@@ -6,7 +6,7 @@ import Foundation
 
 /// Runs `crdtnote library ACTION DIR ...`. Every action that changes the library flushes it
 /// before returning, so exit status 0 means the change is durable.
-func runLibrary(_ options: LibraryOptions) throws(CLIError) {
+func runLibrary(_ options: LibraryOptions) async throws(CLIError) {
     if case .initialize = options.action {
         let replica = ReplicaID.random()
         let library = try libraryCall(options.folder) { () throws(NoteLibraryError) in
@@ -20,12 +20,16 @@ func runLibrary(_ options: LibraryOptions) throws(CLIError) {
     let library = try libraryCall(options.folder) { () throws(NoteLibraryError) in
         try NoteLibrary(folder: options.folder, replica: replica)
     }
+    if case .sync(let server, let json) = options.action {
+        try await runLibrarySync(library, folder: options.folder, server: server, json: json)
+        return
+    }
     try run(options.action, on: library, folder: options.folder)
 }
 
 private func run(_ action: LibraryOptions.Action, on library: NoteLibrary, folder: String) throws(CLIError) {
     switch action {
-    case .initialize:
+    case .initialize, .sync:
         return
     case .list(let json):
         let notes = try libraryCall(folder) { () throws(NoteLibraryError) in try library.list() }
@@ -121,7 +125,7 @@ private func run(_ action: LibraryOptions.Action, on library: NoteLibrary, folde
 
 /// Runs a library call, turning its error into the tool's.
 @discardableResult
-private func libraryCall<R>(_ folder: String, _ body: () throws(NoteLibraryError) -> R) throws(CLIError) -> R {
+func libraryCall<R>(_ folder: String, _ body: () throws(NoteLibraryError) -> R) throws(CLIError) -> R {
     do {
         return try body()
     } catch {

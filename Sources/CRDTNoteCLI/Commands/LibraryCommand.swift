@@ -15,6 +15,8 @@ struct LibraryOptions: Equatable, Sendable {
         case verify
         case export(outputFolder: String)
         case importRecords(paths: [String], assets: String?)
+        /// Sync with the folder record store `server` (acting as the CloudKit server).
+        case sync(server: String, json: Bool)
     }
 
     /// The library's folder.
@@ -37,6 +39,7 @@ extension LibraryOptions {
             "library verify DIR",
             "library export DIR OUTDIR",
             "library import DIR RECORD... [--assets DIR]",
+            "library sync DIR --server SERVERDIR [--json]",
         ],
         arguments: [
             ArgumentSpec(name: "DIR", help: "The library's folder."),
@@ -47,6 +50,7 @@ extension LibraryOptions {
             .value("--text", "FILE", "edit: read the new text from FILE; '-' or no --text reads standard input."),
             CommonOptions.utf16Range,
             CommonOptions.assets,
+            .value("--server", "SERVERDIR", "sync: the folder of CloudKit Web Services JSON records acting as the server (created when missing)."),
         ],
         discussion: [
             "init makes DIR a new library (DIR must be empty or missing) and a replica id of the tool's own",
@@ -55,12 +59,17 @@ extension LibraryOptions {
             "Services JSON record into OUTDIR; import merges records into the notes of their names. verify",
             "reads every note and exits 1 when any file is damaged. Every command that changes the library",
             "exits 0 only once its change is durable. A library held by another process for more than 2",
-            "seconds exits 75.",
+            "seconds exits 75. sync fetches the server folder's changes into the library and saves the",
+            "library's unsaved notes and deletes there, as the app's sync engine does with CloudKit; several",
+            "processes may sync different libraries with one server folder at once, and a sync killed at any",
+            "moment loses nothing (the next one finishes the work). It exits 1 when a note failed (named in",
+            "failedNotes) or the server kept failing.",
         ],
         examples: [
             ("crdtnote library init notes", "Make a library in ./notes"),
             ("crdtnote library append notes groceries ', eggs'", "Add to the end of a note"),
             ("crdtnote library list notes --json", "List every note as JSON"),
+            ("crdtnote library sync notes --server server --json", "Sync with a server folder and report what changed"),
         ])
 
     /// Validates the parsed arguments of `crdtnote library`.
@@ -112,10 +121,15 @@ extension LibraryOptions {
             guard !rest.isEmpty else { throw parsed.usageError("'library import' needs at least one RECORD") }
             action = .importRecords(paths: rest, assets: try CommonOptions.assets(parsed))
             allowed = [CommonOptions.assets.name]
+        case "sync":
+            _ = try exactly([])
+            guard let server = try parsed.value("--server") else { throw parsed.usageError("'library sync' needs --server SERVERDIR") }
+            action = .sync(server: server, json: parsed.flag(CommonOptions.json.name))
+            allowed = ["--server", CommonOptions.json.name]
         default:
-            throw parsed.usageError("unknown library action '\(verb)' (init, list, text, edit, append, delete, verify, export, import)")
+            throw parsed.usageError("unknown library action '\(verb)' (init, list, text, edit, append, delete, verify, export, import, sync)")
         }
-        for option in [CommonOptions.json.name, "--text", "--utf16-range", CommonOptions.assets.name]
+        for option in [CommonOptions.json.name, "--text", "--utf16-range", CommonOptions.assets.name, "--server"]
         where parsed.has(option) && !allowed.contains(option) {
             throw parsed.usageError("option '\(option)' does not apply to 'library \(verb)'")
         }

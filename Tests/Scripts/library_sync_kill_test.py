@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Four device libraries syncing through one server folder, with real `crdtnote` processes
+killed by SIGKILL at random moments; checks that the devices converge and that every
+acknowledged append is present exactly once everywhere (issue 26, "Real processes, real kills").
+
+  python3 Tests/Scripts/library_sync_kill_test.py [--crdtnote PATH] [--steps N] [--seed S]
+                                                  [--devices D] [--notes K] [--kill-rate R]
+
+Each step starts one process, or two at once (every third step): `library append DEVICE NOTE
+TOKEN;` (a unique token) or `library sync DEVICE --server SERVER`, on a random device and
+note. With probability --kill-rate the step sends SIGKILL after a random delay spread over the
+command's own run time. An append whose process exited 0 is acknowledged. Afterwards every
+device syncs, round after round, until a whole round fetches and saves nothing; then every
+device must list the same notes with the same text, every acknowledged token must be in its
+note exactly once, no token twice, nothing that was never appended, and `library verify` must
+pass on every device. Prints a summary and exits non-zero on any failure.
+"""
+import argparse
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+
+def run(crdtnote, *args):
+    return subprocess.run([crdtnote, *args], capture_output=True)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--crdtnote", default=".build/debug/crdtnote")
+    parser.add_argument("--steps", type=int, default=700)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--devices", type=int, default=4)
+    parser.add_argument("--notes", type=int, default=3)
+    parser.add_argument("--kill-rate", type=float, default=0.3)
+    options = parser.parse_args()
+    rng = random.Random(options.seed)
+    crdtnote = options.crdtnote
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory() as scratch:
+        server = os.path.join(scratch, "server")
+        devices = [os.path.join(scratch, f"device-{i}") for i in range(options.devices)]
+        for device in devices:
+            made = run(crdtnote, "library", "init", device)
+            if made.returncode != 0:
+                print(f"sync-kill-test: library init failed: {made.stderr.decode()}", file=sys.stderr)
+                return 1
+        notes = [f"note-{k}" for k in range(options.notes)]
+        # How long each command takes here, to spread the kills over its whole run.
+        timing = {}
+        for verb, args in (("append", ["library", "append", devices[0], notes[0], "warmup;"]),
+                           ("sync", ["library", "sync", devices[0], "--server", server])):
+            start = time.monotonic()
+            run(crdtnote, *args)
+            timing[verb] = time.monotonic() - start
+        acknowledged = {("warmup", notes[0])}
+        appended = {"warmup": notes[0]}
+        killed = appends = syncs = busy = 0
+        failures = []
+        for step in range(options.steps):
+            batch = 2 if step % 3 == 2 else 1
+            processes = []
+            for k in range(batch):
+                device = rng.choice(devices)
+                if rng.random() < 0.55:
+                    note = rng.choice(notes)
+                    token = f"s{step}k{k}"
+                    appended[token] = note
+                    appends += 1
+                    args = ["library", "append", device, note, token + ";"]
+                    kind = "append"
+                else:
+                    token = note = None
+                    syncs += 1
+                    args = ["library", "sync", device, "--server", server]
+                    kind = "sync"
+                process = subprocess.Popen([crdtnote, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                processes.append((kind, token, note, process))
+            kill = rng.random() < options.kill_rate
+            if kill:
+                time.sleep(rng.uniform(0, max(timing[kind] for kind, _, _, _ in processes) * 1.2))
+            for kind, token, note, process in processes:
+                if kill and process.poll() is None:
+                    process.send_signal(signal.SIGKILL)
+                process.wait()
+                if process.returncode == 0:
+                    if token:
+                        acknowledged.add((token, note))
+                elif process.returncode == -signal.SIGKILL:
+                    killed += 1
+                elif process.returncode == 75:
+                    busy += 1  # the library or server was held too long: not acknowledged
+                else:
+                    failures.append(f"step {step}: {kind} exited {process.returncode}: "
+                                    f"{process.stderr.read().decode(errors='replace').strip()}")
+        # Every device syncs until a whole round changes nothing.
+        rounds = 0
+        for rounds in range(1, 31):
+            quiet = True
+            for device in devices:
+                result = run(crdtnote, "library", "sync", device, "--server", server, "--json")
+                if result.returncode != 0:
+                    failures.append(f"final sync of {os.path.basename(device)} exited {result.returncode}: "
+                                    f"{result.stderr.decode(errors='replace').strip()}")
+                    quiet = False
+                    continue
+                report = json.loads(result.stdout)
+                listed = json.loads(run(crdtnote, "library", "list", device, "--json").stdout)
+                if report["fetched"] or report["saved"] or report["deleted"] or any(n["unsaved"] for n in listed):
+                    quiet = False
+            if quiet:
+                break
+        else:
+            failures.append("the devices did not become quiet in 30 rounds")
+        texts = []
+        for device in devices:
+            verify = run(crdtnote, "library", "verify", device)
+            if verify.returncode != 0:
+                failures.append(f"verify of {os.path.basename(device)} exited {verify.returncode}: {verify.stderr.decode(errors='replace')}")
+            listed = json.loads(run(crdtnote, "library", "list", device, "--json").stdout)
+            texts.append({n["name"]: run(crdtnote, "library", "text", device, n["name"]).stdout.decode() for n in listed})
+        for i, device_texts in enumerate(texts[1:], start=1):
+            if device_texts != texts[0]:
+                differing = sorted(n for n in set(device_texts) | set(texts[0]) if device_texts.get(n) != texts[0].get(n))
+                failures.append(f"device-{i} differs from device-0 in {differing}")
+        for i, device_texts in enumerate(texts):
+            counts = {}
+            for note, text in device_texts.items():
+                for piece in text.split(";"):
+                    if piece:
+                        counts[(piece, note)] = counts.get((piece, note), 0) + 1
+            for token, note in acknowledged:
+                if counts.get((token, note), 0) != 1:
+                    failures.append(f"device-{i}: acknowledged {token} is in {note} {counts.get((token, note), 0)} times")
+            for (token, note), n in counts.items():
+                if appended.get(token) != note:
+                    failures.append(f"device-{i}: {token!r} in {note} was never appended there")
+                elif n > 1:
+                    failures.append(f"device-{i}: {token} is in {note} {n} times")
+        seconds = time.monotonic() - started
+        print(f"sync-kill-test: {options.devices} devices, {options.steps} steps, {appends} appends and {syncs} syncs, "
+              f"{killed} killed, {busy} busy, {len(acknowledged) - 1} appends acknowledged, "
+              f"quiet after {rounds} rounds, {seconds:.1f} s")
+        for failure in failures[:20]:
+            print(f"sync-kill-test: FAIL {failure}", file=sys.stderr)
+        print("sync-kill-test: " + ("FAILED" if failures else "converged; every acknowledged append present exactly once everywhere"))
+        return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
