@@ -42,7 +42,7 @@ let package = Package(
         .executableTarget(
             name: "CRDTNoteBench",
             dependencies: ["CRDTNote", "CRDTNoteFiles", "CRDTNoteTraces", "CRDTNoteSupport", "CRDTNoteToolSupport",
-                           "CRDTNoteDurableFiles"],
+                           "CRDTNoteDurableFiles", "CRDTNoteTesting"],
             path: "Benchmarks/CRDTNoteBench"),
         // The child process of the durable-files kill test (Tests/CRDTNoteTests/DurableFiles):
         // appends and flushes records, acknowledging each on standard output, until killed.

@@ -95,7 +95,12 @@ func runBench() -> Int32 {
             return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "library":
             let result = try LibraryBench.run(notes: args.notes ?? 10_000, runs: runs)
-            return emit(result.json, result.lines, asJSON: args.json, passed: true)
+            let sync = try LibrarySyncBench.run(notes: args.notes ?? 10_000, runs: runs)
+            guard case .object(var json) = result.json, case .object(let syncJSON) = sync.json else {
+                return emit(result.json, result.lines + sync.lines, asJSON: args.json, passed: true)
+            }
+            for (key, value) in syncJSON { json[key] = value }
+            return emit(.object(json), result.lines + sync.lines, asJSON: args.json, passed: true)
         case "density":
             let traces = args.positionals.isEmpty
                 ? ["automerge-paper", "seph-blog1", "clownschool.concurrent"].map { "../shared/traces/\($0).json.gz" }

@@ -16,6 +16,9 @@ public enum NoteFieldValue: Hashable, Sendable {
     /// Most fields a note carries, and most UTF-8 bytes of a field's name.
     static let maximumFields = 32
     static let maximumKeyBytes = 64
+    /// Record fields crdtnote writes itself, which app fields cannot be named: the note fields
+    /// and the fields' stamps (Docs/RECORD-FORMAT.md, "App fields").
+    static let reservedKeys: Set<String> = NoteSchema.Field.all.union([NoteSchema.Field.fieldStamps])
 
     /// Why the value cannot be kept, or nil.
     var problem: String? {

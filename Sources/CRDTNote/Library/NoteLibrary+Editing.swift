@@ -226,6 +226,9 @@ extension NoteLibrary {
         guard !keyBytes.isEmpty, keyBytes.count <= NoteFieldValue.maximumKeyBytes, keyBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {
             throw NoteLibraryError(.editRefused, "\"\(key)\" cannot name a field: use 1 to \(NoteFieldValue.maximumKeyBytes) printable ASCII characters", note: name)
         }
+        guard !NoteFieldValue.reservedKeys.contains(key) else {
+            throw NoteLibraryError(.editRefused, "\"\(key)\" names a field crdtnote writes itself (\(NoteFieldValue.reservedKeys.sorted().joined(separator: ", ")))", note: name)
+        }
         if let problem = value?.problem {
             throw NoteLibraryError(.editRefused, "field \"\(key)\" of note \"\(name)\" cannot hold \(problem)", note: name)
         }

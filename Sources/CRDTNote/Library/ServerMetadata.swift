@@ -2,7 +2,7 @@ import Foundation
 
 /// What a note library keeps of a note's server record: the record without the fields crdtnote
 /// writes from the note (payload, payload asset, text mirror, `mirroredBytes`, `modified`,
-/// `version`), so there is no second copy of the note. It holds the change tag, CloudKit's
+/// `version`, `fieldStamps`), so there is no second copy of the note. It holds the change tag, CloudKit's
 /// system fields (as `encodeSystemFields` archives them), the record type and zone, and every
 /// other field (the app's). The next save writes the note onto it.
 ///
@@ -24,6 +24,7 @@ struct ServerMetadata: Sendable, Equatable {
         for name in NoteSchema.Field.all where !(plain && (name == NoteSchema.Field.text || name == NoteSchema.Field.version)) {
             record.fields[name] = nil
         }
+        record.fields[NoteSchema.Field.fieldStamps] = nil  // the library keeps the stamps
         for (name, field) in record.fields {
             if case .asset(var ref) = field.value {
                 // A legacy ASSET text mirror keeps its bytes: it is the ancestor's text.

@@ -32,6 +32,10 @@ public enum NoteSchema {
         /// number of leading UTF-8 bytes of the payload's text that `text` showed (crdtnote
         /// writes 0 and no `text`). Absent: `text`, when present, mirrors the whole note.
         public static let mirroredBytes = "mirroredBytes"
+        /// BYTES: the stamps of the app fields a note library manages, so a conflict keeps the
+        /// later change of each (Docs/RECORD-FORMAT.md, "App fields"). Written by the sync engine
+        /// from the library, not part of ``all``.
+        public static let fieldStamps = "fieldStamps"
         /// Every field this library computes; all other fields belong to the app and are kept.
         public static let all: Set<String> = [version, text, modified, payload, payloadAsset, mirroredBytes]
     }

@@ -10,7 +10,7 @@
 /// server's value wins where both sides changed it.
 enum NoteFieldStamps {
     /// The stamps field's name.
-    static let field = "fieldStamps"
+    static let field = NoteSchema.Field.fieldStamps
 
     /// Writes `state`'s fields and their stamps into `record`.
     static func write(_ state: SyncNoteState, into record: inout CloudRecord) {
