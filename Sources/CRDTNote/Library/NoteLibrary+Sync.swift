@@ -116,6 +116,9 @@ package struct LibrarySyncAccess {
         }
         let blob = try ServerMetadata(of: server).encoded()
         let updates = fields.map { JournalEntry.FieldUpdate(key: $0.key, value: $0.value, stamp: $0.stamp) }
+        // This process's later field changes must be stamped after the ones it takes in, even
+        // when the sender's clock is ahead of this one (else they lose to what they replaced).
+        for field in fields { library.fieldClock.receive(field.stamp) }
         try library.append(.synced(note: number, at: at, title: title, confirms: confirms, fields: updates, server: 0..<0, changes: 0..<0),
                            changes: changes, blob: blob)
         if let merged { library.remember(merged, as: number) }
