@@ -38,6 +38,7 @@ struct BenchArguments {
         "views": spec("views", [traceOption, runsOption, jsonOption]),
         "all": spec("all", [traceOption, runsOption, jsonOption]),
         "library": spec("library", [notesOption, runsOption, jsonOption]),
+        "sync": spec("sync", [notesOption, runsOption, jsonOption]),
         "density": spec("density", [jsonOption]),
     ]
 

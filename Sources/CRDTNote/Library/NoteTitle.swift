@@ -10,9 +10,15 @@ enum NoteTitle {
     /// `maximumLength` characters; "" when there is none.
     static func derive(fromPrefix prefix: [UInt8]) -> String {
         let text = String(decoding: prefix, as: UTF8.self)
-        for line in text.split(omittingEmptySubsequences: true, whereSeparator: \.isNewline) {
-            let trimmed = line.drop(while: \.isWhitespace).reversed().drop(while: \.isWhitespace).reversed()
-            if !trimmed.isEmpty { return String(trimmed.prefix(maximumLength)) }
+        // Line by line, stopping at the first that is not blank (the rest is never scanned).
+        var rest = Substring(text)
+        while !rest.isEmpty {
+            let end = rest.firstIndex(where: \.isNewline) ?? rest.endIndex
+            let line = rest[..<end].drop(while: \.isWhitespace)
+            if let last = line.lastIndex(where: { !$0.isWhitespace }) {
+                return String(line[...last].prefix(maximumLength))
+            }
+            rest = end == rest.endIndex ? "" : rest[rest.index(after: end)...]
         }
         return ""
     }
