@@ -11,8 +11,14 @@ extension NoteLibrary {
     /// the server's records again and merges each with its note, which merging absorbs.
     /// Throws ``NoteLibraryError/Code/corrupt`` naming the note whose snapshot cannot be read,
     /// having imported the notes before it; importing again is harmless (merges are idempotent).
+    /// A state of a newer layout than this crdtnote reads (``NoteSyncState/currentVersion``)
+    /// throws ``NoteLibraryError/Code/newerFormat`` before importing anything.
     @discardableResult
     public func importNotes(from state: NoteSyncState) throws(NoteLibraryError) -> Int {
+        guard state.version <= NoteSyncState.currentVersion else {
+            throw NoteLibraryError(.newerFormat, "the saved state has layout version \(state.version); this crdtnote reads up to "
+                                   + "\(NoteSyncState.currentVersion): update crdtnote, and keep the state until then")
+        }
         var imported = 0
         for name in state.notes.keys.sorted() {
             guard let saved = state.notes[name] else { continue }

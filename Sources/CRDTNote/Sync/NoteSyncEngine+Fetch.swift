@@ -24,6 +24,14 @@ extension NoteSyncEngine {
                     transport.token = nil
                     fullRefetch = true
                     seen.removeAll()
+                    if transport.subscriptionID != nil {
+                        // The zone may have been recreated (by this engine's createZone after a
+                        // restart, or elsewhere), which takes its subscriptions: save it again.
+                        transport.subscriptionID = nil
+                        try saveTransport(transport)
+                        try await ensureSubscription()
+                        transport = try transportState()
+                    }
                 } else if error.zoneErrorCode != nil {
                     try await recoverZone(after: error)
                     transport = try transportState()

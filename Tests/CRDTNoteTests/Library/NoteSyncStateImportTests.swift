@@ -6,31 +6,23 @@ import CRDTNoteTesting
 
 /// Apps persisted the whole `NoteSyncState` as JSON until the note library; `importNotes(from:)`
 /// brings such a state into a library once, losing nothing. The fixture was written by the
-/// release before the library (`CRDTNOTE_REGENERATE_SYNC_STATE=1` writes it again from
-/// `Self.makeState()`; never regenerate it with a later release).
+/// release before the library (the engine that made it held notes in memory; its generator,
+/// `makeState()`, is in this file's history before the library, commit 45de117): it cannot be
+/// written again, and must not be.
 @Suite struct NoteSyncStateImportTests {
     static let fixture = RepositoryPaths.fixtures + "/sync-state/state-v1.json"
 
-    /// Three notes synced, one of them edited since (unsaved), one deleted here (pending), one
-    /// created and never synced.
-    static func makeState() async throws -> NoteSyncState {
-        let store = CloudKitStyleRecordStore(database: InMemoryCloudDatabase())
-        let engine = try NoteSyncEngine(store: store, replica: .test(0x51))
-        try await engine.createNote("groceries", text: "Groceries\nmilk\n")
-        try await engine.createNote("trip", text: "Trip to Lyon\n- tickets\n")
-        try await engine.createNote("old", text: "to be deleted")
-        _ = try await engine.sync()
-        try await engine.setText("Groceries\nmilk\neggs\n", of: "groceries")
-        await engine.deleteNote("old")
-        try await engine.createNote("draft", text: "Not synced yet: ünïcödé 😀")
-        return await engine.savedState()
-    }
-
-    @Test(.enabled(if: ProcessInfo.processInfo.environment["CRDTNOTE_REGENERATE_SYNC_STATE"] == "1", "writes the fixture"))
-    func regenerateFixture() async throws {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        try encoder.encode(try await Self.makeState()).write(to: URL(fileURLWithPath: Self.fixture))
+    /// The fixture is what its generator made: three notes synced, one of them edited since
+    /// (unsaved), one deleted here (pending), one created and never synced.
+    @Test func theFixtureIsASavedStateOfEveryKind() throws {
+        let state = try JSONDecoder().decode(NoteSyncState.self, from: Data(contentsOf: URL(fileURLWithPath: Self.fixture)))
+        #expect(state.version == 1)
+        #expect(state.token != nil)
+        #expect(state.notes.keys.sorted() == ["draft", "groceries", "trip"])
+        #expect(state.notes["groceries"]?.hasUnsavedChanges == true && state.notes["groceries"]?.base?.recordChangeTag != nil)
+        #expect(state.notes["trip"]?.hasUnsavedChanges == false && state.notes["trip"]?.base?.recordChangeTag != nil)
+        #expect(state.notes["draft"]?.hasUnsavedChanges == true && state.notes["draft"]?.base == nil)
+        #expect(state.pendingDeletes.keys.sorted() == ["old"])
     }
 
     @Test func aSavedStateComesOverWhole() throws {

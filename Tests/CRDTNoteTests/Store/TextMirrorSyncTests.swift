@@ -39,9 +39,9 @@ struct TextMirrorSyncTests {
         return store
     }
 
-    static func engine(_ store: RecordingStore, _ replica: UInt64, mirror: NoteTextMirror = .asset) throws -> NoteSyncEngine {
-        try NoteSyncEngine(store: store, replica: .test(replica), configuration: NoteSyncConfiguration(maxAttempts: 4, textMirror: mirror),
-                           retryClock: SleepRecorder())
+    static func device(_ store: RecordingStore, _ replica: UInt64, mirror: NoteTextMirror = .asset) throws -> TestDevice {
+        try TestDevice(store, replica: replica, configuration: NoteSyncConfiguration(maxAttempts: 4, textMirror: mirror),
+                       retryClock: SleepRecorder())
     }
 
     @Test(arguments: StoreKind.allCases, Container.allCases)
@@ -49,39 +49,40 @@ struct TextMirrorSyncTests {
         let root = StoreFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try await Self.container(kind, container, root: root)
-        let phone = try Self.engine(store, 1)
-        let laptop = try Self.engine(store, 2)
-        try await phone.createNote("small", text: Self.small)
-        try await phone.createNote("large", text: Self.large)
-        let first = try await phone.sync()
+        let phone = try Self.device(store, 1)
+        let laptop = try Self.device(store, 2)
+        try phone.create("small", text: Self.small)
+        try phone.create("large", text: Self.large)
+        let first = try await phone.engine.sync()
         #expect(first.failures.isEmpty)
-        #expect(await phone.unsavedNoteNames.isEmpty)
-        try await laptop.sync()
-        #expect(await laptop.text(of: "small") == Self.small)
-        #expect(await laptop.text(of: "large") == Self.large)
+        #expect(try phone.unsavedNoteNames().isEmpty)
+        try await laptop.engine.sync()
+        #expect(try laptop.text(of: "small") == Self.small)
+        #expect(try laptop.text(of: "large") == Self.large)
 
         // Edits on both devices, conflicts merged and saved again, the classic note upgraded.
-        try await phone.edit("large") { try $0.insert("phone\n", atScalarOffset: 0) }
-        try await laptop.edit("large") { try $0.insert("laptop\n", atScalarOffset: $0.scalarCount) }
-        try await phone.edit("small") { try $0.insert("!", atScalarOffset: 10) }
+        try phone.edit("large") { try $0.insert("phone\n", atScalarOffset: 0) }
+        try laptop.edit("large") { try $0.insert("laptop\n", atScalarOffset: $0.scalarCount) }
+        try phone.edit("small") { try $0.insert("!", atScalarOffset: 10) }
         if container == .classicApp {
-            #expect(await phone.text(of: "classic") == "Written by the classic app\n")
-            try await phone.edit("classic") { try $0.insert("Upgraded\n", atScalarOffset: $0.scalarCount) }
+            #expect(try phone.text(of: "classic") == "Written by the classic app\n")
+            try phone.edit("classic") { try $0.insert("Upgraded\n", atScalarOffset: $0.scalarCount) }
         }
-        try await phone.sync()
-        try await laptop.pushLocalChanges()   // conflicts with the phone's save: merged, saved again
-        #expect(await laptop.statistics.conflictsMerged == 1)
-        #expect(try await laptop.sync().failures.isEmpty)
-        try await phone.sync()
-        for name in await phone.noteNames {
-            #expect(await phone.text(of: name) == laptop.text(of: name))
+        try await phone.engine.sync()
+        try await laptop.engine.pushLocalChanges()   // conflicts with the phone's save: merged, saved again
+        #expect(await laptop.engine.statistics.conflictsMerged == 1)
+        #expect(try await laptop.engine.sync().failures.isEmpty)
+        try await phone.engine.sync()
+        #expect(try phone.noteNames() == laptop.noteNames())
+        for name in try phone.noteNames() {
+            #expect(try phone.text(of: name) == laptop.text(of: name))
         }
-        #expect(await phone.text(of: "large") == "phone\n" + Self.large + "laptop\n")
+        #expect(try phone.text(of: "large") == "phone\n" + Self.large + "laptop\n")
 
         // What the classic app reads: every note's whole text, in an ASSET.
         let stored = try await store.fetchAllChanges(in: Self.zone, since: nil).changed
         for record in stored {
-            #expect(StoreFixtures.text(record) == (await phone.text(of: record.recordName)))
+            #expect(try StoreFixtures.text(record) == phone.text(of: record.recordName))
         }
         let written = await store.attempted
         #expect(written.count >= 5)
@@ -94,11 +95,11 @@ struct TextMirrorSyncTests {
         let root = StoreFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try await Self.container(kind, .fresh, root: root)
-        let phone = try Self.engine(store, 1, mirror: .string)
-        try await phone.createNote("small", text: Self.small)
-        try await phone.sync()
-        try await phone.createNote("large", text: Self.large)
-        #expect(try await phone.sync().failures.isEmpty)
+        let phone = try Self.device(store, 1, mirror: .string)
+        try phone.create("small", text: Self.small)
+        try await phone.engine.sync()
+        try phone.create("large", text: Self.large)
+        #expect(try await phone.engine.sync().failures.isEmpty)
         let large = try #require(try await store.fetchRecord(named: "large", in: Self.zone))
         #expect(large[field: NoteSchema.Field.text] == nil)
         #expect(large[field: NoteSchema.Field.mirroredBytes] == .int64(0))
@@ -107,8 +108,8 @@ struct TextMirrorSyncTests {
         var typed = large
         typed[field: NoteSchema.Field.text] = .string("old app\n")
         _ = try await store.save(typed, in: Self.zone)
-        try await phone.sync()
-        #expect(await phone.text(of: "large") == "old app\n" + Self.large)
+        try await phone.engine.sync()
+        #expect(try phone.text(of: "large") == "old app\n" + Self.large)
         let written = await store.attempted
         #expect(FieldTypeScan.mismatches(in: written) == [])
         #expect(FieldTypeScan.types(in: written)["text"] == ["STRING"])
@@ -119,16 +120,16 @@ struct TextMirrorSyncTests {
         let root = StoreFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try await Self.container(kind, .classicApp, root: root)
-        let phone = try Self.engine(store, 1)
-        try await phone.createNote("n", text: "milk\neggs\n")
-        try await phone.sync()
+        let phone = try Self.device(store, 1)
+        try phone.create("n", text: "milk\neggs\n")
+        try await phone.engine.sync()
         // The classic app edits the note it sees (the ASSET) and saves it back, keeping the rest.
         var edited = try #require(try await store.fetchRecord(named: "n", in: Self.zone))
         edited[field: NoteSchema.Field.text] = .asset(AssetReference(bytes: Array("milk\nbread\n".utf8)))
         _ = try await store.save(edited, in: Self.zone)
-        try await phone.edit("n") { try $0.insert("tea\n", atScalarOffset: 0) }
-        try await phone.sync()
-        #expect(await phone.text(of: "n") == "tea\nmilk\nbread\n")
+        try phone.edit("n") { try $0.insert("tea\n", atScalarOffset: 0) }
+        try await phone.engine.sync()
+        #expect(try phone.text(of: "n") == "tea\nmilk\nbread\n")
         #expect(FieldTypeScan.mismatches(in: await store.attempted) == [])
     }
 
@@ -137,10 +138,10 @@ struct TextMirrorSyncTests {
         let root = StoreFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try await Self.container(kind, .classicApp, root: root)
-        let misconfigured = try Self.engine(store, 1, mirror: .string)
-        try await misconfigured.createNote("small", text: Self.small)
+        let misconfigured = try Self.device(store, 1, mirror: .string)
+        try misconfigured.create("small", text: Self.small)
         do {
-            try await misconfigured.sync()
+            try await misconfigured.engine.sync()
             Issue.record("a STRING text was saved into a container whose text is an ASSET")
         } catch {
             #expect(error.code == .storeFailure)
@@ -149,7 +150,7 @@ struct TextMirrorSyncTests {
         }
         // Nothing was stored, and the edit is still pending for a correctly configured engine.
         #expect(try await store.fetchRecord(named: "small", in: Self.zone) == nil)
-        #expect(await misconfigured.unsavedNoteNames == ["small"])
+        #expect(try misconfigured.unsavedNoteNames() == ["small"])
     }
 }
 
