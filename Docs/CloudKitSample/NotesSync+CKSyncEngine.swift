@@ -52,9 +52,9 @@ actor NotesCKSync: CKSyncEngineDelegate {
 
         case .fetchedRecordZoneChanges(let changes):
             for modification in changes.modifications {
-                do {
+                do throws(NoteSyncError) {
                     try core.receive(CloudRecord(modification.record))
-                } catch let error as NoteSyncError where error.code == .persistFailed {
+                } catch where error.code == .persistFailed {
                     libraryFailed = true   // the library could not be written
                 } catch {
                     // A record this app cannot read (newer version, damaged) is skipped; its note
