@@ -29,6 +29,9 @@ let usage = """
                                          live text views: 100 anchors resolved after merging a 10-character
                                          edit into 100 KB / 1 MB / 4 MB notes; automerge-paper replay with
                                          undoLimit = 100 against without
+      sync [--notes N] [--runs N] [--json]
+                                         the sync half of library alone: one change sent, one fetched, the
+                                         memory a sync adds, a new device's first download (in-memory server)
       library [--notes N] [--runs N] [--json]
                                          a durable note library of N (default 10,000) notes of ~3 KB:
                                          open + list, memory, edit + flush, bytes per edit, disk / text,
@@ -101,6 +104,9 @@ func runBench() -> Int32 {
             }
             for (key, value) in syncJSON { json[key] = value }
             return emit(.object(json), result.lines + sync.lines, asJSON: args.json, passed: true)
+        case "sync":
+            let sync = try LibrarySyncBench.run(notes: args.notes ?? 10_000, runs: runs)
+            return emit(sync.json, sync.lines, asJSON: args.json, passed: true)
         case "density":
             let traces = args.positionals.isEmpty
                 ? ["automerge-paper", "seph-blog1", "clownschool.concurrent"].map { "../shared/traces/\($0).json.gz" }

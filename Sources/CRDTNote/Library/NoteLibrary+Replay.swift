@@ -39,6 +39,12 @@ extension NoteLibrary {
         // Nothing read is known to be on disk: a process that died may have left unflushed
         // frames, which the next flush must make durable before it acknowledges anything.
         state.syncedEnd = 0
+        // The next field change is stamped after every stamp the library holds, whatever the
+        // physical clock says after a restart.
+        for note in state.notes.values {
+            for field in note.fields.values { fieldClock.receive(field.stamp) }
+            for stamp in note.removedFields.values { fieldClock.receive(stamp) }
+        }
         if cleaning { try removeUnreferencedFiles() }
     }
 

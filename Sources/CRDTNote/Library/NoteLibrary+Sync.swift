@@ -116,6 +116,9 @@ package struct LibrarySyncAccess {
         }
         let blob = try ServerMetadata(of: server).encoded()
         let updates = fields.map { JournalEntry.FieldUpdate(key: $0.key, value: $0.value, stamp: $0.stamp) }
+        // This process's later field changes must be stamped after the ones it takes in, even
+        // when the sender's clock is ahead of this one (else they lose to what they replaced).
+        for field in fields { library.fieldClock.receive(field.stamp) }
         try library.append(.synced(note: number, at: at, title: title, confirms: confirms, fields: updates, server: 0..<0, changes: 0..<0),
                            changes: changes, blob: blob)
         if let merged { library.remember(merged, as: number) }
@@ -160,11 +163,12 @@ package struct LibrarySyncAccess {
     /// The transport's saved state, nil when none.
     package var transportState: [UInt8]? { library.state.index.transport }
 
-    /// Saves the transport's state durably, after making every change before it durable: a
-    /// crash can leave notes newer than the state (a page fetched again, which merging
-    /// absorbs), never a state newer than the notes.
+    /// Saves the transport's state durably, after every change before it: a crash can leave
+    /// notes newer than the state (a page fetched again, which merging absorbs), never a state
+    /// newer than the notes. One flush does it: the state's frame follows the notes' frames in
+    /// the journal, and a journal is read up to its first frame that is not whole, so a state
+    /// that survives a crash has every frame before it.
     package func saveTransportState(_ bytes: [UInt8]) throws(NoteLibraryError) {
-        try library.syncJournal()
         try library.append(.transport(0..<0), blob: bytes)
         try library.syncJournal()
     }

@@ -3,6 +3,8 @@ extension NoteSyncEngine {
     /// Sends pending deletes in batches.
     func pushDeletes() async throws(NoteSyncError) {
         let names = try core.pendingDeleteNames()
+        // A delete leaves the device only once the library holds it durably.
+        if !names.isEmpty { try flushLibrary() }
         var start = 0
         while start < names.count {
             var chunk = Array(names[start..<min(start + configuration.batchSize, names.count)])

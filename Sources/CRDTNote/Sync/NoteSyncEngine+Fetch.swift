@@ -59,10 +59,12 @@ extension NoteSyncEngine {
                 // again, before the token says the feed was read.
                 try core.feedRestarted(seen: seen)
             }
-            // The page's notes are made durable first, then the token that covers them.
-            transport.token = page.token
-            try saveTransport(transport)
-            try flushLibrary()
+            // The token is saved after the page's notes (durable together, see saveTransportState).
+            if page.token != transport.token || !page.changed.isEmpty || !page.deletedRecordNames.isEmpty {
+                transport.token = page.token
+                try saveTransport(transport)
+                try flushLibrary()
+            }
             if !page.moreComing { break }
         }
     }

@@ -11,6 +11,10 @@ extension NoteSyncEngine {
             try await save(Array(names[start..<end]))
             start = end
         }
+        // The confirmations (the server's change tags) are made durable too: a power loss that
+        // took them would leave this device taking its own saves for other devices' changes
+        // (and a later delete of the note for a conflict with them).
+        try flushLibrary()
     }
 
     /// Saves the named notes until each is confirmed, merged-and-confirmed, or given up.

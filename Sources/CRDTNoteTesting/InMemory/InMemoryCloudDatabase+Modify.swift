@@ -46,6 +46,8 @@ extension InMemoryCloudDatabase {
         if let duplicate = OptimisticConcurrency.duplicate(in: records.map(\.recordName)) {
             throw CloudKitFailure(.invalidArguments, duplicate.message)
         }
+        // Taken out while it changes, so its records are not copied (it is put back below).
+        zones[zone.zoneName] = nil
         var failing: Set<Int> = []
         if fault == .partialFailure { failing = pickFailingItems(count: records.count) }
         let tooLarge = fault == .recordTooLarge ? random.below(records.count) : -1

@@ -16,6 +16,8 @@ struct InMemoryZone: Sendable {
     var sequence: Int64 = 0
     /// Per record: the sequence number of its latest change and whether that was a delete.
     var lastChange: [String: (sequence: Int64, deleted: Bool)] = [:]
+    /// Every change in sequence order; an entry is current while `lastChange` has its sequence.
+    var changeLog: [(sequence: Int64, name: String)] = []
 
     init(incarnation: UInt64) { self.incarnation = incarnation }
 
@@ -49,6 +51,15 @@ struct InMemoryZone: Sendable {
         history[name] = versions
         sequence += 1
         lastChange[name] = (sequence, false)
+        logChange(name)
+    }
+
+    /// Appends the latest change of `name` to the log, dropping superseded entries now and then.
+    private mutating func logChange(_ name: String) {
+        changeLog.append((sequence, name))
+        if changeLog.count > 2 * lastChange.count + 64 {
+            changeLog = changeLog.filter { lastChange[$0.name]?.sequence == $0.sequence }
+        }
     }
 
     /// Deletes `name`; returns whether it existed.
@@ -59,23 +70,37 @@ struct InMemoryZone: Sendable {
         deletedNames.insert(name)
         sequence += 1
         lastChange[name] = (sequence, true)
+        logChange(name)
         return true
     }
 
     /// Changes after sequence `after`, at most `limit`.
     func changes(after: Int64, limit: Int) -> (changed: [CloudRecord], deleted: [String], last: Int64, moreComing: Bool) {
-        let pending = lastChange.filter { $0.value.sequence > after }.sorted { $0.value.sequence < $1.value.sequence }
-        let page = pending.prefix(max(limit, 1))
+        // The first entry after `after` (the log is in sequence order).
+        var low = 0, high = changeLog.count
+        while low < high {
+            let mid = (low + high) / 2
+            if changeLog[mid].sequence <= after { low = mid + 1 } else { high = mid }
+        }
         var changed: [CloudRecord] = []
         var deleted: [String] = []
-        for entry in page {
-            if entry.value.deleted {
-                deleted.append(entry.key)
-            } else if let record = records[entry.key] {
+        var last = after
+        var taken = 0
+        var moreComing = false
+        for entry in changeLog[low...] {
+            guard let current = lastChange[entry.name], current.sequence == entry.sequence else { continue }
+            if taken == max(limit, 1) {
+                moreComing = true
+                break
+            }
+            taken += 1
+            last = entry.sequence
+            if current.deleted {
+                deleted.append(entry.name)
+            } else if let record = records[entry.name] {
                 changed.append(record)
             }
         }
-        let moreComing = pending.count > page.count
-        return (changed, deleted, moreComing ? (page.last?.value.sequence ?? after) : sequence, moreComing)
+        return (changed, deleted, moreComing ? last : sequence, moreComing)
     }
 }

@@ -4,6 +4,7 @@ import CRDTNoteTestSupport
 @testable import CRDTNoteTraces
 @testable import CRDTNoteFiles
 @testable import CRDTNoteSupport
+import CRDTNoteDurableFiles
 
 /// Records the waits a sync engine asks for instead of sleeping.
 typealias SleepRecorder = RecordingClock
@@ -40,5 +41,56 @@ actor EngineBox {
         guard !fired else { return nil }
         fired = true
         return engine
+    }
+}
+
+/// One device of a sync test: a ``NoteLibrary`` on the device's own simulated disk (a
+/// fault-injecting in-memory file system, so nothing is left behind and power can be cut) and
+/// an engine syncing it with `store`.
+struct SyncTestDevice {
+    static let folder = "/device/notes"
+    let disk: FaultInjectingFileSystem
+    let store: any RecordStore
+    let configuration: NoteSyncConfiguration
+    let clock: RecordingClock
+    var library: NoteLibrary
+    var engine: NoteSyncEngine
+
+    /// A new device with an empty library.
+    init(store: any RecordStore, replica: ReplicaID, configuration: NoteSyncConfiguration = NoteSyncConfiguration(),
+         clock: RecordingClock = RecordingClock(), disk: FaultInjectingFileSystem = FaultInjectingFileSystem()) throws {
+        self.disk = disk
+        self.store = store
+        self.configuration = configuration
+        self.clock = clock
+        library = try NoteLibrary.create(folder: Self.folder, replica: replica, fileSystem: disk)
+        engine = NoteSyncEngine(library: library, store: store, configuration: configuration, retryClock: clock)
+    }
+
+    /// The app starts again on the same disk: the library is opened again from its folder
+    /// (after `crash` was applied to the disk), with a new engine.
+    mutating func restart(replica: ReplicaID, crash: (FaultInjectingFileSystem) -> Void = { $0.crashProcess() }) throws {
+        crash(disk)
+        library = try NoteLibrary(folder: Self.folder, replica: replica, fileSystem: disk)
+        engine = NoteSyncEngine(library: library, store: store, configuration: configuration, retryClock: clock)
+    }
+
+    /// Names of the notes the server lacks changes of, sorted.
+    func unsaved() throws -> [String] { try library.list().filter(\.unsaved).map(\.name).sorted() }
+    /// Every note's name, sorted.
+    func names() throws -> [String] { try library.list().map(\.name).sorted() }
+    /// Note `name`'s text, nil when the library has no such note.
+    func text(_ name: String) throws -> String? {
+        try library.summary(of: name) == nil ? nil : try library.text(of: name)
+    }
+}
+
+/// True the first time `take()` is called only.
+actor OnceFlag {
+    private(set) var fired = false
+    func take() -> Bool {
+        guard !fired else { return false }
+        fired = true
+        return true
     }
 }
