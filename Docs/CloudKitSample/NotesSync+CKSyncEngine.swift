@@ -115,6 +115,9 @@ actor NotesCKSync: CKSyncEngineDelegate {
 
     func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext,
                                    syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
+        // Nothing leaves the device that the library does not hold durably, deletes included
+        // (`recordToSend` flushes too, but a batch of deletes alone never calls it).
+        guard (try? core.library.flush()) != nil else { return nil }
         let pending = syncEngine.state.pendingRecordZoneChanges.filter { context.options.scope.contains($0) }
         let directory = assetStagingURL
         return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { recordID in
@@ -147,11 +150,11 @@ actor NotesCKSync: CKSyncEngineDelegate {
 
     func notesChanged(_ report: NoteSyncReport) { /* update editors of report.changedNotes */ }
 
-    /// Keeps CKSyncEngine's state in the library's transport slot. `saveTransportState` makes
-    /// every note received so far durable first, so the state never says a change was fetched
-    /// that the library could lose. After the library failed to take a fetched change the state
-    /// is ahead of the notes: it is not saved again, and the next launch fetches from the last
-    /// state saved.
+    /// Keeps CKSyncEngine's state in the library's transport slot. `saveTransportState` writes
+    /// it behind every note received so far and makes them durable together, so a saved state
+    /// never says a change was fetched that the library lost. After the library failed to take a
+    /// fetched change the state is ahead of the notes: it is not saved again, and the next
+    /// launch fetches from the last state saved.
     func saveSyncEngineState(_ serialization: CKSyncEngine.State.Serialization) {
         guard !libraryFailed, let bytes = try? JSONEncoder().encode(serialization) else { return }
         try? core.saveTransportState(Array(bytes))
