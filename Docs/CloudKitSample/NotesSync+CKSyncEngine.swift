@@ -10,14 +10,39 @@ import Foundation
 
 @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
 actor NotesCKSync: CKSyncEngineDelegate {
-    /// The notes and every sync decision (merge, what to send, what changed).
+    /// Every sync decision (merge, what to send, what changed), on the app's note library.
     private var core: NoteSyncCore
     /// Asset files staged for records in flight, by record name; removed once CloudKit answered.
     private var stagedFiles: [String: [URL]] = [:]
     private let zoneID = CKRecordZone.ID(zoneName: "Notes")
+    /// Set when the library could not take a fetched change (see `saveSyncEngineState`).
+    private var libraryFailed = false
 
-    init(replica: ReplicaID, state: NoteSyncState?) throws {
-        core = try NoteSyncCore(replica: replica, state: state)
+    /// The library whose notes CKSyncEngine syncs (NotesSync.openLibrary opens it).
+    init(library: NoteLibrary) {
+        core = NoteSyncCore(library: library)
+    }
+
+    /// At launch: CKSyncEngine resumes from the state the library keeps for it (nil on the first
+    /// launch), and is told about every note still to send.
+    static func start(library: NoteLibrary, container: CKContainer) async throws -> (NotesCKSync, CKSyncEngine) {
+        let sync = NotesCKSync(library: library)
+        let configuration = CKSyncEngine.Configuration(database: container.privateCloudDatabase,
+                                                       stateSerialization: try await sync.savedSyncEngineState(),
+                                                       delegate: sync)
+        let syncEngine = CKSyncEngine(configuration)
+        try await sync.scheduleSends(syncEngine)
+        return (sync, syncEngine)
+    }
+
+    /// Tells CKSyncEngine about every note the library holds that the server lacks. Call it at
+    /// launch (a crash can lose pending changes CKSyncEngine had not yet saved in its state) and
+    /// after the app edits or deletes notes through the library. Adding a change again is
+    /// harmless: a note with nothing left to send builds no record.
+    func scheduleSends(_ syncEngine: CKSyncEngine) throws {
+        let saves = try core.unsavedNoteNames().map { CKSyncEngine.PendingRecordZoneChange.saveRecord(CKRecord.ID(recordName: $0, zoneID: zoneID)) }
+        let deletes = try core.pendingDeleteNames().map { CKSyncEngine.PendingRecordZoneChange.deleteRecord(CKRecord.ID(recordName: $0, zoneID: zoneID)) }
+        syncEngine.state.add(pendingRecordZoneChanges: saves + deletes)
     }
 
     func handleEvent(_ event: CKSyncEngine.Event, syncEngine: CKSyncEngine) async {
@@ -27,21 +52,32 @@ actor NotesCKSync: CKSyncEngineDelegate {
 
         case .fetchedRecordZoneChanges(let changes):
             for modification in changes.modifications {
-                // A record this app cannot read (newer version, damaged) throws and is skipped;
-                // its note stays as it was.
-                _ = try? core.receive(CloudRecord(modification.record))
+                do throws(NoteSyncError) {
+                    try core.receive(CloudRecord(modification.record))
+                } catch where error.code == .persistFailed {
+                    libraryFailed = true   // the library could not be written
+                } catch {
+                    // A record this app cannot read (newer version, damaged) is skipped; its note
+                    // stays as it was.
+                }
             }
             for deletion in changes.deletions {
-                core.receiveDeletion(of: deletion.recordID.recordName)
+                do {
+                    try core.receiveDeletion(of: deletion.recordID.recordName)
+                } catch {
+                    libraryFailed = true   // only the library can fail here
+                }
             }
 
         case .sentRecordZoneChanges(let sent):
             for record in sent.savedRecords {
                 removeStagedFiles(of: record.recordID.recordName)
-                core.recordWasSaved(CloudRecord(record))
+                // If the library cannot note it, the note stays unsaved: the next send meets its
+                // own version and merges to the same text.
+                try? core.recordWasSaved(CloudRecord(record))
             }
             for id in sent.deletedRecordIDs {
-                core.deleteWasSent(id.recordName)
+                try? core.deleteWasSent(id.recordName)   // else sent again; deleting twice is harmless
             }
             var resend: [CKSyncEngine.PendingRecordZoneChange] = []
             var zoneLost: RecordStoreError?
@@ -62,7 +98,7 @@ actor NotesCKSync: CKSyncEngineDelegate {
             if let zoneLost, (try? core.zoneWasLost(zoneLost)) != nil {
                 // One recovery for the whole batch: recreate the zone, send every note again.
                 syncEngine.state.add(pendingDatabaseChanges: [.saveZone(CKRecordZone(zoneID: zoneID))])
-                resend = core.unsavedNoteNames.map { .saveRecord(CKRecord.ID(recordName: $0, zoneID: zoneID)) }
+                resend = ((try? core.unsavedNoteNames()) ?? []).map { .saveRecord(CKRecord.ID(recordName: $0, zoneID: zoneID)) }
             }
             syncEngine.state.add(pendingRecordZoneChanges: resend)
             if fetchFirst {
@@ -75,11 +111,13 @@ actor NotesCKSync: CKSyncEngineDelegate {
             break
         }
         notesChanged(core.takeReport())   // report.changes: update open editors
-        persist(core.savedState())
     }
 
     func nextRecordZoneChangeBatch(_ context: CKSyncEngine.SendChangesContext,
                                    syncEngine: CKSyncEngine) async -> CKSyncEngine.RecordZoneChangeBatch? {
+        // Nothing leaves the device that the library does not hold durably, deletes included
+        // (`recordToSend` flushes too, but a batch of deletes alone never calls it).
+        guard (try? core.library.flush()) != nil else { return nil }
         let pending = syncEngine.state.pendingRecordZoneChanges.filter { context.options.scope.contains($0) }
         let directory = assetStagingURL
         return await CKSyncEngine.RecordZoneChangeBatch(pendingChanges: pending) { recordID in
@@ -112,11 +150,20 @@ actor NotesCKSync: CKSyncEngineDelegate {
 
     func notesChanged(_ report: NoteSyncReport) { /* update editors of report.changedNotes */ }
 
-    /// Persist the `NoteSyncState` (it is `Codable`, see `NotesSync.save`).
-    func persist(_ state: NoteSyncState) { /* your persistence */ }
+    /// Keeps CKSyncEngine's state in the library's transport slot. `saveTransportState` writes
+    /// it behind every note received so far and makes them durable together, so a saved state
+    /// never says a change was fetched that the library lost. After the library failed to take a
+    /// fetched change the state is ahead of the notes: it is not saved again, and the next
+    /// launch fetches from the last state saved.
+    func saveSyncEngineState(_ serialization: CKSyncEngine.State.Serialization) {
+        guard !libraryFailed, let bytes = try? JSONEncoder().encode(serialization) else { return }
+        try? core.saveTransportState(Array(bytes))
+    }
 
-    /// Persist CKSyncEngine's state (it is `Codable`) next to the `NoteSyncState`; pass it back
-    /// in `CKSyncEngine.Configuration(stateSerialization:)` on the next launch.
-    func saveSyncEngineState(_ serialization: CKSyncEngine.State.Serialization) { /* your persistence */ }
+    /// The state `saveSyncEngineState` kept, for `CKSyncEngine.Configuration(stateSerialization:)`.
+    func savedSyncEngineState() throws -> CKSyncEngine.State.Serialization? {
+        guard let bytes = try core.transportState() else { return nil }
+        return try JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: Data(bytes))
+    }
 }
 #endif

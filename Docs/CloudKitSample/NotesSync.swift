@@ -8,30 +8,31 @@ import Foundation
 
 @MainActor
 final class NotesSync {
+    /// Every note on this device: the app reads, lists and edits through it.
+    let library: NoteLibrary
+    /// Syncs the library's notes with CloudKit.
     let engine: NoteSyncEngine
-    private let stateURL: URL
 
     /// `replica` is this process's own id, made once with `ReplicaID.random()` and kept in this
     /// device's keychain, never in UserDefaults or an app group (GETTING-STARTED.md, "Replica ids").
     init(replica: ReplicaID, container: CKContainer = .default()) throws {
-        stateURL = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
-            .appendingPathComponent("notes-sync-state.bin")
+        let support = FileManager.default.urls(for: .applicationSupportDirectory, in: .userDomainMask)[0]
+        library = try Self.openLibrary(folder: support.appendingPathComponent("Notes").path, replica: replica,
+                                       oldState: support.appendingPathComponent("notes-sync-state.bin"))
         let store = CloudKitRecordStore(database: container.privateCloudDatabase)
-        engine = try NoteSyncEngine(
+        engine = NoteSyncEngine(
+            library: library,
             store: store,
-            replica: replica,
             // `text` (the plain-text copy for older apps) in the one type this container has:
             // an ASSET, as the classic note app stored it (CloudKit.md, section 4).
-            configuration: NoteSyncConfiguration(zone: RecordZoneID(zoneName: "Notes"), textMirror: .asset),
-            state: try Self.loadState(from: stateURL))
+            configuration: NoteSyncConfiguration(zone: RecordZoneID(zoneName: "Notes"), textMirror: .asset))
     }
 
-    /// Call from the text view delegate: the engine records edits, never whole-note overwrites.
-    func userEdited(note name: String, range: NSRange, replacement: String) async throws {
-        try await engine.edit(name) { text in
+    /// Call from the text view delegate: the library records edits, never whole-note overwrites.
+    func userEdited(note name: String, range: NSRange, replacement: String) throws {
+        try library.edit(name) { text in
             try text.replaceUTF16(in: range.location..<range.location + range.length, with: replacement)
         }
-        try await persist()
     }
 
     /// Call on launch, on a CKDatabaseSubscription / zone push, on becoming active, and
@@ -48,30 +49,39 @@ final class NotesSync {
                 print("note \(name) not synced: \(failure)")
             }
         } catch {
-            // Nothing is lost: unsaved edits stay pending and go out on the next sync.
-            // error.code tells why (attemptsExhausted, cancelled, zoneDeletedByUser, storeFailure, ...).
+            // Nothing is lost: unsaved edits stay in the library and go out on the next sync.
+            // error.code tells why (attemptsExhausted, cancelled, zoneDeletedByUser, storeFailure,
+            // persistFailed with error.libraryError when the library could not be written, ...).
         }
-        try? await persist()
     }
 
-    func persist() async throws {
-        let state = await engine.savedState()     // token, note snapshots, base records, pending deletes
-        try Self.save(state, to: stateURL)
+    /// Call when the app moves to the background: edits made since are then safe from power loss.
+    func appWillResignActive() {
+        try? library.flush()
     }
 
     func refreshEditor(showing name: String, _ change: NoteSyncChange) { /* your UI */ }
 }
 
 extension NotesSync {
-    /// The persisted state; nil on first launch. A state this app cannot read (damaged, or
-    /// written by a newer version) throws: starting empty instead would drop unsaved edits.
-    static func loadState(from url: URL) throws -> NoteSyncState? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        return try JSONDecoder().decode(NoteSyncState.self, from: Data(contentsOf: url))
-    }
-
-    static func save(_ state: NoteSyncState, to url: URL) throws {
-        try JSONEncoder().encode(state).write(to: url, options: .atomic)
+    /// Opens the notes library, making it on first launch. An app that kept a `NoteSyncState`
+    /// file (crdtnote before the library) brings it in once: importing again after a crash
+    /// changes nothing, and the file goes only once its notes are durable in the library.
+    static func openLibrary(folder: String, replica: ReplicaID, oldState: URL) throws -> NoteLibrary {
+        let library: NoteLibrary
+        do throws(NoteLibraryError) {
+            library = try NoteLibrary(folder: folder, replica: replica)
+        } catch where error.code == .notALibrary {
+            library = try NoteLibrary.create(folder: folder, replica: replica)
+        }
+        if FileManager.default.fileExists(atPath: oldState.path) {
+            // A state this app cannot read (damaged, or written by a newer version) throws:
+            // keep the file and update rather than drop the unsaved edits it holds.
+            let saved = try JSONDecoder().decode(NoteSyncState.self, from: Data(contentsOf: oldState))
+            try library.importNotes(from: saved)   // durable when it returns
+            try FileManager.default.removeItem(at: oldState)
+        }
+        return library
     }
 }
 #endif

@@ -220,7 +220,9 @@ extension NoteLibrary {
     /// stamped with this process's hybrid logical clock so a sync can keep the later change of
     /// each field. Lists carry the fields (``NoteSummary/fields``) without loading the note.
     /// Throws ``NoteLibraryError/Code/editRefused`` for a value beyond the limits of
-    /// ``NoteFieldValue`` or a key that is empty, longer than 64 bytes or not printable ASCII.
+    /// ``NoteFieldValue``, a key that is empty, longer than 64 bytes or not printable ASCII, or
+    /// a key naming a record field crdtnote writes itself (`version`, `text`, `payload`, ...,
+    /// `fieldStamps`: Docs/RECORD-FORMAT.md, "App fields"), and for a 33rd field of a note.
     public func setField(_ key: String, to value: NoteFieldValue?, of name: String) throws(NoteLibraryError) {
         let keyBytes = Array(key.utf8)
         guard !keyBytes.isEmpty, keyBytes.count <= NoteFieldValue.maximumKeyBytes, keyBytes.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else {

@@ -44,7 +44,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     public var textMirror: NoteTextMirror
     /// The id of the change-notification subscription on the zone (silent pushes when any
     /// device changes a note), saved once by the engine when the store supports it
-    /// (`RecordZoneSubscribing`), remembered in `NoteSyncState` and saved again after the zone
+    /// (`RecordZoneSubscribing`), remembered in the note library and saved again after the zone
     /// was recreated; nil: no subscription (the app polls).
     public var subscriptionID: String?
 

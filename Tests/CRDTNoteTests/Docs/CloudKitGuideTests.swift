@@ -9,14 +9,19 @@ import Testing
 /// this file.
 @Suite("CloudKit.md")
 struct CloudKitGuideTests {
-    /// §7: two devices sync through the in-memory database, reached through the CloudKit-shaped
-    /// store, while it injects faults.
+    /// §7: two devices, each a note library in a temporary folder, sync through the in-memory
+    /// database, reached through the CloudKit-shaped store, while it injects faults.
     @Test func testingWithoutCloudKit() async throws {
         let db = InMemoryCloudDatabase(faults: FaultPlan(rate: 0.2, kinds: .all, seed: 42))
         let store = CloudKitStyleRecordStore(database: db)   // as CloudKitRecordStore is over CKDatabase
-        let phone = try NoteSyncEngine(store: store, replica: ReplicaID(rawValue: 1), retryClock: RecordingClock())   // fixed ids: repeatable tests
-        let laptop = try NoteSyncEngine(store: store, replica: ReplicaID(rawValue: 2), retryClock: RecordingClock())
-        try await phone.createNote("n", text: "written on the phone")
+        let folder = NSTemporaryDirectory() + "notes-test-" + UUID().uuidString
+        let phoneNotes = try NoteLibrary.create(folder: folder + "/phone", replica: ReplicaID(rawValue: 1))   // fixed ids: repeatable tests
+        let phone = NoteSyncEngine(library: phoneNotes, store: store, retryClock: RecordingClock())
+        try phoneNotes.create("n", text: "written on the phone")
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let laptopNotes = try NoteLibrary.create(folder: folder + "/laptop", replica: ReplicaID(rawValue: 2))
+        let laptop = NoteSyncEngine(library: laptopNotes, store: store, retryClock: RecordingClock())
+        try laptopNotes.create("m", text: "written on the laptop")
         for _ in 0..<4 {
             _ = try? await phone.sync()
             _ = try? await laptop.sync()
@@ -25,8 +30,11 @@ struct CloudKitGuideTests {
         await db.setFaultPlan(.none)
         try await phone.sync()
         try await laptop.sync()
-        #expect(await laptop.text(of: "n") == "written on the phone")
-        #expect(await db.allRecords(in: NoteSyncConfiguration().zone).map(\.recordName) == ["n"])
+        try await phone.sync()
+        #expect(try laptopNotes.text(of: "n") == "written on the phone")
+        #expect(try phoneNotes.text(of: "m") == "written on the laptop")
+        #expect(try phoneNotes.list().allSatisfy { !$0.unsaved } && laptopNotes.list().allSatisfy { !$0.unsaved })
+        #expect(await db.allRecords(in: NoteSyncConfiguration().zone).map(\.recordName).sorted() == ["m", "n"])
     }
 
     /// Every block marked as run by this file stands in it, line for line (indentation aside).
