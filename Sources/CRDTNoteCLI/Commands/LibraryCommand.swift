@@ -63,7 +63,7 @@ extension LibraryOptions {
             "library's unsaved notes and deletes there, as the app's sync engine does with CloudKit; several",
             "processes may sync different libraries with one server folder at once, and a sync killed at any",
             "moment loses nothing (the next one finishes the work). It exits 1 when a note failed (named in",
-            "failedNotes) or the server kept failing.",
+            "failedNotes), 75 when the server folder stayed busy or kept failing (try again).",
         ],
         examples: [
             ("crdtnote library init notes", "Make a library in ./notes"),
