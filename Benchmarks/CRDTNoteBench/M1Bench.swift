@@ -5,7 +5,7 @@ import CRDTNoteSupport
 import CRDTNoteToolSupport
 import Foundation
 
-/// The M1 workload of shared/bench/WORKLOAD.md: two devices diverge on a large note.
+/// The M1 workload (Docs/BENCHMARKS.md, "Workload M1"): two devices diverge on a large note.
 struct M1Result {
     static let baseLength = 104_852
     static let expectedMergedLength = 136_655

@@ -58,7 +58,7 @@ struct ScalingResult {
     }
 
     var lines: [String] {
-        var out = ["scaling: base of n random scalars (typed in 100-scalar chunks), forked; k WORKLOAD edits per side; merge = B into A (in place)"]
+        var out = ["scaling: base of n random scalars (typed in 100-scalar chunks), forked; k random edits E(seed, n, k) per side (Docs/BENCHMARKS.md, M1); merge = B into A (in place)"]
         let header = ["n", "k", "edit ms/side", "merge ms", "µs/op", "ns/(k·log2 n)", "delta B", "merged B"]
         var rows = [header]
         for p in points {

@@ -11,7 +11,7 @@ struct WorkloadEdit {
     var text: String
 }
 
-/// R(seed, startLength, count) of WORKLOAD.md: the random numbers are drawn in exactly the
+/// E(seed, start, count) of Docs/BENCHMARKS.md ("Workload M1"): the random numbers are drawn in exactly the
 /// documented order, so every implementation produces the same edits.
 enum RandomEdits {
     static let alphabet = Array("abcdefghijklmnopqrstuvwxyz ".unicodeScalars)

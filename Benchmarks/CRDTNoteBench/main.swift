@@ -11,7 +11,7 @@ let usage = """
 
       replay TRACE [--runs N] [--json]   replay an editing trace (plain or gzipped JSON), check endContent
       m1 [--trace PATH] [--runs N] [--json] [--save DIR]
-                                         merge workload M1 (shared/bench/WORKLOAD.md); default trace
+                                         merge workload M1 (Docs/BENCHMARKS.md); default trace
                                          \(M1Bench.defaultTrace); --save writes S0, SA, SB and the
                                          merged note to DIR (existing folder) in formats 1 and 2
       records [--trace PATH] [--runs N] [--json]

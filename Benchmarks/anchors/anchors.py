@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Runs M1 (../shared/bench/WORKLOAD.md) and the standard workloads (crdt-benchmarks B1.1-B1.6,
+"""Runs M1 (Docs/BENCHMARKS.md, "Workload M1") and the standard workloads (crdt-benchmarks B1.1-B1.6,
 B2.1-B2.4, B4, B4x100; Docs/BENCHMARKS.md "Standard workloads") on Loro and Yrs (pycrdt) through
 their Python bindings, and prints the figures `crdtnote-bench m1 --json` and
 `crdtnote-bench standard --json` print, as one JSON object per library.
@@ -126,7 +126,7 @@ def pair_workloads():
 
 
 def random_edits(seed, length, count):
-    """R(seed, startLength, count) of WORKLOAD.md."""
+    """E(seed, start, count) of Docs/BENCHMARKS.md ("Workload M1")."""
     rng = SplitMix64(seed); edits = []
     for _ in range(count):
         r = rng.next()

@@ -1,6 +1,6 @@
 /// SplitMix64: the small, fast, seeded random generator behind everything crdtnote does
 /// deterministically — the sync simulation and its fault plans, the benchmark workloads
-/// (shared/bench/WORKLOAD.md defines M1 with exactly this generator) and the property tests.
+/// (Docs/BENCHMARKS.md, "Workload M1", defines M1 with exactly this generator) and the property tests.
 ///
 /// ```swift
 /// var rng = SplitMix64(seed: 1)
@@ -27,7 +27,7 @@ package struct SplitMix64: RandomNumberGenerator, Sendable, Hashable {
     package mutating func unit() -> Double { Double(next() >> 11) / Double(UInt64(1) << 53) }
 
     /// `next() % n` for `n > 0` (0 otherwise; a value is drawn either way, so sequences do
-    /// not depend on `n`): the plain modulo reduction WORKLOAD.md specifies.
+    /// not depend on `n`): the plain modulo reduction M1 specifies.
     package mutating func below(_ n: Int) -> Int {
         let value = next()
         return n > 0 ? Int(value % UInt64(n)) : 0

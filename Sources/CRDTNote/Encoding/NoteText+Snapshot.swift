@@ -36,7 +36,9 @@ extension NoteText {
     /// ``PayloadError``s: ``PayloadError/newerFormat(requiredReader:supportedReader:)`` before
     /// decoding anything when the payload needs a newer crdtnote, ``PayloadError/Code/corrupt``
     /// otherwise. ``string``, ``utf8``, the counts, ``version`` and ``lastModified`` are then
-    /// read straight from the payload.
+    /// read straight from the payload. Local edits of the note (and of its forks) are held to
+    /// `limits` too: one that would give it more than ``NoteLimits/maximumElements`` elements
+    /// throws ``NoteTextError/Code/tooLarge``.
     ///
     /// The runs (ids, origins, tombstones) are decoded, with every check a full decode makes,
     /// when the note is first edited, merged (on either side of the merge), asked for changes,
@@ -61,6 +63,7 @@ extension NoteText {
             latestStamp: prologue.table.latest, clockLog: prologue.table.logs.map(ClockLog.init), payload: snapshot,
             build: { () throws(BinaryDecodingError) -> TextSequence in try SnapshotDecoder.runs(prologue, limits: limits) })
         self.init(deferred: deferred, replica: replica, clock: clock)
+        maximumElements = limits.maximumElements
     }
 
     /// Decodes the rest of a loaded snapshot now (the runs, with every check; a no-op for any

@@ -42,7 +42,7 @@ extension NoteRecord {
     public func read(as replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) throws(NoteRecordError) -> NoteReading {
         switch try source() {
         case .plain(let text):
-            let note = try PlainTextFolding.legacyNote(text: text, recordName: recordName, modified: modifiedMilliseconds)
+            let note = try PlainTextFolding.legacyNote(text: text, recordName: recordName, modified: modifiedMilliseconds, limits: .default)
             return NoteReading(note: note.forked(as: replica, clock: clock), origin: .legacyText)
         case .crdt(let state, let origin):
             return NoteReading(note: state.forked(as: replica, clock: clock), origin: origin)
@@ -105,7 +105,7 @@ extension NoteRecord {
             return try foldMirror(text, showing: shown, of: state)
         }
         guard let text, text != state.string else { return .crdt(state, .payload) }
-        let folded = try PlainTextFolding.fold(state, text: text, recordName: recordName, modified: modifiedMilliseconds)
+        let folded = try PlainTextFolding.fold(state, text: text, recordName: recordName, modified: modifiedMilliseconds, limits: .default)
         return .crdt(folded, .payloadWithFoldedText)
     }
 
@@ -139,7 +139,7 @@ extension NoteRecord {
         }
         if text.utf8.elementsEqual(all[..<shown]) { return .crdt(state, .payload) }
         let edited = text + String(decoding: all[shown...], as: UTF8.self)
-        let folded = try PlainTextFolding.fold(state, text: edited, recordName: recordName, modified: modifiedMilliseconds)
+        let folded = try PlainTextFolding.fold(state, text: edited, recordName: recordName, modified: modifiedMilliseconds, limits: .default)
         return .crdt(folded, .payloadWithFoldedText)
     }
 

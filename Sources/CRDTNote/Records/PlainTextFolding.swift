@@ -10,13 +10,23 @@ enum PlainTextFolding {
     }
 
     /// A legacy text as a CRDT note: one insertion by the legacy replica of (record, text).
-    /// Throws `.limitExceeded` when the text exceeds the note's limits.
-    static func legacyNote(text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
+    /// Throws `.limitExceeded` when the text exceeds `limits` (``NoteLimits/maximumElements``).
+    static func legacyNote(text: String, recordName: String, modified: Int64?, limits: NoteLimits) throws(NoteRecordError) -> NoteText {
+        var note = NoteText(replica: NoteReplicaDerivation.legacy(recordName: recordName, text: text), clock: clock(modified: modified))
+        note.maximumElements = limits.maximumElements
         do {
-            return try NoteText(text, replica: NoteReplicaDerivation.legacy(recordName: recordName, text: text), clock: clock(modified: modified))
+            if !text.isEmpty { try note.insert(text, atScalarOffset: 0) }
         } catch {
             throw tooLarge(error, recordName: recordName)
         }
+        return note
+    }
+
+    /// `base` forked as `replica` for folding, its edits held to `limits`.
+    private static func folding(_ base: NoteText, as replica: ReplicaID, modified: Int64?, limits: NoteLimits) -> NoteText {
+        var folded = base.forked(as: replica, clock: clock(modified: modified))
+        folded.maximumElements = limits.maximumElements
+        return folded
     }
 
     /// A local-edit refusal (only `.tooLarge` can happen here) as a record error.
@@ -26,13 +36,13 @@ enum PlainTextFolding {
 
     /// `base` with `text` applied as a diff (insertions and deletions) by a replica derived
     /// from (record, base, text). Used when `base` is the state the plain text was edited from.
-    /// Throws `.limitExceeded` when the result would exceed the note's limits.
+    /// Throws `.limitExceeded` when the result would exceed `limits` (``NoteLimits/maximumElements``).
     /// A base loaded lazily whose runs prove corrupt is `.corruptPayload`.
-    static func fold(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
+    static func fold(_ base: NoteText, text: String, recordName: String, modified: Int64?, limits: NoteLimits) throws(NoteRecordError) -> NoteText {
         if base.string == text { return base }
         let base = try base.built(forRecord: recordName)
         let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: .diff)
-        var folded = base.forked(as: replica, clock: clock(modified: modified))
+        var folded = folding(base, as: replica, modified: modified, limits: limits)
         do {
             try folded.setText(text)
         } catch {
@@ -50,16 +60,16 @@ enum PlainTextFolding {
     /// that would join two letters or digits into one word (`apples` + `eggs`), the space or
     /// tab just before the second piece in its own text (else just after the first piece in
     /// its own text) goes between them, so both words stay words; without one, nothing is added.
-    /// Throws `.limitExceeded` when the result would exceed the note's limits, `.corruptPayload`
-    /// as ``fold(_:text:recordName:modified:)`` does.
-    static func foldInsertions(_ base: NoteText, text: String, recordName: String, modified: Int64?) throws(NoteRecordError) -> NoteText {
+    /// Throws `.limitExceeded` when the result would exceed `limits`, `.corruptPayload`
+    /// as ``fold(_:text:recordName:modified:limits:)`` does.
+    static func foldInsertions(_ base: NoteText, text: String, recordName: String, modified: Int64?, limits: NoteLimits) throws(NoteRecordError) -> NoteText {
         let old = base.utf8
         let new = Array(text.utf8)
         let edits = TextDiff.edits(from: old, to: new)
         guard edits.contains(where: { !$0.insert.isEmpty }) else { return base }
         let base = try base.built(forRecord: recordName)
         let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: .insertions)
-        var folded = base.forked(as: replica, clock: clock(modified: modified))
+        var folded = folding(base, as: replica, modified: modified, limits: limits)
         let scalars = Array(String(decoding: old, as: UTF8.self).unicodeScalars)
         let newScalars = Array(text.unicodeScalars)
         // Where each edit's insertion starts in `text`: edits come from the end backwards.

@@ -67,7 +67,7 @@ public struct RecordMerger: Sendable {
                 switch try ancestor.source() {
                 case .crdt(let state, _): ancestorState = try state.built(forRecord: ancestor.recordName)
                 case .plain(let text):
-                    ancestorState = try PlainTextFolding.legacyNote(text: text, recordName: server.recordName, modified: ancestor.modifiedMilliseconds)
+                    ancestorState = try PlainTextFolding.legacyNote(text: text, recordName: server.recordName, modified: ancestor.modifiedMilliseconds, limits: limits)
                 }
             } catch where error.code != .newerVersion {
                 // A damaged ancestor only costs precision: fall back to the two-way merge.
@@ -85,7 +85,7 @@ public struct RecordMerger: Sendable {
         var states = crdtStates
         if let base = ancestorState {
             for side in plainSides {
-                states.append(try PlainTextFolding.fold(base, text: side.text, recordName: server.recordName, modified: side.modified))
+                states.append(try PlainTextFolding.fold(base, text: side.text, recordName: server.recordName, modified: side.modified, limits: limits))
                 log.append("\(side.role): legacy text diffed against the ancestor and folded in as edits")
             }
         } else {
@@ -135,11 +135,11 @@ public struct RecordMerger: Sendable {
         } else {
             let first = plain.min { $0.text.utf8.lexicographicallyPrecedes($1.text.utf8) }
             guard let first else { return [] }
-            base = try PlainTextFolding.legacyNote(text: first.text, recordName: recordName, modified: first.modified)
+            base = try PlainTextFolding.legacyNote(text: first.text, recordName: recordName, modified: first.modified, limits: limits)
             out.append(base)
         }
         for side in plain where side.text != base.string {
-            out.append(try PlainTextFolding.foldInsertions(base, text: side.text, recordName: recordName, modified: side.modified))
+            out.append(try PlainTextFolding.foldInsertions(base, text: side.text, recordName: recordName, modified: side.modified, limits: limits))
             log.append("\(side.role): legacy text folded in two-way (insertions only)")
         }
         return out

@@ -226,6 +226,48 @@ struct DeletedIDs: Sendable, Equatable {
         }
     }
 
+#if CRDTNOTE_INTERNAL_CHECKS
+    /// What is wrong with the chunk holding `id` (the one a range starting there went to) and its
+    /// borders with the chunks either side: ranges non-empty, sorted, disjoint and not touching,
+    /// the chunk within twice `chunkCapacity`, its recorded start its first range's lower bound.
+    /// O(chunk). Only with `CRDTNOTE_INTERNAL_CHECKS` (TextSequence+InternalChecks.swift).
+    func chunkViolations(around id: UInt32) -> [String] {
+        if chunks.isEmpty { return rangeCount == 0 ? [] : ["no chunks but \(rangeCount) ranges counted"] }
+        guard chunkStarts.count == chunks.count else { return ["\(chunks.count) chunks but \(chunkStarts.count) chunk starts"] }
+        var problems: [String] = []
+        let c = chunkIndex(for: id)
+        let chunk = chunks[c]
+        if chunk.isEmpty || chunk.count > 2 * Self.chunkCapacity {
+            problems.append("chunk \(c) holds \(chunk.count) ranges (1...\(2 * Self.chunkCapacity) allowed)")
+        }
+        if let first = chunk.first, chunkStarts[c] != first.lowerBound {
+            problems.append("chunk \(c) is recorded to start at \(chunkStarts[c]), its first range is \(first)")
+        }
+        for (i, range) in chunk.enumerated() {
+            if range.isEmpty { problems.append("chunk \(c) holds an empty range at \(i)") }
+            if i > 0, chunk[i - 1].upperBound >= range.lowerBound {
+                problems.append("chunk \(c): ranges \(chunk[i - 1]) and \(range) overlap or touch")
+            }
+        }
+        if c > 0, let last = chunks[c - 1].last, let first = chunk.first, last.upperBound >= first.lowerBound {
+            problems.append("chunks \(c - 1) and \(c): ranges \(last) and \(first) overlap or touch")
+        }
+        if c + 1 < chunks.count, let last = chunk.last, let next = chunks[c + 1].first, last.upperBound >= next.lowerBound {
+            problems.append("chunks \(c) and \(c + 1): ranges \(last) and \(next) overlap or touch")
+        }
+        return problems
+    }
+
+    /// Test hook: replaces the chunks as they are (no merging, no checks), to show the checks
+    /// catch a corrupt set.
+    mutating func corruptForTesting(chunks newChunks: [[Range<UInt32>]]) {
+        chunks = newChunks
+        chunkStarts = newChunks.map { $0.first?.lowerBound ?? 0 }
+        rangeCount = newChunks.reduce(0) { $0 + $1.count }
+        hint = (0, 0)
+    }
+#endif
+
     private mutating func splitIfNeeded(_ c: Int) {
         guard chunks[c].count > 2 * Self.chunkCapacity else { return }
         let half = chunks[c].count / 2

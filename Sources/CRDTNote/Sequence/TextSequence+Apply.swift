@@ -19,6 +19,7 @@ extension TextSequence {
             self.recordingPatch = false
             patchRecorder = TextPatchBuilder()
             splitOversizedLeaves()
+            checkAfterMutation("apply (merge)")
         }
         // What a change set found impossible while integrating is rolled back to.
         let before = (replicas: replicas.count, nextSeq: nextSeq, content: content.count)

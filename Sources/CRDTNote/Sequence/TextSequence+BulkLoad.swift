@@ -20,6 +20,7 @@ extension TextSequence {
             DeletedIDs(sortedRanges: ranges.sorted { $0.lowerBound < $1.lowerBound })
         }
         layOut(runs)
+        checkAfterMutation("index build")
     }
 
     /// Replaces the tree with `runs` (document order) in half-full leaves, and rebuilds the

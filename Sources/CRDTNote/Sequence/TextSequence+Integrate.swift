@@ -86,6 +86,7 @@ extension TextSequence {
             content.append(contentsOf: bytes)
         } else {
             deleted[Int(new.replica)].insert(new.seq..<new.seqEnd)
+            noteTouched(deleted: new.seq..<new.seqEnd, replica: new.replica)
         }
         let slot: Int
         let index: Int
@@ -125,7 +126,10 @@ extension TextSequence {
         editCursor = nil
         var s = seq
         let end = seq + length
-        defer { deleted[Int(r)].insert(seq..<end) }
+        defer {
+            deleted[Int(r)].insert(seq..<end)
+            noteTouched(deleted: seq..<end, replica: r)
+        }
         while s < end {
             let p = locate(ItemRef(replica: r, seq: s))
             let found = run(at: p)

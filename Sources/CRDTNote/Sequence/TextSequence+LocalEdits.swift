@@ -27,9 +27,11 @@ extension TextSequence {
                                 replica: r, seq: nextSeq[Int(r)])
             typingCursor?.scalarEnd = p + scalars
             editCursor = EditCursor(slot: cursor.slot, index: cursor.index, scalarsBefore: p + scalars - length)
+            checkAfterMutation("local insertion")
             return
         }
         insertLocalPlacing(utf8, scalars: scalars, utf16: utf16, at: p, replica: r)
+        checkAfterMutation("local insertion")
     }
 
     /// `insertLocal` away from the typing cursor: finds the place, then extends the run on the
@@ -172,6 +174,7 @@ extension TextSequence {
             editCursor = EditCursor(slot: slot, index: i - 1, scalarsBefore: p)
         }
         deleted[Int(run.replica)].insert(id..<id &+ 1)
+        noteTouched(deleted: id..<id &+ 1, replica: run.replica)
         adjust(slot: slot, scalars: -1, utf16: -units)
         let ref = ItemRef(replica: run.replica, seq: id)
         recorder.deleted(VisibleStretch(first: ref, last: ref, bytes: byteRange, scalars: 1, utf16: units))
@@ -206,6 +209,7 @@ extension TextSequence {
     /// what each run lost, in document order (undo keeps it without a second walk).
     mutating func deleteLocal<R: DeletionRecorder>(_ range: Range<Int>, recording recorder: inout R) {
         guard !range.isEmpty else { return }
+        defer { checkAfterMutation("local deletion") }
         typingCursor = nil
         var remaining = UInt32(range.count)
         let start = nearbyPosition(ofScalar: range.lowerBound)
@@ -249,6 +253,7 @@ extension TextSequence {
                     scalars: Int(target.length), utf16: Int(target.utf16)))
                 leaves[slot][index].markDeleted()
                 deleted[Int(target.replica)].insert(target.seq..<target.seqEnd)
+                noteTouched(deleted: target.seq..<target.seqEnd, replica: target.replica)
                 remaining -= target.length
                 index += 1
             }

@@ -21,6 +21,7 @@ extension TextSequence {
             var placed = run
             if run.isDeleted {
                 deleted[Int(run.replica)].insert(run.seq..<run.seqEnd)
+                noteTouched(deleted: run.seq..<run.seqEnd, replica: run.replica)
             } else {
                 placed.byteStart = UInt32(content.count)
                 content.append(contentsOf: bytes)

@@ -78,6 +78,7 @@ extension TextSequence {
     private mutating func setPosition(_ position: Int, to slot: Int32, replacing old: Int32) {
         order[position] = slot
         orderIndex[Int(slot)] = Int32(position)
+        noteTouched(slot: Int(slot))
         let scalars = slotScalars[Int(slot)] - slotScalars[Int(old)]
         let units = slotUTF16[Int(slot)] - slotUTF16[Int(old)]
         if scalars != 0 { scalarTree.add(scalars, at: position) }
@@ -124,6 +125,8 @@ extension TextSequence {
     /// moving together) are re-pointed in `leafOf` as one range: each `assign` is a search and
     /// may copy a chunk still shared with another copy of the note.
     mutating func moveRuns(_ runs: [Run], from: Int, to: Int) {
+        noteTouched(slot: from)
+        noteTouched(slot: to)
         var scalars = 0
         var units = 0
         // (replica << 32 | first id, end id) per run, sorted, then joined where ids continue.

@@ -146,6 +146,7 @@ extension TextSequence {
     /// or two of these, and the call itself cost a fifth of the work.
     @inline(__always)
     mutating func adjust(slot: Int, scalars: Int, utf16: Int) {
+        noteTouched(slot: slot)
         if scalars == 0 && utf16 == 0 { return }
         if slot != heldSlot {
             flushSlotCounts()
@@ -192,6 +193,7 @@ extension TextSequence {
         let k = position.offset
         if k == 0 { return }
         let slot = Int(order[position.order])
+        noteTouched(slot: slot)
         let (first, second) = cut(leaves[slot][position.run], at: k)
         leaves[slot][position.run] = first
         leaves[slot].insertInPlace(second, at: position.run + 1)
@@ -229,6 +231,7 @@ extension TextSequence {
         let a = leaves[slot][index]
         let b = leaves[slot][index + 1]
         guard a.canAbsorb(b) else { return }
+        noteTouched(slot: slot)
         leaves[slot][index].length &+= b.length
         leaves[slot][index].utf16 &+= b.utf16
         leaves[slot][index].byteCount &+= b.byteCount
@@ -327,6 +330,7 @@ extension TextSequence {
     mutating func rebuildIndexes(from start: Int = 0) {
         flushSlotCounts()
         let n = order.count
+        noteTouched(positionsFrom: start)
         order.withUnsafeBufferPointer { order in
             orderIndex.withUnsafeMutableBufferPointer { index in
                 for i in max(start, 0)..<n { index[Int(order[i])] = Int32(i) }

@@ -74,6 +74,11 @@ struct TextSequence: Sendable {
     /// Leaves that grew past `leafCapacity` while splits were deferred (may repeat).
     var oversizedSlots: [Int] = []
 
+    #if CRDTNOTE_INTERNAL_CHECKS
+    /// What the current mutation touched, for the internal checks (TextSequence+InternalChecks.swift).
+    var internalChecks = InternalCheckLog()
+    #endif
+
     init() {
         scalarTree.rebuild([0])
         utf16Tree.rebuild([0])

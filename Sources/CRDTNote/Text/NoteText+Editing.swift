@@ -13,6 +13,9 @@ extension NoteText {
 
     /// Replaces the Unicode scalars in `range` with `text`, as one edit.
     ///
+    /// Throws ``NoteTextError/Code/tooLarge``, changing nothing, when the note would grow past
+    /// its limits (see that code).
+    ///
     /// Every edit of a note loaded from a snapshot first builds its index; a snapshot whose runs
     /// are corrupt makes it throw ``NoteTextError/Code/corruptSnapshot``, changing nothing.
     public mutating func replaceScalars(in range: Range<Int>, with text: String) throws(NoteTextError) {
@@ -52,7 +55,7 @@ extension NoteText {
         // Stored properties only (a method call on `self` here copies the whole note).
         if let problem = Self.capacityProblem(
             contentBytes: sequence.content.count, nextSeq: sequence.nextSeq, local: localIndexIfAny,
-            replica: replica, adding: byteCount, scalars: byteCount) { throw problem }
+            replica: replica, maximumElements: maximumElements, adding: byteCount, scalars: byteCount) { throw problem }
         if range.isEmpty && byteCount == 0 { return }
         let local = localIndex()
         let stamp = clock.tick()
@@ -136,22 +139,27 @@ extension NoteText {
         return scalar
     }
 
+    /// Why adding up to `scalars` elements and `bytes` bytes of text would take the note past its
+    /// limits (see ``NoteTextError/Code/tooLarge``), or nil.
     func capacityProblem(adding bytes: Int, scalars: Int) -> NoteTextError? {
         Self.capacityProblem(contentBytes: sequence.content.count, nextSeq: sequence.nextSeq, local: localIndexIfAny,
-                             replica: replica, adding: bytes, scalars: scalars)
+                             replica: replica, maximumElements: maximumElements, adding: bytes, scalars: scalars)
     }
 
+    /// The element limit (`maximumElements`, from the note's ``NoteLimits``) first; then what the
+    /// index can address at all, which only limits above the defaults can reach: 2^32 − 1 bytes
+    /// of text storage (every byte ever inserted), 2^32 − 1 ids per replica.
     private static func capacityProblem(contentBytes: Int, nextSeq: [UInt32], local: UInt32?, replica: ReplicaID,
-                                        adding bytes: Int, scalars: Int) -> NoteTextError? {
+                                        maximumElements: Int, adding bytes: Int, scalars: Int) -> NoteTextError? {
+        if scalars > 0, nextSeq.reduce(0, { $0 + Int($1) }) + scalars > maximumElements {
+            return NoteTextError(.tooLarge, "the note would have more than the \(maximumElements) elements (characters ever inserted, "
+                                 + "deleted ones included) its limits allow (NoteLimits.maximumElements)")
+        }
         if contentBytes + bytes >= Int(UInt32.max) {
-            return NoteTextError(.tooLarge, "the note's text storage would exceed 4 GiB")
+            return NoteTextError(.tooLarge, "the note's text storage would reach 2^32 bytes")
         }
         if let local, Int(nextSeq[Int(local)]) + scalars >= Int(UInt32.max) {
-            return NoteTextError(.tooLarge, "replica \(replica) would exceed 2^32 inserted characters")
-        }
-        let limit = NoteLimits.default.maximumElements
-        if scalars > 0, nextSeq.reduce(0, { $0 + Int($1) }) + scalars > limit {
-            return NoteTextError(.tooLarge, "the note would have more than the \(limit) elements a reader accepts (NoteLimits)")
+            return NoteTextError(.tooLarge, "replica \(replica) would reach 2^32 inserted characters")
         }
         return nil
     }
@@ -169,9 +177,9 @@ extension NoteText {
     /// be recorded after the other one), and concurrent edits of other devices merge against
     /// what was recorded. Docs/GETTING-STARTED.md, "Whole-text updates", explains the trade-off.
     ///
-    /// Throws ``NoteTextError/Code/tooLarge``, leaving the text unchanged, when the result would
-    /// exceed the note's limits (4 GiB of text storage, 2^32 characters inserted by this replica),
-    /// and ``NoteTextError/Code/corruptSnapshot`` as ``replaceScalars(in:with:)`` does.
+    /// Throws ``NoteTextError/Code/tooLarge``, leaving the text unchanged, when the inserted text
+    /// would take the note past its limits (see that code), and
+    /// ``NoteTextError/Code/corruptSnapshot`` as ``replaceScalars(in:with:)`` does.
     public mutating func setText(_ newText: String) throws(NoteTextError) {
         if deferred != nil { try buildIndexForEdit() }
         let old = sequence.utf8Bytes()

@@ -39,6 +39,10 @@ public struct NoteText: Sendable {
     @usableFromInline var localIndexIfAny: UInt32?
     /// This device's undo and redo steps (empty unless ``undoLimit`` is set; never encoded or merged).
     var undoHistory = UndoHistory()
+    /// Most elements (ids ever inserted, tombstones included) local edits may grow the note to:
+    /// ``NoteLimits/maximumElements`` of the limits it was loaded with
+    /// (``init(snapshot:replica:clock:limits:)``), of the defaults otherwise. Forks keep it.
+    var maximumElements = NoteLimits.default.maximumElements
 
     /// An empty note edited as `replica`.
     public init(replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) {
@@ -47,7 +51,8 @@ public struct NoteText: Sendable {
 
     /// A note whose initial text is inserted as one edit by `replica`.
     ///
-    /// Throws ``NoteTextError/Code/tooLarge`` when `text` exceeds the note's limits (4 GiB of UTF-8).
+    /// Throws ``NoteTextError/Code/tooLarge`` when `text` has more Unicode scalars than
+    /// ``NoteLimits/default``'s ``NoteLimits/maximumElements`` (2^26).
     public init(_ text: String, replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) throws(NoteTextError) {
         self.init(replica: replica, clock: clock)
         if !text.isEmpty { try replaceScalars(in: 0..<0, with: text) }
@@ -79,8 +84,10 @@ public struct NoteText: Sendable {
     /// `replica` must be that writer's own id, never one another writer uses (see ``ReplicaID``).
     /// A copy of a note loaded from a snapshot shares the not yet built index with it.
     public func forked(as replica: ReplicaID, clock: HybridLogicalClock? = nil) -> NoteText {
-        if let deferred { return NoteText(deferred: deferred, replica: replica, clock: clock ?? self.clock) }
-        return NoteText(sequence: sequence, replica: replica, clock: clock ?? self.clock)
+        var fork = deferred.map { NoteText(deferred: $0, replica: replica, clock: clock ?? self.clock) }
+            ?? NoteText(sequence: sequence, replica: replica, clock: clock ?? self.clock)
+        fork.maximumElements = maximumElements
+        return fork
     }
 
     /// The index, built from the loaded snapshot if need be (and then kept for every copy of it),

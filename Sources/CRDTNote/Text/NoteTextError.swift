@@ -12,7 +12,11 @@ public struct NoteTextError: Error, Hashable, Sendable, CustomStringConvertible 
         public static let outOfBounds = Code(rawValue: "outOfBounds")
         /// A UTF-16 offset falls between the two halves of a surrogate pair.
         public static let insideSurrogatePair = Code(rawValue: "insideSurrogatePair")
-        /// The note would exceed the format's limits (4 GiB of text, 2^32 characters per replica).
+        /// The edit would grow the note past its limits: more elements (characters ever inserted,
+        /// deleted ones included) than ``NoteLimits/maximumElements`` allows, 2^26 by default (a
+        /// note loaded with ``NoteText/init(snapshot:replica:clock:limits:)`` uses the limits it was
+        /// loaded with; ``NoteText/checkLimits(_:)`` checks the other limits); or, with limits set
+        /// above the defaults, 2^32 bytes of text storage or 2^32 characters inserted by one replica.
         public static let tooLarge = Code(rawValue: "tooLarge")
         /// The note was loaded from a snapshot whose header, checksum, text and clock table are
         /// sound but whose runs are not (found when the index was first built, on this edit or

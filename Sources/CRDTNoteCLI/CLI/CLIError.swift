@@ -54,11 +54,6 @@ struct CLIError: Error, Equatable, Sendable {
         CLIError(code: .usage, message: message, helpCommand: command)
     }
 
-    /// The error a command's handler throws until its library feature is wired in.
-    static func notImplemented(_ command: String) -> CLIError {
-        CLIError(code: .internalFailure, message: "'\(command)' is not implemented in this build")
-    }
-
     /// The status the process exits with for this error.
     var exitStatus: ExitStatus {
         switch code {

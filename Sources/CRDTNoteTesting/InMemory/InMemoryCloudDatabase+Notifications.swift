@@ -8,8 +8,7 @@ import CRDTNote
 extension InMemoryCloudDatabase {
     /// Saves (creates or replaces) a subscription for changes to `zone`, as CloudKit saves a
     /// `CKRecordZoneSubscription` with silent notifications; `zoneNotFound` when the zone does
-    /// not exist. (Declared `async`, as the protocol requirement is: a synchronous method would
-    /// lose to the protocol's default, which has no subscriptions, in calls from async code.)
+    /// not exist.
     public func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(CloudKitFailure) {
         try begin(Self.zoneRequestFaults, zone: nil)
         guard zones[zone.zoneName] != nil, !userDeletedZones.contains(zone.zoneName) else {

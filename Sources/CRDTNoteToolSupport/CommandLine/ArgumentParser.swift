@@ -68,12 +68,6 @@ package struct ParsedArguments: Equatable, Sendable {
         return given[0]
     }
 
-    /// The value of option `name`, failing when it is absent.
-    package func requiredValue(_ name: String) throws(UsageError) -> String {
-        guard let value = try value(name) else { throw usageError("missing required option '\(name)'") }
-        return value
-    }
-
     /// The single positional argument, named `placeholder` in errors.
     package func singlePositional(_ placeholder: String) throws(UsageError) -> String {
         guard let first = positionals.first else { throw usageError("missing \(placeholder) argument") }

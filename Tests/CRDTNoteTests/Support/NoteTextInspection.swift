@@ -1,3 +1,4 @@
+import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 @testable import CRDTNoteTesting
@@ -13,6 +14,16 @@ extension NoteText {
             return try loadedSequence().invariantViolations()
         } catch {
             return ["the loaded snapshot's index cannot be built: \(error)"]
+        }
+    }
+    /// The full structural check (``invariantViolations``) of every note, as the property and trace
+    /// tests end: with `CRDTNOTE_INTERNAL_CHECKS` each mutation checks only what it touched (and
+    /// everything every 1,000 mutations), so the state a test ends in is checked whole here.
+    static func expectSound(_ notes: [NoteText], _ context: @autoclosure () -> String = "",
+                            sourceLocation: SourceLocation = #_sourceLocation) {
+        for (i, note) in notes.enumerated() {
+            let problems = note.invariantViolations
+            #expect(problems == [], "note \(i) \(context()): \(problems.prefix(3))", sourceLocation: sourceLocation)
         }
     }
     var visibleIDs: [(replica: ReplicaID, seq: UInt32)] { ((try? loadedSequence()) ?? TextSequence()).visibleIDs() }

@@ -102,6 +102,7 @@ import CRDTNoteTestSupport
             #expect(remote.scalarOffset(of: fromJSON) == local.scalarOffset(of: t.anchor))
         }
         try check(local, tracked, &ordered, seed: seed, step: -1)
+        NoteText.expectSound([local, remote], "seed \(seed)")
     }
 
     /// Checks every tracked anchor of `note` against the oracle and the order kept so far.

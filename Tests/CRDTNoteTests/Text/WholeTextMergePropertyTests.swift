@@ -88,6 +88,9 @@ import CRDTNoteTestSupport
             problems.append("\(t): \(n) in the merge, expected \(expected[t, default: 0])")
         }
         for (t, n) in expected where n > 0 && found[t] == nil { problems.append("\(t): missing") }
+        for (name, note) in [("A", a), ("B", b), ("A+B", merged), ("B+A", other)] where !note.invariantViolations.isEmpty {
+            problems.append("\(name) breaks invariants: \(note.invariantViolations.prefix(2))")
+        }
         // Recorded insertions stay proportional to what each device typed.
         for (note, final, replica) in [(a, finalA, ReplicaID.test(2)), (b, finalB, ReplicaID.test(3))] {
             let typed = final.filter { !tokensBase.contains($0.token) }.reduce(0) { $0 + $1.token.unicodeScalars.count + 1 }

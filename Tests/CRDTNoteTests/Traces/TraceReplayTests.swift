@@ -132,6 +132,7 @@ struct TraceReplayTests {
         let note = try TraceReplay.replay(trace)
         #expect(note.scalarCount == 104_852)
         #expect(note.string == trace.endContent)
+        NoteText.expectSound([note])
     }
 
     @Test(.enabled(if: SharedTraces.isInstalled("seph-blog1.json.gz"), "needs ../shared/traces/seph-blog1.json.gz"))
@@ -144,6 +145,7 @@ struct TraceReplayTests {
         let note = try TraceReplay.replay(trace)
         #expect(note.scalarCount == 56_769)
         #expect(note.string == trace.endContent)
+        NoteText.expectSound([note])
     }
 
     @Test(.enabled(if: SharedTraces.isInstalled("clownschool.concurrent.json.gz"), "needs ../shared/traces/clownschool.concurrent.json.gz"))
@@ -157,5 +159,6 @@ struct TraceReplayTests {
         #expect(note.scalarCount == 21_148)
         #expect(note.string == trace.endContent)
         #expect(Set(note.version.counts.keys) == [.test(1), .test(2), .test(3)])
+        NoteText.expectSound([note])
     }
 }

@@ -17,6 +17,7 @@ extension TextSequence {
             }
             inverse.addDeletion(seqs)
         }
+        checkAfterMutation("undo or redo step")
         return inverse
     }
 

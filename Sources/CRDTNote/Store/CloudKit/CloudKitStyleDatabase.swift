@@ -12,7 +12,10 @@ public protocol CloudKitStyleDatabase: Sendable {
     /// `CKDatabase.modifyRecords(saving:deleting:savePolicy: .ifServerRecordUnchanged, atomically: false)`.
     func modifyRecords(saving: [CloudRecord], deleting: [String], in zone: RecordZoneID) async throws(CloudKitFailure)
         -> (saveResults: [String: Result<CloudRecord, CloudKitFailure>], deleteResults: [String: Result<Void, CloudKitFailure>])
-    /// Saves a subscription (`subscriptionID`) to changes of `zone`, with silent notifications.
+    /// Saves a subscription (`subscriptionID`) to changes of `zone`, with silent notifications
+    /// (`CKDatabase.save(_: CKSubscription)` with a `CKRecordZoneSubscription`). Every database
+    /// implements it, as an `async` method; one without subscriptions throws `.invalidArguments`
+    /// from its own implementation, and the sync engine then polls.
     func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(CloudKitFailure)
     /// `CKDatabase.recordZoneChanges(inZoneWith:since:desiredKeys:resultsLimit:)`.
     func recordZoneChanges(in zone: RecordZoneID, since token: ChangeToken?, resultsLimit: Int) async throws(CloudKitFailure)
@@ -117,17 +120,6 @@ public struct CloudKitStyleRecordStore<Database: CloudKitStyleDatabase>: RecordS
         changed.sort { $0.recordName < $1.recordName }
         return RecordChanges(changed: changed, deletedRecordNames: page.deletions, token: page.changeToken, moreComing: page.moreComing,
                              recordErrors: failures)
-    }
-}
-
-extension CloudKitStyleDatabase {
-    /// Saves a zone subscription with silent notifications. The default (for databases that
-    /// have none) fails with `.invalidArguments`; the engine then polls. A database that has
-    /// subscriptions declares its own `async`, as the requirement is: a synchronous one (an
-    /// actor's, say) still witnesses the requirement, but direct calls on the concrete type from
-    /// async code would pick this default over it.
-    public func saveZoneSubscription(_ subscriptionID: String, for zone: RecordZoneID) async throws(CloudKitFailure) {
-        throw CloudKitFailure(.invalidArguments, "this database does not support subscriptions")
     }
 }
 
