@@ -20,9 +20,6 @@ actor CrashingStore: RecordZoneSubscribing {
         applyFatal = applying
     }
 
-    /// Dies now (between requests).
-    func die() { dead = true }
-
     private static let deadError = RecordStoreError(.storageFailure, "simulated: the process died")
 
     private func perform<T: Sendable>(_ body: () async throws(RecordStoreError) -> T) async throws(RecordStoreError) -> T {
