@@ -228,8 +228,8 @@ struct LibraryIndex: Sendable, Equatable {
     static func readRef(_ reader: inout ByteReader, below generation: UInt64, _ what: String) throws(BinaryDecodingError) -> BlobRef {
         let offset = reader.offset
         let packGeneration = try reader.readVarUInt()
-        let start = try reader.readVarUInt(max: UInt64(Int.max / 2), "\(what) offset")
-        let length = try reader.readVarUInt(max: UInt64(PackFormat.maximumBlob), "\(what) length")
+        let start = try reader.readVarUInt(max: UInt64(Int.max / 2), "blob offset")
+        let length = try reader.readVarUInt(max: UInt64(PackFormat.maximumBlob), "blob length")
         guard packGeneration <= generation, start >= UInt64(PackFormat.headerSize) else {
             throw BinaryDecodingError(.invalidValue, at: offset, "\(what) at offset \(start) of pack \(packGeneration), in the index of generation \(generation)")
         }
