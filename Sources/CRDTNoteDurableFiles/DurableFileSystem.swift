@@ -30,6 +30,11 @@ package protocol DurableFileSystem: Sendable {
     /// The whole contents of the file at `path`.
     func readFile(at path: String) throws(DurableFileError) -> [UInt8]
 
+    /// Up to `count` bytes of the file at `path` from byte `offset` on (`pread`): fewer when the
+    /// file ends first, none when it ends at or before `offset`. A negative `offset` or `count`
+    /// fails with `EINVAL`.
+    func readBytes(at path: String, offset: Int, count: Int) throws(DurableFileError) -> [UInt8]
+
     /// Writes `bytes` to the file at `path` as `mode` says (truncate, create only, append).
     /// `permissions`, when given, become the file's permission bits exactly; nil keeps an
     /// existing file's bits and creates a new file as `0644` narrowed by the umask. With `sync`

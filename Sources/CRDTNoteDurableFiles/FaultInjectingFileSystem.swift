@@ -173,6 +173,18 @@ package final class FaultInjectingFileSystem: DurableFileSystem, @unchecked Send
         return try existingFile(path, .read).current
     }
 
+    /// See ``DurableFileSystem/readBytes(at:offset:count:)``: a slice of what readers see now
+    /// (after a crash, what the crash kept). One operation, like ``readFile(at:)``.
+    package func readBytes(at path: String, offset: Int, count: Int) throws(DurableFileError) -> [UInt8] {
+        condition.lock()
+        defer { condition.unlock() }
+        _ = try begin(.read, path)
+        guard offset >= 0, count >= 0 else { throw DurableFileError(path: path, operation: .read, errorNumber: EINVAL) }
+        let contents = try existingFile(path, .read).current
+        guard offset < contents.count else { return [] }
+        return Array(contents[offset..<min(contents.count, offset + min(count, contents.count))])
+    }
+
     /// See ``DurableFileSystem/writeFile(at:_:mode:permissions:sync:)``.
     package func writeFile(at path: String, _ bytes: [UInt8], mode: DurableWriteMode, permissions: UInt16?, sync: Bool) throws(DurableFileError) {
         let operation: DurableFileOperation = mode == .append ? .append : .write

@@ -56,6 +56,29 @@ package struct PosixFileSystem: DurableFileSystem {
         return bytes
     }
 
+    /// See ``DurableFileSystem/readBytes(at:offset:count:)``: `pread` from `offset` until
+    /// `count` bytes or the end of the file.
+    package func readBytes(at path: String, offset: Int, count: Int) throws(DurableFileError) -> [UInt8] {
+        guard offset >= 0, count >= 0 else { throw DurableFileError(path: path, operation: .read, errorNumber: EINVAL) }
+        let fd = try Self.open(path, O_RDONLY | O_CLOEXEC, operation: .read)
+        defer { close(fd) }
+        var bytes = [UInt8](repeating: 0, count: count)
+        var done = 0
+        while done < count {
+            let n = bytes.withUnsafeMutableBytes { buffer in
+                cPread(fd, buffer.baseAddress.map { $0 + done }, count - done, off_t(offset + done))
+            }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw DurableFileError(path: path, operation: .read, errorNumber: errno)
+            }
+            if n == 0 { break }
+            done += n
+        }
+        bytes.removeLast(count - done)
+        return bytes
+    }
+
     /// See ``DurableFileSystem/writeFile(at:_:mode:permissions:sync:)``.
     package func writeFile(at path: String, _ bytes: [UInt8], mode: DurableWriteMode, permissions: UInt16?, sync: Bool) throws(DurableFileError) {
         let operation: DurableFileOperation = mode == .append ? .append : .write
@@ -207,6 +230,9 @@ package struct PosixFileSystem: DurableFileSystem {
 
 @inline(__always)
 private func cRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int) -> Int { read(fd, buffer, count) }
+
+@inline(__always)
+private func cPread(_ fd: Int32, _ buffer: UnsafeMutableRawPointer?, _ count: Int, _ offset: off_t) -> Int { pread(fd, buffer, count, offset) }
 
 @inline(__always)
 private func cWrite(_ fd: Int32, _ buffer: UnsafeRawPointer?, _ count: Int) -> Int { write(fd, buffer, count) }

@@ -87,6 +87,18 @@ struct LibraryDisk: Sendable {
         do { return try fileSystem.readFileIfPresent(at: path(name)) } catch { throw self.error(error) }
     }
 
+    /// Up to `count` bytes of the file from `offset` (fewer where it ends), or nil when it does
+    /// not exist.
+    func read(_ name: String, offset: Int, count: Int) throws(NoteLibraryError) -> [UInt8]? {
+        do {
+            return try fileSystem.readBytes(at: path(name), offset: offset, count: count)
+        } catch where error.isNotFound {
+            return nil
+        } catch {
+            throw self.error(error)
+        }
+    }
+
     /// The file's size, or nil when it does not exist.
     func size(_ name: String) throws(NoteLibraryError) -> Int? {
         do { return try fileSystem.status(at: path(name)).map { Int($0.size) } } catch { throw self.error(error) }
@@ -95,6 +107,23 @@ struct LibraryDisk: Sendable {
     /// Appends `bytes` to the file (not flushed).
     func append(_ bytes: [UInt8], to name: String) throws(NoteLibraryError) {
         do { try fileSystem.append(bytes, to: path(name), sync: false) } catch { throw self.error(error) }
+    }
+
+    /// Writes `bytes` to the file, which must not exist yet (not flushed).
+    func writeNew(_ bytes: [UInt8], to name: String) throws(NoteLibraryError) {
+        do { try fileSystem.writeFile(at: path(name), bytes, mode: .createNew, permissions: nil, sync: false) } catch { throw self.error(error) }
+    }
+
+    /// A fresh hidden name beside `name` (same folder), for a file a rename then moves over it.
+    func temporaryName(beside name: String) -> String {
+        let temporary = DurablePath.name(of: fileSystem.temporaryPath(beside: path(name)))
+        let folder = DurablePath.directory(of: name)
+        return folder == "." ? temporary : DurablePath.join(folder, temporary)
+    }
+
+    /// Renames a file over another (not flushed: sync the folder).
+    func rename(_ name: String, to destination: String) throws(NoteLibraryError) {
+        do { try fileSystem.rename(path(name), to: path(destination)) } catch { throw self.error(error) }
     }
 
     /// Flushes the file's contents to disk.

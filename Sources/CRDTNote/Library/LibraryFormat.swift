@@ -1,9 +1,9 @@
 /// Versions and file names of a note library folder (Docs/LIBRARY.md, "Layout on disk").
 enum LibraryFormat {
     /// The format this library writes.
-    static let version: UInt16 = 1
-    /// The oldest reader that can read what it writes.
-    static let minimumReader: UInt16 = 1
+    static let version: UInt16 = 2
+    /// The oldest reader that can read what it writes (format 1 readers know no pack files).
+    static let minimumReader: UInt16 = 2
     /// Most notes one library holds.
     static let maximumNotes = 1_000_000
 
@@ -11,7 +11,24 @@ enum LibraryFormat {
     static let lockFile = "lock"
     static let notesFolder = "notes"
     static func journalFile(_ generation: UInt64) -> String { "journal-\(generation)" }
+    /// A format 1 note's snapshot, a file of its own (read; never written since format 2).
     static func snapshotFile(note: UInt32, generation: UInt64) -> String { "\(notesFolder)/\(note)-\(generation).snapshot" }
+    static func packFile(_ generation: UInt64) -> String { "\(notesFolder)/pack-\(generation)" }
+}
+
+/// The bits of a note's flags byte in the index.
+enum NoteFlags {
+    static let unsaved: UInt8 = 1
+    static let customTitle: UInt8 = 2
+    /// Format 1: the snapshot is the file `notes/<number>-<generation>.snapshot`.
+    static let snapshotFile: UInt8 = 4
+    static let fields: UInt8 = 8
+    /// The snapshot is a blob in a pack.
+    static let snapshotBlob: UInt8 = 16
+    /// The server metadata is a blob in a pack.
+    static let serverBlob: UInt8 = 32
+    /// Every bit this reader knows (64 and up are for later formats).
+    static let known: UInt8 = 63
 }
 
 /// What the library knows of one note without loading it.
@@ -26,15 +43,19 @@ struct LibraryNote: Sendable, Equatable {
     /// Milliseconds since 1970.
     var created: Int64
     var modified: Int64
-    /// Changed since a server last confirmed it (always true until the sync engine runs on the library).
+    /// Changed since a server last confirmed it.
     var unsaved: Bool
-    /// The generation whose compaction wrote the note's snapshot file; nil: the note's whole
-    /// history is in the journal.
-    var snapshot: UInt64?
+    /// Where compaction last wrote the note's snapshot; nil: the note's whole history is in
+    /// the journal.
+    var snapshot: SnapshotLocation?
+    /// The sync engine's server metadata of the note (opaque here) as of the last compaction.
+    var server: BlobRef?
     /// The app's fields (folder, pinned, tags, ...) with the stamp of each one's last change.
     var fields: [String: StampedField] = [:]
     /// Not stored: the bodies of its `.changed` entries in the current journal, in order.
     var journal: [Range<Int>] = []
+    /// Not stored: the latest server metadata in the current journal, newer than ``server``.
+    var serverJournal: Range<Int>?
     /// Not stored: why the note's journal entries could not all be read, when they could not.
     var damage: String?
     /// Bumped by every local change (every process replays the same journal, so every process
@@ -42,10 +63,6 @@ struct LibraryNote: Sendable, Equatable {
     var revision: UInt64 = 0
     /// The change tag of the server record the note was last synced with.
     var serverTag: String?
-    /// Not stored: the latest server metadata (``ServerMetadata``) in the current journal.
-    var serverJournal: Range<Int>?
-    /// The server metadata as of the index (stored in the index's sync section).
-    var storedServer: [UInt8]?
     /// Stamps of app fields removed here or on the server, so an older set does not bring them back.
     var removedFields: [String: HLCTimestamp] = [:]
 
@@ -72,6 +89,8 @@ struct LibraryIndex: Sendable, Equatable {
     var pendingDeleteTags: [String: String] = [:]
     /// The sync transport's state (sync section).
     var transport: [UInt8]?
+    /// The minimum reader the index was written for (an older library's is lower; not compared).
+    var writtenMinimumReader: UInt16 = LibraryFormat.minimumReader
 
     static func == (a: LibraryIndex, b: LibraryIndex) -> Bool {
         a.generation == b.generation && a.nextNote == b.nextNote && a.notes == b.notes
@@ -90,15 +109,25 @@ struct LibraryIndex: Sendable, Equatable {
             out.writeVarUInt(UInt64(note.number))
             out.writeLengthPrefixed(Array(note.name.utf8))
             out.writeLengthPrefixed(Array(note.derivedTitle.utf8))
-            var flags: UInt8 = note.unsaved ? 1 : 0
-            if note.customTitle != nil { flags |= 2 }
-            if note.snapshot != nil { flags |= 4 }
-            if !note.fields.isEmpty { flags |= 8 }
+            var flags: UInt8 = note.unsaved ? NoteFlags.unsaved : 0
+            if note.customTitle != nil { flags |= NoteFlags.customTitle }
+            switch note.snapshot {
+            case .file?: flags |= NoteFlags.snapshotFile
+            case .blob?: flags |= NoteFlags.snapshotBlob
+            case nil: break
+            }
+            if note.server != nil { flags |= NoteFlags.serverBlob }
+            if !note.fields.isEmpty { flags |= NoteFlags.fields }
             out.writeByte(flags)
             if let custom = note.customTitle { out.writeLengthPrefixed(Array(custom.utf8)) }
             out.writeVarInt(note.created)
             out.writeVarInt(note.modified)
-            if let snapshot = note.snapshot { out.writeVarUInt(snapshot) }
+            switch note.snapshot {
+            case .file(let generation)?: out.writeVarUInt(generation)
+            case .blob(let ref)?: Self.write(ref, into: &out)
+            case nil: break
+            }
+            if let server = note.server { Self.write(server, into: &out) }
             if !note.fields.isEmpty {
                 out.writeVarUInt(UInt64(note.fields.count))
                 for key in note.fields.keys.sorted() {
@@ -136,6 +165,7 @@ struct LibraryIndex: Sendable, Equatable {
                 throw LibraryFileError.damaged("the index fails its checksum")
             }
             var index = LibraryIndex()
+            index.writtenMinimumReader = minimumReader
             index.generation = try reader.readUInt64LE()
             index.nextNote = UInt32(try reader.readVarUInt(max: UInt64(UInt32.max), "next note number"))
             let count = try reader.readCount("note count", minimumBytesEach: 7)
@@ -151,13 +181,22 @@ struct LibraryIndex: Sendable, Equatable {
                 let derived = try JournalEntry.readString(&reader, max: JournalEntry.maximumTitleBytes, "title")
                 let flagsOffset = reader.offset
                 let flags = try reader.readByte()
-                guard flags & ~15 == 0 else { throw BinaryDecodingError(.invalidValue, at: flagsOffset, "note flags \(flags)") }
-                let custom = flags & 2 != 0 ? try JournalEntry.readString(&reader, max: JournalEntry.maximumTitleBytes, "title") : nil
+                guard flags & ~NoteFlags.known == 0,
+                      flags & NoteFlags.snapshotFile == 0 || flags & NoteFlags.snapshotBlob == 0 else {
+                    throw BinaryDecodingError(.invalidValue, at: flagsOffset, "note flags \(flags)")
+                }
+                let custom = flags & NoteFlags.customTitle != 0 ? try JournalEntry.readString(&reader, max: JournalEntry.maximumTitleBytes, "title") : nil
                 let created = try reader.readVarInt()
                 let modified = try reader.readVarInt()
-                let snapshot = flags & 4 != 0 ? try reader.readVarUInt() : nil
+                var snapshot: SnapshotLocation?
+                if flags & NoteFlags.snapshotFile != 0 {
+                    snapshot = .file(generation: try reader.readVarUInt())
+                } else if flags & NoteFlags.snapshotBlob != 0 {
+                    snapshot = .blob(try readRef(&reader, below: index.generation, "snapshot"))
+                }
+                let server = flags & NoteFlags.serverBlob != 0 ? try readRef(&reader, below: index.generation, "server metadata") : nil
                 var fields: [String: StampedField] = [:]
-                if flags & 8 != 0 {
+                if flags & NoteFlags.fields != 0 {
                     let count = try reader.readCount("field count", minimumBytesEach: 3)
                     guard count <= NoteFieldValue.maximumFields else {
                         throw BinaryDecodingError(.lengthTooLarge, at: reader.offset, "\(count) fields exceed \(NoteFieldValue.maximumFields)")
@@ -172,8 +211,8 @@ struct LibraryIndex: Sendable, Equatable {
                     throw BinaryDecodingError(.invalidValue, at: offset, "note \(number) \"\(name)\" is listed twice or beyond the next number")
                 }
                 index.notes.append(LibraryNote(number: number, name: name, derivedTitle: derived, customTitle: custom,
-                                               created: created, modified: modified, unsaved: flags & 1 != 0, snapshot: snapshot,
-                                               fields: fields))
+                                               created: created, modified: modified, unsaved: flags & NoteFlags.unsaved != 0, snapshot: snapshot,
+                                               server: server, fields: fields))
             }
             let deletes = try reader.readCount("pending delete count", minimumBytesEach: 1)
             for _ in 0..<deletes {
@@ -192,5 +231,25 @@ struct LibraryIndex: Sendable, Equatable {
         } catch {
             throw .damaged("\(error)")
         }
+    }
+
+    /// A blob reference: generation, offset of the record, length of the blob (`VarUInt`s).
+    static func write(_ ref: BlobRef, into out: inout ByteWriter) {
+        out.writeVarUInt(ref.generation)
+        out.writeVarUInt(UInt64(ref.offset))
+        out.writeVarUInt(UInt64(ref.length))
+    }
+
+    /// Reads a blob reference of a note in the index of `generation`: its pack is one an earlier
+    /// compaction wrote, and its record lies past the pack's header.
+    static func readRef(_ reader: inout ByteReader, below generation: UInt64, _ what: String) throws(BinaryDecodingError) -> BlobRef {
+        let offset = reader.offset
+        let packGeneration = try reader.readVarUInt()
+        let start = try reader.readVarUInt(max: UInt64(Int.max / 2), "blob offset")
+        let length = try reader.readVarUInt(max: UInt64(PackFormat.maximumBlob), "blob length")
+        guard packGeneration <= generation, start >= UInt64(PackFormat.headerSize) else {
+            throw BinaryDecodingError(.invalidValue, at: offset, "\(what) at offset \(start) of pack \(packGeneration), in the index of generation \(generation)")
+        }
+        return BlobRef(generation: packGeneration, offset: Int(start), length: Int(length))
     }
 }

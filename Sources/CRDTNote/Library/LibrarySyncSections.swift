@@ -2,7 +2,8 @@
 /// per note and for the library, written by compaction from the journal's sync entries.
 ///
 /// - tag 1, notes: count, then per note its number, revision, change tag (optional string),
-///   removed-field stamps (count, then name and stamp each) and server metadata (optional bytes);
+///   removed-field stamps (count, then name and stamp each) (the server metadata itself is a
+///   blob of the pack, see ``LibraryNote/server``);
 /// - tag 2, pending deletes' change tags: count, then name and tag each;
 /// - tag 3, the transport's state: its bytes.
 enum LibrarySyncSections {
@@ -17,7 +18,7 @@ extension LibraryIndex {
     func syncSections() -> [(tag: UInt64, bytes: [UInt8])] {
         var out: [(tag: UInt64, bytes: [UInt8])] = []
         var notesOut = ByteWriter(reservingCapacity: notes.count * 16)
-        let synced = notes.filter { $0.revision != 0 || $0.serverTag != nil || $0.storedServer != nil || !$0.removedFields.isEmpty }
+        let synced = notes.filter { $0.revision != 0 || $0.serverTag != nil || !$0.removedFields.isEmpty }
         notesOut.writeVarUInt(UInt64(synced.count))
         for note in synced {
             notesOut.writeVarUInt(UInt64(note.number))
@@ -28,7 +29,6 @@ extension LibraryIndex {
                 notesOut.writeLengthPrefixed(Array(key.utf8))
                 notesOut.writeVarUInt(note.removedFields[key]?.rawValue ?? 0)
             }
-            Self.writeOptional(note.storedServer, into: &notesOut)
         }
         out.append((LibrarySyncSections.notes, notesOut.bytes))
         if !pendingDeleteTags.isEmpty {
@@ -52,7 +52,7 @@ extension LibraryIndex {
             var reader = ByteReader(section.bytes)
             switch section.tag {
             case LibrarySyncSections.notes:
-                let count = try reader.readCount("synced note count", minimumBytesEach: 5)
+                let count = try reader.readCount("synced note count", minimumBytesEach: 4)
                 for _ in 0..<count {
                     let offset = reader.offset
                     let number = UInt32(try reader.readVarUInt(max: UInt64(UInt32.max), "note number"))
@@ -66,7 +66,6 @@ extension LibraryIndex {
                         let key = try JournalEntry.readString(&reader, max: NoteFieldValue.maximumKeyBytes, "field name")
                         notes[i].removedFields[key] = HLCTimestamp(rawValue: try reader.readVarUInt())
                     }
-                    notes[i].storedServer = try Self.readOptional(&reader, "server metadata")
                 }
             case LibrarySyncSections.pendingDeleteTags:
                 let count = try reader.readCount("pending delete tag count", minimumBytesEach: 2)
@@ -80,6 +79,8 @@ extension LibraryIndex {
             }
             try reader.expectEnd("sync section \(section.tag)")
         }
+        // Read into the notes and the index; encoding writes them anew from there.
+        sections.removeAll { LibrarySyncSections.tags.contains($0.tag) }
     }
 
     private static func writeOptional(_ bytes: [UInt8]?, into out: inout ByteWriter) {

@@ -1,5 +1,5 @@
 /// Listing and reading notes. Listing never decodes a note; reading decodes one (its snapshot
-/// file and its journal entries) the first time it is asked for.
+/// blob and its journal entries) the first time it is asked for.
 extension NoteLibrary {
     /// Every note, most recently modified first (then by name). Reads other processes' appends
     /// first.
@@ -69,13 +69,9 @@ extension NoteLibrary {
             throw NoteLibraryError(.noSuchNote, "no note numbered \(number) in \(folder)")
         }
         var note = NoteText(replica: replica)
-        if let generation = entry.snapshot {
-            let path = LibraryFormat.snapshotFile(note: number, generation: generation)
-            guard let bytes = try disk.read(path) else {
-                throw damaged(entry, path: path, "its snapshot file is missing")
-            }
+        if let (bytes, path) = try snapshotBytes(of: entry) {
             do {
-                note = try NoteText(snapshot: bytes, replica: replica)
+                note = try NoteText(snapshot: Array(bytes), replica: replica)
             } catch {
                 throw damaged(entry, path: path, "its snapshot cannot be read: \(error)")
             }
@@ -104,10 +100,5 @@ extension NoteLibrary {
     private func touch(_ number: UInt32) {
         if let i = state.cacheOrder.lastIndex(of: number) { state.cacheOrder.remove(at: i) }
         state.cacheOrder.append(number)
-    }
-
-    private func damaged(_ entry: LibraryNote, path: String, _ why: String) -> NoteLibraryError {
-        state.report.damagedNotes[entry.name] = why
-        return NoteLibraryError(.corrupt, "note \"\(entry.name)\": \(why)", path: disk.path(path), note: entry.name)
     }
 }

@@ -203,18 +203,25 @@ extension NoteLibrary {
         return NoteChanges(changeSet: set)
     }
 
-    /// Removes journals of other generations, snapshots no note refers to and temporary files.
+    /// Removes journals of other generations, packs and snapshot files no note refers to, and
+    /// temporary files.
     private func removeUnreferencedFiles() throws(NoteLibraryError) {
         let journal = LibraryFormat.journalFile(state.index.generation)
         for name in try disk.list("") where name.hasPrefix("journal-") && name != journal || name.hasSuffix(".tmp") {
             try disk.remove(name)
         }
-        // The snapshots the index on disk names: a note deleted in the journal keeps its file
+        // The files the index on disk names: a note deleted in the journal keeps its blobs
         // until a compaction has made the deletion part of the index (a power loss may yet
         // drop the deletion's frame).
-        let kept = Set(state.index.notes.compactMap { note in
-            note.snapshot.map { LibraryFormat.snapshotFile(note: note.number, generation: $0) }
-        })
+        var kept = Set<String>()
+        for note in state.index.notes {
+            switch note.snapshot {
+            case .file(let generation)?: kept.insert(LibraryFormat.snapshotFile(note: note.number, generation: generation))
+            case .blob(let ref)?: kept.insert(LibraryFormat.packFile(ref.generation))
+            case nil: break
+            }
+            if let ref = note.server { kept.insert(LibraryFormat.packFile(ref.generation)) }
+        }
         for name in try disk.list(LibraryFormat.notesFolder) {
             let path = "\(LibraryFormat.notesFolder)/\(name)"
             if !kept.contains(path) { try disk.remove(path) }

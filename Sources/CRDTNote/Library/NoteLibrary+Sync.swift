@@ -38,7 +38,17 @@ extension NoteLibrary {
         let lock: DurableFileLock
         do { lock = try disk.lock(timeout: options.lockTimeout) } catch { throw wrap(error) }
         defer { lock.unlock() }
-        do { try catchUp() } catch { throw wrap(error) }
+        do {
+            try catchUp()
+            // Sync entries need this format's readers: a library an older crdtnote wrote moves
+            // to this format (one compaction) before the first is written.
+            if state.index.writtenMinimumReader < LibraryFormat.minimumReader {
+                try syncJournal()
+                try compactLocked()
+            }
+        } catch {
+            throw wrap(error)
+        }
         return try body(LibrarySyncAccess(library: self))
     }
 }
@@ -79,18 +89,9 @@ package struct LibrarySyncAccess {
     /// The server record note `name` was last synced with, its note fields stripped
     /// (``ServerMetadata``), nil when it was never synced.
     package func server(of name: String) throws(NoteLibraryError) -> CloudRecord? {
-        let number = try library.number(of: name)
-        guard let note = library.state.notes[number] else { return nil }
-        let bytes: ArraySlice<UInt8>
-        if let range = note.serverJournal {
-            bytes = library.state.journal[range]
-        } else if let stored = note.storedServer {
-            bytes = stored[...]
-        } else {
-            return nil
-        }
+        guard let bytes = try library.serverBlob(of: library.number(of: name)) else { return nil }
         do {
-            return try ServerMetadata.decode(bytes).record
+            return try ServerMetadata.decode(bytes[...]).record
         } catch {
             throw NoteLibraryError(.corrupt, "note \"\(name)\": its server metadata cannot be read: \(error)", note: name)
         }

@@ -78,7 +78,7 @@ public final class NoteLibrary: @unchecked Sendable {
         let lock = try disk.lock(timeout: options.lockTimeout)
         defer { lock.unlock() }
         // Opening reads; it does not list the notes folder. Files a crash left (an unfinished
-        // compaction's snapshots, an old journal) are removed by the next compaction.
+        // compaction's pack, an old journal) are removed by the next compaction.
         try reload(cleaning: false)
     }
 
