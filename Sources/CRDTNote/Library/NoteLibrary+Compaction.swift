@@ -4,7 +4,7 @@
 extension NoteLibrary {
     /// How much bigger than the live blobs the packs may grow before a compaction copies every
     /// live blob into its new pack, so the old packs can go.
-    static let repackRatio = 1.5
+    static let repackRatio = 1.25
 
     /// Compaction, with the lock held and the journal synced.
     func compactLocked() throws(NoteLibraryError) {
