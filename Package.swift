@@ -47,6 +47,8 @@ let package = Package(
         // The child process of the durable-files kill test (Tests/CRDTNoteTests/DurableFiles):
         // appends and flushes records, acknowledging each on standard output, until killed.
         .executableTarget(name: "DurableAppendChild", dependencies: ["CRDTNoteDurableFiles"], path: "Tests/DurableAppendChild"),
+        // Several of these write one folder record store at once (FolderStoreProcessTests).
+        .executableTarget(name: "FolderStoreChild", dependencies: ["CRDTNote", "CRDTNoteFiles"], path: "Tests/FolderStoreChild"),
         // Shared by the test targets: fixtures, trace lookup, random text.
         .target(name: "CRDTNoteTestSupport", dependencies: ["CRDTNote", "CRDTNoteSupport", "CRDTNoteTraces"], path: "Tests/CRDTNoteTestSupport"),
         .testTarget(

@@ -46,8 +46,11 @@ func runEdit(_ options: EditOptions) throws(CLIError) {
     } catch {
         throw .noteRecord(error, file: file.displayName)
     }
-    try RecordOutput.write(updated, to: options.output,
-                           assetDirectory: RecordOutput.assetDirectory(for: options.output, assetsFolder: options.assets))
+    let written = try RecordOutput.write(updated, to: options.output,
+                                         assetDirectory: RecordOutput.assetDirectory(for: options.output, assetsFolder: options.assets))
+    if case .file(let path) = options.output, EditedAssets.isSameFile(path, options.recordPath) {
+        EditedAssets.removeReplaced(before: file.record.record, after: written.record, folder: OutputWriter.directory(of: path))
+    }
 }
 
 /// Runs `crdtnote text`: the note's text, byte for byte, with nothing added.

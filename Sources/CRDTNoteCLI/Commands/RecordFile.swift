@@ -23,7 +23,8 @@ struct RecordFile: Sendable {
     /// (relative `downloadURL`) and in `assets`. Fails with the file and JSON path at fault.
     static func load(_ path: String, assets: String?) throws(CLIError) -> RecordFile {
         let name = displayName(path)
-        let data = try InputReader.read(path)
+        // The record-file limit every writer keeps to (`CloudRecord.maximumJSONBytes`).
+        let data = try InputReader.read(path, limit: CloudRecord.maximumJSONBytes)
         let cloudRecord: CloudRecord
         do {
             cloudRecord = try CloudRecord.record(fromJSON: [UInt8](data))

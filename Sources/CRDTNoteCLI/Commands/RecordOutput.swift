@@ -21,22 +21,43 @@ enum RecordOutput {
     ///
     /// Assets are first written into a hidden staging folder, then renamed into place, then the
     /// JSON is written; if any step fails, the asset files this call created are removed again.
-    static func write(_ record: NoteRecord, to destination: OutputDestination, assetDirectory: String) throws(CLIError) {
+    /// The JSON is indented when that fits the record-file limit a reader applies
+    /// (`CloudRecord.maximumJSONBytes`), else compact; a record whose compact JSON is over it is
+    /// refused (`limit exceeded`, nothing written). Returns the record as written (its asset
+    /// references name the files written).
+    @discardableResult
+    static func write(_ record: NoteRecord, to destination: OutputDestination, assetDirectory: String) throws(CLIError) -> NoteRecord {
         // Before any asset file is placed: an output that is not a regular file is refused.
         if case .file(let path) = destination { try OutputWriter.checkReplaceable(path) }
         guard NoteSchema.Field.all.contains(where: { record.record.assetBytes($0) != nil }) else {
-            try OutputWriter.write(record.record.jsonBytes(), to: destination)
-            return
+            try OutputWriter.write(try json(of: record, for: destination), to: destination)
+            return record
         }
         var placed: [String] = []
         do throws(CLIError) {
             let saved = try placeAssets(of: record, in: assetDirectory, placed: &placed)
-            try OutputWriter.write(saved.record.jsonBytes(), to: destination)
+            try OutputWriter.write(try json(of: saved, for: destination), to: destination)
+            return saved
         } catch {
             // Best effort: the error being reported is the one that matters.
             for path in placed { try? PosixFileSystem().removeFile(at: path) }
             throw error
         }
+    }
+
+    /// The record file's bytes within the limit readers apply, or `limit exceeded` (65).
+    static func json(of record: NoteRecord, for destination: OutputDestination,
+                     limit: Int = CloudRecord.maximumJSONBytes) throws(CLIError) -> [UInt8] {
+        if let bytes = record.record.jsonBytesWithin(limit) { return bytes }
+        let size = record.record.jsonBytes(pretty: false).count
+        let file: String
+        switch destination {
+        case .file(let path): file = path
+        case .standardOutput: file = "<stdout>"
+        }
+        throw CLIError(code: .dataError,
+                       message: "limit exceeded: record '\(record.record.recordName)' would be \(size) bytes of JSON even written compactly, over the \(limit % (1 << 20) == 0 ? "\(limit >> 20) MiB" : "\(limit) bytes") a reader accepts; nothing written",
+                       file: file)
     }
 
     /// Saves the assets through a staging folder; appends each file it creates to `placed`.

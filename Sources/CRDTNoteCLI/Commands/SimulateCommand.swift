@@ -22,12 +22,17 @@ struct SimulateOptions: Equatable, Sendable {
 }
 
 extension SimulateOptions {
-    /// Upper bounds that keep a mistyped number from exhausting memory or time.
-    static let maximumDevices = 1_000
+    /// Upper bounds that keep a run within minutes and well under 1 GB (Docs/CLI.md, "simulate",
+    /// says how they were chosen): the most devices a simulation may use.
+    static let maximumDevices = 100
     /// The most notes a simulation may use.
-    static let maximumNotes = 100_000
+    static let maximumNotes = 1_000
     /// The most edits a simulation may make.
-    static let maximumEdits = 100_000_000
+    static let maximumEdits = 100_000
+    /// The most note copies (devices × notes): every device holds and syncs every note.
+    static let maximumNoteCopies = 1_000
+    /// The most device-edits (devices × edits): every edit is fetched by every device.
+    static let maximumDeviceEdits = 100_000
 
     /// Parsing and help description of `crdtnote simulate`.
     static let spec = CommandSpec(
@@ -44,7 +49,10 @@ extension SimulateOptions {
             .value("--drop-push-rate", "F", "Sync on change notifications (plus a slow poll), dropping this share of them, 0 to 1."),
             CommonOptions.json,
         ],
-        discussion: ["--devices, --notes, --edits, --fault-rate and --seed are required. Exits 1 if the devices end with different texts, or an edit was lost or undone."],
+        discussion: [
+            "--devices, --notes, --edits, --fault-rate and --seed are required. Exits 1 if the devices end with different texts, or an edit was lost or undone.",
+            "Sizes are bounded so a run ends in minutes: devices x notes at most \(maximumNoteCopies), devices x edits at most \(maximumDeviceEdits).",
+        ],
         examples: [
             ("crdtnote simulate --devices 3 --notes 10 --edits 1000 --fault-rate 0.1 --seed 42",
              "Three devices, ten notes, 10% faults"),
@@ -62,6 +70,12 @@ extension SimulateOptions {
         devices = try required("--devices", parsed.integer("--devices", in: 1...Self.maximumDevices))
         notes = try required("--notes", parsed.integer("--notes", in: 1...Self.maximumNotes))
         edits = try required("--edits", parsed.integer("--edits", in: 1...Self.maximumEdits))
+        guard devices * notes <= Self.maximumNoteCopies else {
+            throw parsed.usageError("--devices \(devices) x --notes \(notes) is \(devices * notes) note copies, more than the \(Self.maximumNoteCopies) a simulation may hold")
+        }
+        guard devices * edits <= Self.maximumDeviceEdits else {
+            throw parsed.usageError("--devices \(devices) x --edits \(edits) is \(devices * edits) device-edits, more than the \(Self.maximumDeviceEdits) a simulation may run")
+        }
         faultRate = try required("--fault-rate", parsed.double("--fault-rate", in: 0...1))
         seed = try required("--seed", parsed.unsigned64("--seed"))
         crashRate = try parsed.double("--crash-rate", in: 0...1) ?? 0

@@ -12,6 +12,18 @@ extension DirectoryRecordStore {
         return try DirectoryZoneIndex(bytes: bytes, path: path)
     }
 
+    /// The current version of `name` as the zone index says (nil: no such record, or deleted),
+    /// with its asset bytes: the history file its change tag names, or the copy in `records/`
+    /// when that holds the same tag (a folder whose history of the record was pruned by an older
+    /// release). Anything else is damage: the version the index committed is gone.
+    func currentRecord(_ name: String, index: DirectoryZoneIndex, zone: RecordZoneID) throws(RecordStoreError) -> CloudRecord? {
+        guard let tag = index.currentTag(of: name) else { return nil }
+        if let version = try readRecord(at: historyDirectory(name, zone) + "/" + tag + ".json", zone: zone) { return version }
+        if let copy = try readRecord(at: recordPath(name, zone), zone: zone), copy.recordChangeTag == tag { return copy }
+        throw RecordStoreError(.storageFailure, recordName: name,
+                               "record '\(name)' of zone '\(zone.zoneName)' in \(root) is damaged: its current version \(tag) (zone.json) has no file")
+    }
+
     /// The record in `path` with its asset bytes, or nil when the file does not exist.
     func readRecord(at path: String, zone: RecordZoneID) throws(RecordStoreError) -> CloudRecord? {
         guard let bytes = try files.read(path) else { return nil }
@@ -69,15 +81,29 @@ extension DirectoryRecordStore {
         return AssetReference(fileChecksum: checksum, size: Int64(bytes.count), downloadURL: "../assets/" + checksum, bytes: bytes, extra: extra)
     }
 
-    /// Keeps the newest `historyLimit` versions of a record. Best effort: a version that cannot
-    /// be listed or removed stays (old versions only serve as conflict ancestors).
-    func pruneHistory(of name: String, zone: RecordZoneID) {
+    /// Keeps the newest `historyLimit` versions of a record up to its current one (`current`,
+    /// the sequence number the index committed, always kept), and removes versions newer than it
+    /// (written by a save that was killed before its commit) and temporary files of dead writers
+    /// (call under the lock: no writer is at work). Best effort: a version that cannot be listed
+    /// or removed stays (old versions only serve as conflict ancestors).
+    func pruneHistory(of name: String, current: Int64, zone: RecordZoneID) {
         let dir = historyDirectory(name, zone)
-        let versions = files.list(dir).compactMap { file -> (Int64, String)? in
+        guard let all = try? files.files.contentsOfDirectory(at: dir) else { return }
+        var versions: [(Int64, String)] = []
+        for file in all {
+            if file.hasPrefix("."), file.contains(".tmp-") {
+                try? files.remove(dir + "/" + file)
+                continue
+            }
             guard file.hasSuffix(".json"), let dash = file.lastIndex(of: "-"),
-                  let seq = Int64(file[file.index(after: dash)...].dropLast(5)) else { return nil }
-            return (seq, file)
-        }.sorted { $0.0 < $1.0 }
+                  let seq = Int64(file[file.index(after: dash)...].dropLast(5)) else { continue }
+            if seq > current {
+                try? files.remove(dir + "/" + file)
+            } else {
+                versions.append((seq, file))
+            }
+        }
+        versions.sort { $0.0 < $1.0 }
         for (_, file) in versions.dropLast(historyLimit) { try? files.remove(dir + "/" + file) }
     }
 }

@@ -4,22 +4,30 @@ import CRDTNoteDurableFiles
 import Foundation
 
 /// A record store in a folder: one CloudKit Web Services JSON file per record plus asset files,
-/// used by the CLI and by apps that want a local, inspectable store.
+/// used by the CLI and by apps that want a local, inspectable store. Several processes may use
+/// one folder at once, and any of them may be killed at any moment (Docs/RECORD-FORMAT.md,
+/// "The folder record store").
 ///
-/// Layout, one folder per zone (names escaped, see `StoreFileName`):
+/// Layout 2, one folder per zone (names escaped so that they differ even case-folded, see
+/// `StoreFileName`):
 /// ```
-/// <root>/.lock                                 advisory lock: one writer at a time, across processes
+/// <root>/.lock                                 flock lock file: every request holds it, across processes
+/// <root>/layout.json                           layout version (2)
 /// <root>/schema.json                           field types per record type, fixed when first saved
-/// <root>/zones/<zone>/zone.json                incarnation + change log (tokens, tags)
-/// <root>/zones/<zone>/records/<name>.json      current version (the commit point)
-/// <root>/zones/<zone>/history/<name>/<tag>.json  recent versions, for conflict ancestors
+/// <root>/zones/<zone>/zone.json                incarnation + change log (tokens, tags): the commit point
+/// <root>/zones/<zone>/history/<name>/<tag>.json  versions; the one zone.json names is current
+/// <root>/zones/<zone>/records/<name>.json      a copy of the current version, for people and tools
 /// <root>/zones/<zone>/assets/<checksum>        asset bytes, content-addressed, never rewritten
 /// ```
-/// Every file is written to a temporary file, flushed and renamed, so a crash never leaves a
-/// half-written record. Change tags are `<incarnation>-<sequence>`; a stale tag conflicts
-/// exactly as in `InMemoryCloudDatabase`, and a record giving a field another type than the
-/// folder's schema fixed for it is refused as there (`invalidArguments`, see `RecordSchema`).
-/// Assets are never garbage-collected.
+/// Every request (save, delete, fetch, zone change) holds the lock for its whole check and
+/// write. A save writes assets and history files, then replaces `zone.json` (one rename commits
+/// the batch), then refreshes the copies; a delete commits in `zone.json` before removing files.
+/// Every file is written to a temporary file, flushed and renamed, so a killed writer leaves the
+/// old or the new state, never a torn file. Change tags are `<incarnation>-<sequence>` and
+/// change tokens name a sequence number; a stale tag conflicts exactly as in
+/// `InMemoryCloudDatabase`, and a record giving a field another type than the folder's schema
+/// fixed for it is refused as there (`invalidArguments`, see `RecordSchema`). Assets are never
+/// garbage-collected.
 public struct DirectoryRecordStore: RecordStore {
     /// The store's folder.
     public let root: String
@@ -42,6 +50,7 @@ public struct DirectoryRecordStore: RecordStore {
         self.historyLimit = max(historyLimit, 1)
         self.files = StoreFileSystem(files: fileSystem)
         try files.makeDirectory(self.root + "/zones")
+        try openLayout()
     }
 
     // MARK: Paths
@@ -80,9 +89,9 @@ public struct DirectoryRecordStore: RecordStore {
     /// Current versions of the named records that exist, with their asset bytes.
     public func fetchRecords(named names: [String], in zone: RecordZoneID) throws(RecordStoreError) -> [String: CloudRecord] {
         try files.withLock(lockPath) { () throws(RecordStoreError) in
-            _ = try loadIndex(zone)
             var out: [String: CloudRecord] = [:]
-            for name in names { out[name] = try readRecord(at: recordPath(name, zone), zone: zone) }
+            let index = try loadIndex(zone)
+            for name in names { out[name] = try currentRecord(name, index: index, zone: zone) }
             return out
         }
     }
@@ -101,7 +110,7 @@ public struct DirectoryRecordStore: RecordStore {
             for client in records {
                 let name = client.recordName
                 guard !name.isEmpty else { throw RecordStoreError(.invalidArguments, "a record has an empty name") }
-                let current = try readRecord(at: recordPath(name, zone), zone: zone)
+                let current = try currentRecord(name, index: index, zone: zone)
                 let wasDeleted = index.changes[name]?.deleted == true
                 if let error = limits.recordError(client) ?? schema.check(client, in: "the folder store \(root)")
                     ?? OptimisticConcurrency.check(client: client, current: current, wasDeleted: wasDeleted, ancestor: { tag in
@@ -136,9 +145,16 @@ public struct DirectoryRecordStore: RecordStore {
             }
             if !commits.isEmpty {
                 if schemaChanged { try writeSchema(schema) }
+                // The commit point: from this rename on, every version of the batch is current.
                 try files.writeAtomically(index.bytes(), to: indexPath(zone))
-                for commit in commits { try files.writeAtomically(commit.bytes, to: commit.path) }
-                for version in saved { pruneHistory(of: version.recordName, zone: zone) }
+                do throws(RecordStoreError) {
+                    for commit in commits { try files.writeAtomically(commit.bytes, to: commit.path) }
+                } catch {
+                    throw RecordStoreError(.storageFailure, "saved (zone.json committed the batch) but the copy in records/ was not refreshed: \(error.message)")
+                }
+                for version in saved {
+                    pruneHistory(of: version.recordName, current: index.changes[version.recordName]?.sequence ?? 0, zone: zone)
+                }
             }
             if !itemErrors.isEmpty { throw RecordStoreError.partialFailure(itemErrors, saved: saved) }
             return saved
@@ -150,21 +166,27 @@ public struct DirectoryRecordStore: RecordStore {
         try files.withLock(lockPath) { () throws(RecordStoreError) in
             var index = try loadIndex(zone)
             if let error = limits.deleteError(count: names.count) { throw error }
-            var existing: [String] = []
-            for name in names { if try files.exists(recordPath(name, zone)) { existing.append(name) } }
+            let existing = names.filter { index.currentTag(of: $0) != nil }
             guard !existing.isEmpty else { return }
             for name in existing { _ = index.recordChange(of: name, deleted: true) }
+            // The commit point: from this rename on, the records are deleted, files or not.
             try files.writeAtomically(index.bytes(), to: indexPath(zone))
-            for name in existing {
-                try files.remove(recordPath(name, zone))
-                try files.remove(historyDirectory(name, zone))
+            do throws(RecordStoreError) {
+                for name in existing {
+                    try files.remove(recordPath(name, zone))
+                    try files.remove(historyDirectory(name, zone))
+                }
+                try files.syncDirectory(recordsDirectory(zone))
+            } catch {
+                throw RecordStoreError(.storageFailure, "deleted (zone.json committed it) but files of the records were not removed: \(error.message)")
             }
-            try files.syncDirectory(recordsDirectory(zone))
         }
     }
 
-    /// A page of the change feed after `token`. The record files decide: an entry whose file
-    /// exists is reported as changed, one whose file is gone as deleted.
+    /// A page of the change feed after `token`, read under the lock from one committed zone
+    /// index: each record whose latest change is after the token, once, oldest change first; a
+    /// record whose latest change was a delete is in `deletedRecordNames`. Tokens are the index's
+    /// sequence numbers, so a page never half-sees a batch another process is saving.
     public func fetchChanges(in zone: RecordZoneID, since token: ChangeToken?, limit: Int) throws(RecordStoreError) -> RecordChanges {
         try files.withLock(lockPath) { () throws(RecordStoreError) in
             let index = try loadIndex(zone)
@@ -184,10 +206,10 @@ public struct DirectoryRecordStore: RecordStore {
             var changed: [CloudRecord] = []
             var deleted: [String] = []
             for entry in page {
-                if let record = try readRecord(at: recordPath(entry.key, zone), zone: zone) {
-                    changed.append(record)
-                } else if entry.value.deleted {
+                if entry.value.deleted {
                     deleted.append(entry.key)
+                } else if let record = try currentRecord(entry.key, index: index, zone: zone) {
+                    changed.append(record)
                 }
             }
             let moreComing = pending.count > page.count

@@ -1,9 +1,12 @@
 import CRDTNoteSupport
 import CRDTNote
 /// A directory zone's `zone.json`: its incarnation and the change log behind change tokens and
-/// change tags. Written atomically after a save's history files and before its record files, so
-/// the change feed may name a change whose record file is still the older version (the feed
-/// then returns that older version again, which is harmless) but never misses one.
+/// change tags — the zone's **commit point**. A save writes each new version to its history file
+/// (`history/<name>/<tag>.json`) first, then replaces this file (one atomic rename commits the
+/// whole batch), then refreshes the copies in `records/`; a delete commits here before removing
+/// files. Readers take a record's current version from here (its tag names the history file), so
+/// a writer killed at any moment leaves every record at its old or its new version, the feed
+/// consistent with what fetches return, and every delete in the feed.
 struct DirectoryZoneIndex: Sendable {
     /// Unique per zone creation; part of every change tag and token.
     var incarnation: String
@@ -62,6 +65,13 @@ struct DirectoryZoneIndex: Sendable {
         var out = JSONValue.object(object).serialized(pretty: true)
         out.append(0x0A)
         return out
+    }
+
+    /// The change tag of `name`'s current version: nil when the index holds no such record or
+    /// its latest change was a delete.
+    func currentTag(of name: String) -> String? {
+        guard let entry = changes[name], !entry.deleted else { return nil }
+        return "\(incarnation)-\(entry.sequence)"
     }
 
     /// Records the next change of `name` and returns its change tag.

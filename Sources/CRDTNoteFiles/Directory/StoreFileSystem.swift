@@ -63,6 +63,18 @@ struct StoreFileSystem: Sendable {
         }
     }
 
+    /// Renames `source` to `destination` and flushes the destination's folder.
+    func rename(_ source: String, to destination: String) throws(RecordStoreError) {
+        do {
+            try files.rename(source, to: destination)
+            try files.syncDirectory(at: DurablePath.directory(of: destination))
+            let from = DurablePath.directory(of: source)
+            if from != DurablePath.directory(of: destination) { try files.syncDirectory(at: from) }
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
     /// Removes a file or directory tree; a missing one is fine.
     func remove(_ path: String) throws(RecordStoreError) {
         do {
@@ -93,26 +105,5 @@ struct StoreFileSystem: Sendable {
 
     private static func failure(_ error: DurableFileError) -> RecordStoreError {
         RecordStoreError(.storageFailure, error.description)
-    }
-}
-
-/// File names for record and zone names: letters, digits, `_`, `-` and inner `.` are kept,
-/// everything else is `%XX` (UTF-8); very long names are cut and suffixed with a hash.
-enum StoreFileName {
-    static func escape(_ name: String) -> String {
-        var out = ""
-        for (index, byte) in name.utf8.enumerated() {
-            let keep = (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
-                || byte == 0x5F || byte == 0x2D || (byte == 0x2E && index > 0)
-            if keep {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                out += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        if out.isEmpty { out = "%" }
-        if out.utf8.count > 200 { out = String(out.prefix(150)) + "~" + AssetChecksum.fnv1a64Hex(Array(name.utf8)) }
-        return out
     }
 }

@@ -99,34 +99,37 @@ import CRDTNoteTestSupport
         #expect(await StoreFixtures.storeError { try store.fetchChanges(in: zone, since: token, limit: 9) }?.code == .changeTokenExpired)
     }
 
-    @Test func aCrashWhileWritingTheRecordLeavesTheOldVersion() async throws {
+    /// The zone index is the commit point: a crash while the copy in `records/` is written comes
+    /// after it, so the new version is current (the save reported a failure, like a lost response).
+    @Test func aCrashWhileWritingTheRecordsCopyKeepsTheCommittedVersion() async throws {
         let files = FaultInjectingFileSystem()
         let healthy = try DirectoryRecordStore(root: "/store", fileSystem: files)
         try healthy.createZone(zone)
         let v1 = try await healthy.save(StoreFixtures.note("a", text: "version one"), in: zone)
         let recordPath = healthy.recordPath("a", zone)
-        let before = try files.readFile(at: recordPath)
 
-        // The process stops while it writes the new version's temporary file.
+        // The process stops while it writes the new version's temporary file in records/.
         let temporaryPrefix = "." + DurablePath.name(of: recordPath) + ".tmp-"
         files.inject(.powerLoss, of: .write, onPath: { DurablePath.name(of: $0).hasPrefix(temporaryPrefix) })
         let error = await StoreFixtures.storeError { try await healthy.save(StoreFixtures.edited(v1, text: "version two"), in: zone) }
         #expect(error?.code == .storageFailure)
+        #expect(error?.message.contains("zone.json committed") == true, "\(error?.message ?? "")")
         #expect(files.isPoweredOff)
         files.crashProcess()
-        #expect(try files.readFile(at: recordPath) == before)
-        // The half-written temporary file exists but is never read as a record.
         let leftovers = try files.contentsOfDirectory(at: healthy.recordsDirectory(zone))
         #expect(leftovers.contains { $0.hasPrefix(temporaryPrefix) })
+        // Opening the folder removes the dead writer's temporary file; the committed version reads.
         let restarted = try DirectoryRecordStore(root: "/store", fileSystem: files)
-        #expect(StoreFixtures.text(try await restarted.fetchRecord(named: "a", in: zone)) == "version one")
-        // A power loss now drops the temporary file (its folder entry was never flushed), not the record.
-        files.crash()
         #expect(try files.contentsOfDirectory(at: healthy.recordsDirectory(zone)) == ["a.json"])
-        #expect(try files.readFile(at: recordPath) == before)
-        // The old tag is still current: the next save succeeds; the feed shows the record once.
-        let v2 = try await restarted.save(StoreFixtures.edited(v1, text: "version two"), in: zone)
-        #expect(StoreFixtures.text(v2) == "version two")
+        let current = try #require(try await restarted.fetchRecord(named: "a", in: zone))
+        #expect(StoreFixtures.text(current) == "version two")
+        files.crash()
+        #expect(StoreFixtures.text(try await DirectoryRecordStore(root: "/store", fileSystem: files).fetchRecord(named: "a", in: zone)) == "version two")
+        // The stale tag conflicts; the current one saves; the feed shows the record once.
+        let stale = await StoreFixtures.storeError { try await restarted.save(StoreFixtures.edited(v1, text: "version three"), in: zone) }
+        #expect(stale?.code == .serverRecordChanged)
+        let v3 = try await restarted.save(StoreFixtures.edited(current, text: "version three"), in: zone)
+        #expect(StoreFixtures.text(v3) == "version three")
         let changes = try await restarted.fetchAllChanges(in: zone, since: nil)
         #expect(changes.changed.map(\.recordName) == ["a"])
     }

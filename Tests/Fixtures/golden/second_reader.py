@@ -90,6 +90,8 @@ class Reader:
     def varuint(self, maximum=M64, what="value"):
         start, value, shift = self.pos, 0, 0
         for i in range(10):
+            if self.pos >= self.end:   # FORMAT.md 2: a cut-off varint is reported at its first byte
+                raise Corrupt("truncated", self.at(start), "%s: varint cut off" % what)
             b = self.byte()
             if i == 9 and b > 1:
                 raise Corrupt("varintOverflow", self.at(start), what)
