@@ -123,7 +123,7 @@ import CRDTNoteToolSupport
             model["n\(i)"] = text
         }
         try library.compact()
-        for i in stride(from: 0, to: 30, by: 3) {
+        for i in stride(from: 0, to: 30, by: 10) {
             try library.setText("changed \(i)", of: "n\(i)")
             model["n\(i)"] = "changed \(i)"
         }
@@ -132,7 +132,8 @@ import CRDTNoteToolSupport
         try library.compact()
         let files = try FileManager.default.contentsOfDirectory(atPath: folder).sorted()
         #expect(files == ["index", "journal-3", "lock", "notes"])
-        // The first pack still holds the 19 notes not changed since; the second the other ten.
+        // The first pack still holds the 26 notes not changed since (within the repack ratio);
+        // the second the other three.
         let packs = try FileManager.default.contentsOfDirectory(atPath: folder + "/notes").sorted()
         #expect(packs == ["pack-2", "pack-3"], "\(packs)")
         let reopened = try NoteLibrary(folder: folder, replica: .test(3))
