@@ -23,9 +23,9 @@ import CRDTNoteSupport
         let edit = try CLIHarness.run(["edit", "n.json", "--replica", "0x2a", "--text", "new.txt"], in: folder.url)
         #expect(edit.status == 0, "\(edit.stderr)")
         #expect(try CLIHarness.run(["text", "n.json"], in: folder.url).stdoutData == Data(edited.utf8))
-        // Beside the record: the text mirror's asset files (ASSET, the default type), one per text
-        // written, and nothing else.
-        let mirrors = [Self.tricky, edited].map { "text-\(FNV1a64.hex(Array($0.utf8))).bin" }
+        // Beside the record: the text mirror's asset file (ASSET, the default type) of the text now
+        // written — the edit in place removed the one it replaced — and nothing else.
+        let mirrors = [edited].map { "text-\(FNV1a64.hex(Array($0.utf8))).bin" }
         #expect(try folder.contents() == (["n.json", "new.txt"] + mirrors).sorted())
 
         let shown = try CLIHarness.showJSON("n.json", in: folder.url)

@@ -175,6 +175,10 @@ import Testing
             let inFeed = Dictionary(feed.changed.map { ($0.recordName, $0) }, uniquingKeysWith: { a, _ in a })
             #expect(inFeed.count == feed.changed.count, "round \(round): a record twice in the feed")
             for (name, tag) in saved where !deleted.contains(name) {
+                // Every third record is deleted right after its save: a writer killed between the
+                // two may have committed the delete without acknowledging it.
+                let deleteInFlight = (Int(name.split(separator: "-").last ?? "") ?? 0) % 3 == 2
+                if deleteInFlight && inFeed[name] == nil && feed.deletedRecordNames.contains(name) { continue }
                 #expect(inFeed[name]?.recordChangeTag == tag, "round \(round): acknowledged save of \(name) missing")
             }
             for name in deleted {
