@@ -67,12 +67,8 @@ extension NoteSyncCore {
                 guard note.string != before.string else { return nil }
                 report.noteChanged(name, .textChanged)
                 return .textChanged
-            } catch let error as NoteSyncError {
-                throw error
-            } catch let error as NoteLibraryError {
-                throw NoteSyncError(library: error)
             } catch {
-                throw NoteSyncError(.recordUnreadable, noteName: name, "\(error)")
+                throw NoteSyncError(mixed: error, note: name)
             }
         }
     }

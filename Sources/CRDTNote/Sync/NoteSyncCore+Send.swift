@@ -15,12 +15,8 @@ extension NoteSyncCore {
                 let record = try Self.makeRecord(for: note, name: name, state: local, basedOn: try access.server(of: name),
                                                  configuration: configuration)
                 return SentRecord(revision: local.revision, record: record)
-            } catch let error as NoteSyncError {
-                throw error
-            } catch let error as NoteLibraryError {
-                throw NoteSyncError(library: error)
             } catch {
-                throw NoteSyncError(.recordUnreadable, noteName: name, "\(error)")
+                throw NoteSyncError(mixed: error, note: name)
             }
         }
         sent[name] = built
@@ -127,12 +123,8 @@ extension NoteSyncCore {
                     try access.recordSynced(name, merged: note, fields: NoteFieldStamps.updates(from: conflict.server, over: local),
                                             confirms: nil, server: merged.record)
                     return note.string != before.string
-                } catch let error as NoteSyncError {
-                    throw error
-                } catch let error as NoteLibraryError {
-                    throw NoteSyncError(library: error)
                 } catch {
-                    throw NoteSyncError(.recordUnreadable, noteName: name, "\(error)")
+                    throw NoteSyncError(mixed: error, note: name)
                 }
             })
         } catch {

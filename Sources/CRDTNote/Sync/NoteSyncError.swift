@@ -66,6 +66,16 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         libraryError = error
     }
 
+    /// `error` as a sync error: itself when it is one, a library failure, or else a record of
+    /// note `note` that could not be read.
+    init(mixed error: any Error, note: String) {
+        switch error {
+        case let error as NoteSyncError: self = error
+        case let error as NoteLibraryError: self.init(library: error)
+        default: self.init(.recordUnreadable, noteName: note, "\(error)")
+        }
+    }
+
     /// "code (note 'name'): message".
     public var description: String {
         code.rawValue + (noteName.map { " (note '\($0)')" } ?? "") + ": " + message
