@@ -91,9 +91,9 @@ import Testing
     func deleteSetChunkIsChecked() throws {
         #if CRDTNOTE_INTERNAL_CHECKS
         var s = try Self.sample().index
-        let r = 1
+        // A replica (by its index in the sequence) with at least two deleted ranges.
+        let r = try #require(s.deleted.indices.first { Array(s.deleted[$0].ranges).count >= 2 })
         var ranges = Array(s.deleted[r].ranges)
-        try #require(ranges.count >= 2)
         // Two ranges that touch, which the set must have joined.
         ranges[1] = ranges[0].upperBound..<ranges[1].upperBound
         s.deleted[r].corruptForTesting(chunks: [ranges])
