@@ -1,5 +1,3 @@
-import CRDTNoteDurableFiles
-
 /// What the sync engine reads of one note without loading it.
 package struct SyncNoteState: Sendable {
     package var name: String
@@ -32,24 +30,19 @@ extension NoteLibrary {
     /// processes' appends read first), for one step of a sync; library failures become `E`s.
     package func withSyncAccess<R, E: Error>(_ wrap: (NoteLibraryError) -> E,
                                              _ body: (LibrarySyncAccess) throws(E) -> R) throws(E) -> R {
-        mutex.lock()
-        defer { mutex.unlock() }
-        guard !state.closed else { throw wrap(NoteLibraryError(.closed, "the library at \(folder) is closed")) }
-        let lock: DurableFileLock
-        do { lock = try disk.lock(timeout: options.lockTimeout) } catch { throw wrap(error) }
-        defer { lock.unlock() }
-        do {
-            try catchUp()
+        try withAccess(wrap) { () throws(E) -> R in
             // Sync entries need this format's readers: a library an older crdtnote wrote moves
             // to this format (one compaction) before the first is written.
             if state.index.writtenMinimumReader < LibraryFormat.minimumReader {
-                try syncJournal()
-                try compactLocked()
+                do throws(NoteLibraryError) {
+                    try syncJournal()
+                    try compactLocked()
+                } catch {
+                    throw wrap(error)
+                }
             }
-        } catch {
-            throw wrap(error)
+            return try body(LibrarySyncAccess(library: self))
         }
-        return try body(LibrarySyncAccess(library: self))
     }
 }
 

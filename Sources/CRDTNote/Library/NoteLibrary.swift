@@ -115,12 +115,18 @@ public final class NoteLibrary: @unchecked Sendable {
     /// Runs `body` holding the mutex and the folder's lock, after reading what other processes
     /// appended since this one last looked.
     func withAccess<R>(_ body: () throws(NoteLibraryError) -> R) throws(NoteLibraryError) -> R {
+        try withAccess({ $0 }, body)
+    }
+
+    /// ``withAccess(_:)`` for a body that throws its own errors; the library's become `E`s.
+    func withAccess<R, E: Error>(_ wrap: (NoteLibraryError) -> E, _ body: () throws(E) -> R) throws(E) -> R {
         mutex.lock()
         defer { mutex.unlock() }
-        guard !state.closed else { throw NoteLibraryError(.closed, "the library at \(folder) is closed") }
-        let lock = try disk.lock(timeout: options.lockTimeout)
+        guard !state.closed else { throw wrap(NoteLibraryError(.closed, "the library at \(folder) is closed")) }
+        let lock: DurableFileLock
+        do { lock = try disk.lock(timeout: options.lockTimeout) } catch { throw wrap(error) }
         defer { lock.unlock() }
-        try catchUp()
+        do { try catchUp() } catch { throw wrap(error) }
         return try body()
     }
 }
