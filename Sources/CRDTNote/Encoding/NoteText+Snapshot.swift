@@ -1,9 +1,9 @@
 extension NoteText {
     /// The note's full state in crdtnote's binary format: visible text, ids, origins and
-    /// tombstones, clock stamps. Deleted text is not included. Written in the default
-    /// ``NoteLimits/snapshotFormat`` (format 1, which every release reads).
+    /// tombstones, clock stamps. Deleted text is not included. Written in format 1, which every
+    /// release reads (``encodedSnapshot(format:)`` writes another).
     public func encodedSnapshot() -> [UInt8] {
-        encodedSnapshot(format: NoteLimits.default.snapshotFormat)
+        encodedSnapshot(format: .version1)
     }
 
     /// The note's full state written in snapshot format `format` (see ``SnapshotFormat``).

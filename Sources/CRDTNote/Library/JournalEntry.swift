@@ -38,6 +38,9 @@ enum JournalEntry: Equatable, Sendable {
     /// The sync transport's own state (a change token, a `CKSyncEngine` state serialization),
     /// a range of the journal's bytes; the latest entry wins.
     case transport(Range<Int>)
+    /// The sync engine's view of the devices syncing the zone (device records, the format the
+    /// fleet reads), a range of the journal's bytes; the latest entry wins. Library format 3.
+    case fleet(Range<Int>)
 
     /// One app field a sync set from the server (nil value: removed there), with its stamp.
     struct FieldUpdate: Equatable, Sendable {
@@ -48,7 +51,7 @@ enum JournalEntry: Equatable, Sendable {
 
     enum Kind: UInt8 {
         case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5, pendingDelete = 6, fieldSet = 7
-        case synced = 8, deleteSent = 9, removed = 10, transport = 11
+        case synced = 8, deleteSent = 9, removed = 10, transport = 11, fleet = 12
     }
 
     /// Most UTF-8 bytes of a note name (CloudKit record names: 255 ASCII characters).
@@ -117,6 +120,9 @@ enum JournalEntry: Equatable, Sendable {
             out.writeVarUInt(UInt64(note))
         case .transport:
             out.writeByte(Kind.transport.rawValue)
+            out.writeBytes(blob)
+        case .fleet:
+            out.writeByte(Kind.fleet.rawValue)
             out.writeBytes(blob)
         }
         return out.bytes
@@ -198,6 +204,8 @@ enum JournalEntry: Equatable, Sendable {
             return .removed(note: note)
         case .transport:
             return .transport(reader.offset..<range.upperBound)
+        case .fleet:
+            return .fleet(reader.offset..<range.upperBound)
         }
     }
 

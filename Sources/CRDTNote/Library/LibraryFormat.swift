@@ -1,9 +1,10 @@
 /// Versions and file names of a note library folder (Docs/LIBRARY.md, "Layout on disk").
 enum LibraryFormat {
     /// The format this library writes.
-    static let version: UInt16 = 2
-    /// The oldest reader that can read what it writes (format 1 readers know no pack files).
-    static let minimumReader: UInt16 = 2
+    static let version: UInt16 = 3
+    /// The oldest reader that can read what it writes (format 1 readers know no pack files,
+    /// format 2 readers no fleet entries).
+    static let minimumReader: UInt16 = 3
     /// Most notes one library holds.
     static let maximumNotes = 1_000_000
 
@@ -89,12 +90,14 @@ struct LibraryIndex: Sendable, Equatable {
     var pendingDeleteTags: [String: String] = [:]
     /// The sync transport's state (sync section).
     var transport: [UInt8]?
+    /// The sync engine's view of the devices in the zone (sync section).
+    var fleet: [UInt8]?
     /// The minimum reader the index was written for (an older library's is lower; not compared).
     var writtenMinimumReader: UInt16 = LibraryFormat.minimumReader
 
     static func == (a: LibraryIndex, b: LibraryIndex) -> Bool {
         a.generation == b.generation && a.nextNote == b.nextNote && a.notes == b.notes
-            && a.pendingDeletes == b.pendingDeletes && a.pendingDeleteTags == b.pendingDeleteTags && a.transport == b.transport
+            && a.pendingDeletes == b.pendingDeletes && a.pendingDeleteTags == b.pendingDeleteTags && a.transport == b.transport && a.fleet == b.fleet
             && a.sections.elementsEqual(b.sections) { $0.tag == $1.tag && $0.bytes == $1.bytes }
     }
 

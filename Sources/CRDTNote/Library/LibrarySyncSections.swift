@@ -5,12 +5,14 @@
 ///   removed-field stamps (count, then name and stamp each) (the server metadata itself is a
 ///   blob of the pack, see ``LibraryNote/server``);
 /// - tag 2, pending deletes' change tags: count, then name and tag each;
-/// - tag 3, the transport's state: its bytes.
+/// - tag 3, the transport's state: its bytes;
+/// - tag 4, the fleet (the devices syncing the zone, as the sync engine last saw them): its bytes.
 enum LibrarySyncSections {
     static let notes: UInt64 = 1
     static let pendingDeleteTags: UInt64 = 2
     static let transport: UInt64 = 3
-    static let tags: Set<UInt64> = [notes, pendingDeleteTags, transport]
+    static let fleet: UInt64 = 4
+    static let tags: Set<UInt64> = [notes, pendingDeleteTags, transport, fleet]
 }
 
 extension LibraryIndex {
@@ -41,6 +43,7 @@ extension LibraryIndex {
             out.append((LibrarySyncSections.pendingDeleteTags, tags.bytes))
         }
         if let transport { out.append((LibrarySyncSections.transport, transport)) }
+        if let fleet { out.append((LibrarySyncSections.fleet, fleet)) }
         return out
     }
 
@@ -73,6 +76,9 @@ extension LibraryIndex {
                     let name = try JournalEntry.readString(&reader, max: JournalEntry.maximumNameBytes, "note name")
                     pendingDeleteTags[name] = try JournalEntry.readString(&reader, max: JournalEntry.maximumNameBytes, "change tag")
                 }
+            case LibrarySyncSections.fleet:
+                fleet = section.bytes
+                continue
             default:
                 transport = section.bytes
                 continue

@@ -178,6 +178,9 @@ extension NoteLibrary {
         case .transport(let range):
             state.index.transport = Array(state.journal[range])
             return nil
+        case .fleet(let range):
+            state.index.fleet = Array(state.journal[range])
+            return nil
         case .pendingDelete(let name):
             if state.numbers[name] == nil, !state.index.pendingDeletes.contains(name) { state.index.pendingDeletes.append(name) }
             return nil

@@ -166,4 +166,12 @@ package struct LibrarySyncAccess {
         try library.append(.transport(0..<0), blob: bytes)
         try library.syncJournal()
     }
+
+    /// The sync engine's saved view of the devices in the zone, nil when none.
+    package var fleetState: [UInt8]? { library.state.index.fleet }
+
+    /// Keeps the sync engine's view of the devices in the zone; durable with the next flush.
+    package func saveFleetState(_ bytes: [UInt8]) throws(NoteLibraryError) {
+        try library.append(.fleet(0..<0), blob: bytes)
+    }
 }

@@ -27,12 +27,6 @@ public struct NoteLimits: Sendable, Hashable {
     public var maximumTextBytes: Int
     /// Most bytes of one encoded payload (inline or `payloadAsset`) and of any ASSET note field.
     public var maximumAssetBytes: Int
-    /// The snapshot format every writer uses (`NoteRecord.write`, `RecordMerger`, the sync engine,
-    /// the CLI's `--format`): ``SnapshotFormat/version1`` by default, which every crdtnote release
-    /// reads. Set ``SnapshotFormat/version2`` (smaller snapshots) only once every device that
-    /// syncs these notes runs a release that reads format 2 (Docs/FORMAT.md, "Mixed fleets").
-    /// Readers accept both whatever this says.
-    public var snapshotFormat: SnapshotFormat
     /// Largest encoded snapshot stored inline as `payload` (raw bytes).
     public var maxInlinePayload: Int
     /// Largest text mirror stored inline as a STRING (UTF-8 bytes).
@@ -44,8 +38,7 @@ public struct NoteLimits: Sendable, Hashable {
     /// Limits; every value defaults to the documented standard.
     public init(maximumElements: Int = 1 << 26, maximumReplicas: Int = 1 << 16, maximumRuns: Int = 1 << 21,
                 maximumTextBytes: Int = 1 << 24, maximumAssetBytes: Int = 1 << 25,
-                maxInlinePayload: Int = 512_000, maxInlineText: Int = 196_608, recordBudget: Int = 1_000_000,
-                snapshotFormat: SnapshotFormat = .version1) {
+                maxInlinePayload: Int = 512_000, maxInlineText: Int = 196_608, recordBudget: Int = 1_000_000) {
         self.maximumElements = maximumElements
         self.maximumReplicas = maximumReplicas
         self.maximumRuns = maximumRuns
@@ -54,7 +47,6 @@ public struct NoteLimits: Sendable, Hashable {
         self.maxInlinePayload = maxInlinePayload
         self.maxInlineText = maxInlineText
         self.recordBudget = recordBudget
-        self.snapshotFormat = snapshotFormat
     }
 
     /// Standard limits with other inline sizes (tests use tiny ones to force assets).
@@ -65,7 +57,7 @@ public struct NoteLimits: Sendable, Hashable {
 
     /// The documented defaults: 2^26 = 67,108,864 elements, 65,536 replicas, 2^21 = 2,097,152
     /// runs, 16 MiB of text, 32 MiB per payload or asset; payload inline up to 512,000 bytes,
-    /// text up to 196,608 bytes, record budget 1,000,000 bytes; snapshots written in format 1.
+    /// text up to 196,608 bytes, record budget 1,000,000 bytes.
     public static let `default` = NoteLimits()
     /// The same as ``default``.
     public static let standard = NoteLimits()

@@ -1,5 +1,7 @@
 extension NoteRecord {
-    /// Writes `note` into the note fields: `version` 2, the snapshot as `payload` (or as
+    /// Writes `note` into the note fields: `version` 2, the snapshot in `format` (format 1, which
+    /// every release reads, unless asked; the sync engine picks what its fleet reads, see
+    /// ``NoteSyncConfiguration/payloadFormat``) as `payload` (or as
     /// `payloadAsset` when over the inline limit), the `text` mirror in the one type `mirror`
     /// says (see ``NoteTextMirror``: an ASSET of the whole note by default; a STRING, or no
     /// `text` and `mirroredBytes` 0 when the note does not fit a STRING; or none), and
@@ -17,7 +19,8 @@ extension NoteRecord {
     /// `payloadAsset`'s bytes are missing, since its version could not be checked.
     /// New ASSET fields get a reference with `size`, a local checksum and the bytes, but no
     /// `downloadURL` (see ``assetsToSave``).
-    public mutating func write(_ note: NoteText, limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset) throws(NoteRecordError) {
+    public mutating func write(_ note: NoteText, limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset,
+                               format: SnapshotFormat = .version1) throws(NoteRecordError) {
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: true)
         do {
@@ -32,7 +35,7 @@ extension NoteRecord {
             throw self.error(.corruptPayload, NoteSchema.Field.payload,
                              "note '\(recordName)' not written: its loaded snapshot is corrupt: \(error.code) at byte \(error.offset): \(error.message)")
         }
-        let payload = note.encodedSnapshot(format: limits.snapshotFormat)
+        let payload = note.encodedSnapshot(format: format)
         guard payload.count <= limits.maximumAssetBytes else {
             throw self.error(.limitExceeded, NoteSchema.Field.payload,
                              "note '\(recordName)' not written: the payload would have \(payload.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")
@@ -87,19 +90,21 @@ extension NoteRecord {
         return Int64(trusted?.milliseconds ?? now)
     }
 
-    /// A copy with `note` written (see ``write(_:limits:mirror:)``).
-    public func writing(_ note: NoteText, limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset) throws(NoteRecordError) -> NoteRecord {
+    /// A copy with `note` written (see ``write(_:limits:mirror:format:)``).
+    public func writing(_ note: NoteText, limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset,
+                        format: SnapshotFormat = .version1) throws(NoteRecordError) -> NoteRecord {
         var copy = self
-        try copy.write(note, limits: limits, mirror: mirror)
+        try copy.write(note, limits: limits, mirror: mirror, format: format)
         return copy
     }
 
-    /// A new record named `recordName` holding `note` (see ``write(_:limits:mirror:)``; a fresh
-    /// record has no version or payload to refuse, but any error `write` reports is thrown, not hidden).
+    /// A new record named `recordName` holding `note` (see ``write(_:limits:mirror:format:)``; a
+    /// fresh record has no version or payload to refuse, but any error `write` reports is thrown,
+    /// not hidden).
     public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteLimits = .standard,
-                mirror: NoteTextMirror = .asset) throws(NoteRecordError) {
+                mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1) throws(NoteRecordError) {
         self.init(recordName: recordName, zoneID: zoneID)
-        try write(note, limits: limits, mirror: mirror)
+        try write(note, limits: limits, mirror: mirror, format: format)
     }
 
     /// Asset note fields whose bytes still have to be stored: references without a `downloadURL`.

@@ -74,28 +74,50 @@ public struct NoteRecord: Hashable, Sendable {
         }
     }
 
-    /// Throws `.newerVersion` for a payload that needs a newer reader, reading only its header.
-    /// Without `requireAssetBytes`, a `payloadAsset` whose bytes are missing is skipped.
-    func checkPayloadVersions(requireAssetBytes: Bool) throws(NoteRecordError) {
-        var existing: [(String, [UInt8])] = []
-        if case .bytes(let b)? = record[field: NoteSchema.Field.payload] { existing.append((NoteSchema.Field.payload, b)) }
-        if case .asset? = record[field: NoteSchema.Field.payloadAsset] {
-            if let b = record.assetBytes(NoteSchema.Field.payloadAsset) {
-                existing.append((NoteSchema.Field.payloadAsset, b))
-            } else if requireAssetBytes {
-                throw error(.assetUnavailable, NoteSchema.Field.payloadAsset,
-                            "the existing payload asset's bytes were not supplied, so its version cannot be checked before overwriting it")
-            }
+    /// Throws `.newerVersion` for a payload that needs a newer reader than `supportedReader`,
+    /// reading only its header. Without `requireAssetBytes`, a `payloadAsset` whose bytes are
+    /// missing is skipped.
+    func checkPayloadVersions(requireAssetBytes: Bool, supportedReader: UInt16 = NoteFormat.readerVersion) throws(NoteRecordError) {
+        if requireAssetBytes, case .asset? = record[field: NoteSchema.Field.payloadAsset],
+           record.assetBytes(NoteSchema.Field.payloadAsset) == nil {
+            throw error(.assetUnavailable, NoteSchema.Field.payloadAsset,
+                        "the existing payload asset's bytes were not supplied, so its version cannot be checked before overwriting it")
         }
-        for (field, bytes) in existing {
-            if let required = PayloadHeader.requiredReaderVersion(of: bytes), required > NoteFormat.readerVersion {
-                throw NoteRecordError(
-                    .newerVersion, recordName: recordName, field: field,
-                    "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(NoteFormat.readerVersion); leaving it alone",
-                    newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
-                                        payloadRequiredReader: required, supportedReader: NoteFormat.readerVersion))
-            }
+        for (field, required) in payloadReaderVersions() where required > supportedReader {
+            throw NoteRecordError(
+                .newerVersion, recordName: recordName, field: field,
+                "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(supportedReader); leaving it alone",
+                newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
+                                    payloadRequiredReader: required, supportedReader: supportedReader))
         }
+    }
+
+    /// The minimum reader version each payload field at hand declares in its header (an asset
+    /// without its bytes, or bytes without a header, are left out).
+    func payloadReaderVersions() -> [(field: String, required: UInt16)] {
+        var out: [(field: String, required: UInt16)] = []
+        if case .bytes(let bytes)? = record[field: NoteSchema.Field.payload],
+           let required = PayloadHeader.requiredReaderVersion(of: bytes) {
+            out.append((NoteSchema.Field.payload, required))
+        }
+        if let bytes = record.assetBytes(NoteSchema.Field.payloadAsset), let required = PayloadHeader.requiredReaderVersion(of: bytes) {
+            out.append((NoteSchema.Field.payloadAsset, required))
+        }
+        return out
+    }
+
+    /// The newest minimum reader version among the record's payloads: the snapshot format it was
+    /// written in (nil: no payload at hand, e.g. a legacy plain-text record).
+    package var payloadReaderVersion: UInt16? {
+        payloadReaderVersions().map(\.required).max()
+    }
+
+    /// Refuses (`.newerVersion`) a record a reader of payload version `readerVersion` cannot
+    /// read: the schema gate, then each payload's header. What a device announcing that it reads
+    /// only up to `readerVersion` applies before reading or merging a record.
+    package func checkReadable(by readerVersion: UInt16) throws(NoteRecordError) {
+        try checkVersion()
+        try checkPayloadVersions(requireAssetBytes: false, supportedReader: readerVersion)
     }
 
     /// An error about `field` of this record.

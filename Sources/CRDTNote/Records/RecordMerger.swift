@@ -30,10 +30,15 @@ public struct RecordMerger: Sendable {
     /// (``NoteTextMirror``; the sync engine passes ``NoteSyncConfiguration/textMirror``).
     public var mirror: NoteTextMirror
 
-    /// A merger writing records with `limits` and `mirror`.
-    public init(limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset) {
+    /// The snapshot format of the merged record's payload (format 1 unless asked: the sync
+    /// engine passes the format its fleet reads, `crdtnote merge` the newest among its inputs).
+    public var format: SnapshotFormat
+
+    /// A merger writing records with `limits`, `mirror` and `format`.
+    public init(limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1) {
         self.limits = limits
         self.mirror = mirror
+        self.format = format
     }
 
     /// Three-way merge of a conflict. `ancestor` is what the client started from, if CloudKit

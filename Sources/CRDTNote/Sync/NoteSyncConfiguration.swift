@@ -1,4 +1,5 @@
-/// How `NoteSyncEngine` behaves: zone, batch sizes, retry bounds and the two policy choices.
+/// How `NoteSyncEngine` behaves: zone, batch sizes, retry bounds, the policy choices, and what
+/// this device tells the others (its name) and writes for them (the payload format).
 public struct NoteSyncConfiguration: Hashable, Sendable {
     /// What happens when a note one device deleted was edited on another that had not seen the
     /// delete.
@@ -47,13 +48,33 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     /// (`RecordZoneSubscribing`), remembered in the note library and saved again after the zone
     /// was recreated; nil: no subscription (the app polls).
     public var subscriptionID: String?
+    /// Which snapshot format note records are written in: ``PayloadFormatPolicy/automatic``
+    /// (default: the newest every active device reads, Docs/FORMAT.md "Mixed fleets") or pinned.
+    public var payloadFormat: PayloadFormatPolicy
+    /// How recently a device must have announced itself (the server's modification time of its
+    /// device record, else the time it wrote in it) to count when the automatic format is
+    /// chosen: 30 days by default, at least 2 days (twice the ``announcementInterval``). A
+    /// device quiet for longer no longer holds the fleet back; if it comes back it meets the
+    /// version gate, keeps its edits and reports the notes it needs an update for.
+    public var activityWindow: Duration
+    /// The name of this device in its device record ("Anna's iPhone"), for apps that list the
+    /// devices syncing the notes; nil: none. Cut to 256 UTF-8 bytes.
+    public var deviceName: String?
+    /// The newest payload minimum reader this device reads and announces: this release's, or
+    /// lower where the simulation plays a device on an older release.
+    package var readerVersion: UInt16 = NoteFormat.readerVersion
+
+    /// How often a device record is written again when nothing in it changed: once a day.
+    public static let announcementInterval: Duration = .seconds(86_400)
 
     /// A configuration; the defaults suit CloudKit.
     public init(zone: RecordZoneID = RecordZoneID(zoneName: "Notes"), maxAttempts: Int = 8, batchSize: Int = 200,
                 pageLimit: Int = 200, baseBackoff: Duration = .milliseconds(500), maxBackoff: Duration = .seconds(60),
                 deleteConflictPolicy: DeleteConflictPolicy = .editResurrects,
                 userDeletedZonePolicy: UserDeletedZonePolicy = .recreateAndUpload, recordType: String = NoteSchema.recordType,
-                recordLimits: NoteLimits = .standard, textMirror: NoteTextMirror = .asset) {
+                recordLimits: NoteLimits = .standard, textMirror: NoteTextMirror = .asset,
+                payloadFormat: PayloadFormatPolicy = .automatic, activityWindow: Duration = .seconds(30 * 86_400),
+                deviceName: String? = nil) {
         self.zone = zone
         self.maxAttempts = max(maxAttempts, 1)
         self.batchSize = max(batchSize, 1)
@@ -66,6 +87,9 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
         self.recordLimits = recordLimits
         self.textMirror = textMirror
         self.subscriptionID = nil
+        self.payloadFormat = payloadFormat
+        self.activityWindow = max(activityWindow, Self.announcementInterval * 2)
+        self.deviceName = deviceName
     }
 
     /// The wait before retry `attempt` (1-based) when the store suggests none.

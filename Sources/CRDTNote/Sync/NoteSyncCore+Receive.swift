@@ -9,8 +9,14 @@ extension NoteSyncCore {
     /// are passed over.
     @discardableResult
     public mutating func receive(_ stored: CloudRecord) throws(NoteSyncError) -> NoteSyncChange? {
+        if stored.recordType == DeviceSchema.recordType {
+            try receiveDevice(stored)
+            return nil
+        }
         guard stored.recordType == configuration.recordType else { return nil }
         let name = stored.recordName
+        try checkReadable(stored)
+        try sawPayload(of: stored)
         var statistics = self.statistics
         var report = self.report
         defer {
@@ -18,6 +24,7 @@ extension NoteSyncCore {
             self.report = report
         }
         let configuration = self.configuration
+        let now = self.now
         return try access { (access) throws(NoteSyncError) -> NoteSyncChange? in
             let local = access.state(of: name)
             if let tag = stored.recordChangeTag, local?.serverTag == tag { return nil } // our own save, or seen
@@ -43,10 +50,12 @@ extension NoteSyncCore {
                 if local.unsaved {
                     // Local changes meet a newer server record: merge as a conflict would.
                     let metadata = try access.server(of: name)
-                    let client = try Self.makeRecord(for: before, name: name, state: local, basedOn: metadata, configuration: configuration)
+                    let format = try Self.writtenFormat(access, configuration: configuration, now: now)
+                    let client = try Self.makeRecord(for: before, name: name, state: local, basedOn: metadata,
+                                                     configuration: configuration, format: format)
                     let ancestor = metadata.flatMap { ServerMetadata(record: $0).isPlainText ? $0 : nil }
                     let merged = try Self.merge(RecordConflict(ancestor: ancestor, client: client, server: stored),
-                                                limits: configuration.recordLimits, mirror: configuration.textMirror)
+                                                limits: configuration.recordLimits, mirror: configuration.textMirror, format: format)
                     remote = merged.note
                     base = merged.record
                 } else {
@@ -78,6 +87,7 @@ extension NoteSyncCore {
     @discardableResult
     public mutating func receiveDeletion(of name: String) throws(NoteSyncError) -> NoteSyncChange? {
         sent[name] = nil
+        if try receiveDeviceDeletion(name) { return nil }
         let policy = configuration.deleteConflictPolicy
         let outcome = try access { (access) throws(NoteSyncError) -> DeletionOutcome in
             do throws(NoteLibraryError) {
@@ -138,6 +148,7 @@ extension NoteSyncCore {
     /// elsewhere) and has been read to its end: notes it did not contain (`seen`) are no longer
     /// on the server and are marked to be created again.
     mutating func feedRestarted(seen: Set<String>) throws(NoteSyncError) {
+        try updateFleet { state, _ in if !seen.contains(state.deviceID) { state.ownRecord = nil } }
         try access { (access) throws(NoteSyncError) in
             do throws(NoteLibraryError) {
                 for name in access.names() where !seen.contains(name) && access.state(of: name)?.serverTag != nil {

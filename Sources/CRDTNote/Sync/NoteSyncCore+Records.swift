@@ -5,7 +5,7 @@ extension NoteSyncCore {
     /// The record for note `name`: its app fields (``NoteFieldStamps``) and `text` written on
     /// `base`, the server metadata (every other field kept), or on a new record.
     static func makeRecord(for text: NoteText, name: String, state: SyncNoteState, basedOn base: CloudRecord?,
-                           configuration: NoteSyncConfiguration) throws(NoteSyncError) -> CloudRecord {
+                           configuration: NoteSyncConfiguration, format: SnapshotFormat) throws(NoteSyncError) -> CloudRecord {
         var note = base.map(NoteRecord.init) ?? NoteRecord(recordName: name)
         if base == nil {
             note.record.recordType = configuration.recordType
@@ -13,7 +13,7 @@ extension NoteSyncCore {
         }
         NoteFieldStamps.write(state, into: &note.record)
         do {
-            try note.write(text, limits: configuration.recordLimits, mirror: configuration.textMirror)
+            try note.write(text, limits: configuration.recordLimits, mirror: configuration.textMirror, format: format)
         } catch {
             throw syncError(error, name: name)
         }
@@ -30,14 +30,30 @@ extension NoteSyncCore {
     }
 
     /// The merge of a conflict (built on the server record) and the merged note.
-    static func merge(_ conflict: RecordConflict, limits: NoteLimits, mirror: NoteTextMirror) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
+    static func merge(_ conflict: RecordConflict, limits: NoteLimits, mirror: NoteTextMirror,
+                      format: SnapshotFormat) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
         do {
-            let result = try RecordMerger(limits: limits, mirror: mirror).merge(
+            let result = try RecordMerger(limits: limits, mirror: mirror, format: format).merge(
                 ancestor: conflict.ancestor.map(NoteRecord.init), client: NoteRecord(conflict.client), server: NoteRecord(conflict.server))
             return (result.record.record, result.note)
         } catch {
             throw syncError(error, name: conflict.server.recordName)
         }
+    }
+
+    /// Refuses (`.newerVersionAvailable`) a record this device cannot read: the version gate,
+    /// at the reader version this device announces.
+    func checkReadable(_ record: CloudRecord) throws(NoteSyncError) {
+        do {
+            try NoteRecord(record).checkReadable(by: configuration.ownReader)
+        } catch {
+            throw Self.syncError(error, name: record.recordName)
+        }
+    }
+
+    /// Keeps in the fleet's high-water mark the format of a payload this device received.
+    func sawPayload(of record: CloudRecord) throws(NoteSyncError) {
+        if let version = NoteRecord(record).payloadReaderVersion { try sawPayload(readerVersion: version) }
     }
 
     static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {

@@ -5,15 +5,23 @@ extension NoteSyncCore {
     /// change in the library durable first, so nothing reaches the server that a crash could
     /// take back. Remembers the record and the note's revision for ``recordWasSaved(_:)``.
     /// Throws when the record cannot be written (e.g. the base record is newer than this library).
+    /// The name ``announcementDue()`` returns gives this device's record.
     public mutating func recordToSend(for name: String) throws(NoteSyncError) -> CloudRecord? {
+        if try isOwnDevice(name) {
+            let record = try deviceRecordToSend()
+            sent[name] = SentRecord(revision: 0, record: record)
+            return record
+        }
         let configuration = self.configuration
+        let now = self.now
         let built = try access { (access) throws(NoteSyncError) -> SentRecord? in
             guard let local = access.state(of: name), local.unsaved else { return nil }
             do {
                 try access.flush()
                 let note = try access.note(name)
+                let format = try Self.writtenFormat(access, configuration: configuration, now: now)
                 let record = try Self.makeRecord(for: note, name: name, state: local, basedOn: try access.server(of: name),
-                                                 configuration: configuration)
+                                                 configuration: configuration, format: format)
                 return SentRecord(revision: local.revision, record: record)
             } catch {
                 throw NoteSyncError(mixed: error, note: name)
@@ -32,6 +40,10 @@ extension NoteSyncCore {
         let sentRecord = sent.removeValue(forKey: name)
         var version = saved
         if let sentRecord, Self.complete(&version, from: sentRecord.record) { statistics.savedRecordsCompleted += 1 }
+        if saved.recordType == DeviceSchema.recordType, try isOwnDevice(name) {
+            try ownDeviceSaved(version)
+            return
+        }
         let known = try access { (access) throws(NoteSyncError) -> Bool in
             guard access.state(of: name) != nil else { return false } // deleted locally meanwhile: the delete follows
             do throws(NoteLibraryError) {
@@ -70,6 +82,11 @@ extension NoteSyncCore {
     /// applies the delete policy on the way. Permanent failures are recorded in the report.
     public mutating func recordSaveFailed(_ name: String, error: RecordStoreError) -> SaveFailureDecision {
         sent[name] = nil
+        do {
+            if try isOwnDevice(name) { return deviceSaveFailed(name, error: error) }
+        } catch {
+            return .stop(error)
+        }
         if error.zoneErrorCode == .zoneNotFound || error.zoneErrorCode == .userDeletedZone { return .recreateZone }
         switch error.code {
         case .serverRecordChanged:
@@ -106,12 +123,16 @@ extension NoteSyncCore {
             return .fetchServerRecord
         }
         let configuration = self.configuration
+        let now = self.now
         let outcome: Result<Bool, NoteSyncError>
         do {
+            try checkReadable(conflict.server)
+            try sawPayload(of: conflict.server)
             outcome = .success(try access { (access) throws(NoteSyncError) -> Bool in
                 guard let local = access.state(of: name) else { return false }
                 do {
-                    let merged = try Self.merge(conflict, limits: configuration.recordLimits, mirror: configuration.textMirror)
+                    let format = try Self.writtenFormat(access, configuration: configuration, now: now)
+                    let merged = try Self.merge(conflict, limits: configuration.recordLimits, mirror: configuration.textMirror, format: format)
                     let before = try access.note(name)
                     var note = before
                     do {

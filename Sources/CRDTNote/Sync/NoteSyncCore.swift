@@ -51,6 +51,8 @@ public struct NoteSyncCore: Sendable {
     public let library: NoteLibrary
     /// Behaviour settings.
     public let configuration: NoteSyncConfiguration
+    /// The wall clock device records are dated by.
+    let wallClock: PhysicalClock
     /// Records handed out by `recordToSend`, awaiting `recordWasSaved`.
     var sent: [String: SentRecord] = [:]
     /// Cumulative counters.
@@ -60,8 +62,14 @@ public struct NoteSyncCore: Sendable {
 
     /// The sync decisions for `library`'s notes.
     public init(library: NoteLibrary, configuration: NoteSyncConfiguration = NoteSyncConfiguration()) {
+        self.init(library: library, configuration: configuration, wallClock: .system)
+    }
+
+    /// The sync decisions, dating device records by `wallClock` (simulations pass a manual one).
+    package init(library: NoteLibrary, configuration: NoteSyncConfiguration, wallClock: PhysicalClock) {
         self.library = library
         self.configuration = configuration
+        self.wallClock = wallClock
     }
 
     /// This process's replica: the library's.
@@ -136,6 +144,7 @@ public struct NoteSyncCore: Sendable {
         }
         statistics.zoneRecoveries += 1
         sent.removeAll()
+        try forgetOwnDeviceRecord()
         try access { (access) throws(NoteSyncError) in
             do throws(NoteLibraryError) {
                 for name in access.names() { try Self.forgetServerIdentity(of: name, in: access) }

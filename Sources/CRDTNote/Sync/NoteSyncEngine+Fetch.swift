@@ -11,6 +11,8 @@ extension NoteSyncEngine {
         var transport = try transportState()
         // Without a token, notes synced before are checked against the whole feed.
         var fullRefetch = transport.token == nil
+        // Whether the feed is read from its beginning (device records included).
+        var fromStart = fullRefetch
         var seen: Set<String> = []
         while true {
             let page: RecordChanges
@@ -23,6 +25,7 @@ extension NoteSyncEngine {
                     core.statistics.fullRefetches += 1
                     transport.token = nil
                     fullRefetch = true
+                    fromStart = true
                     seen.removeAll()
                     if transport.subscriptionID != nil {
                         // The zone may have been recreated (by this engine's createZone after a
@@ -36,6 +39,7 @@ extension NoteSyncEngine {
                     try await recoverZone(after: error)
                     transport = try transportState()
                     fullRefetch = false // every note is already marked for re-creation
+                    fromStart = true
                     seen.removeAll()
                 } else if !error.isTransient {
                     throw NoteSyncError(.storeFailure, storeError: error, "cannot fetch changes: \(error)")
@@ -75,6 +79,7 @@ extension NoteSyncEngine {
             }
             if !page.moreComing { break }
         }
+        try core.changesFetched(fromStart: fromStart)
     }
 
     /// Lets the library compact when its journal has grown (as a first download makes it).

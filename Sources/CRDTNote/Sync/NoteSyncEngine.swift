@@ -45,15 +45,27 @@ public actor NoteSyncEngine {
     /// sleep on (`ContinuousClock()`; tests pass a clock that only records).
     public init(library: NoteLibrary, store: any RecordStore, configuration: NoteSyncConfiguration = NoteSyncConfiguration(),
                 retryClock: any Clock<Duration> = ContinuousClock()) {
+        self.init(library: library, store: store, configuration: configuration, retryClock: retryClock, wallClock: .system)
+    }
+
+    /// An engine dating device records by `wallClock` (simulations pass a manual one).
+    package init(library: NoteLibrary, store: any RecordStore, configuration: NoteSyncConfiguration,
+                 retryClock: any Clock<Duration>, wallClock: PhysicalClock) {
         self.library = library
         self.store = store
         self.configuration = configuration
         self.retryClock = retryClock
-        self.core = NoteSyncCore(library: library, configuration: configuration)
+        self.core = NoteSyncCore(library: library, configuration: configuration, wallClock: wallClock)
     }
 
     /// Cumulative counters.
     public var statistics: NoteSyncStatistics { core.statistics }
+
+    /// The devices syncing the notes (from their device records, as of the last fetch), the
+    /// format note records are written in, and the devices that hold it back.
+    public func fleet() throws(NoteSyncError) -> NoteFleet {
+        try core.fleet()
+    }
 
     // MARK: Sync
 

@@ -15,7 +15,7 @@ enum CommonOptions {
         "--replica", "ID", "This device's replica ID: a decimal or 0x-hex number that fits in 64 bits.")
     /// `--format N`
     static let format = OptionSpec.value(
-        "--format", "N", "Snapshot format to write: 1 (default; every crdtnote reads it) or 2 (smaller; read only by crdtnote releases that know format 2).")
+        "--format", "N", "Snapshot format to write: 1 (every crdtnote reads it) or 2 (smaller; read only by releases that know format 2). Default: new writes 1, edit keeps its input's, merge writes the newest among its inputs.")
     /// `--text-mirror TYPE`
     static let textMirror = OptionSpec.value(
         "--text-mirror", "TYPE",
@@ -46,9 +46,9 @@ enum CommonOptions {
         try parsed.value(output.name).map(OutputDestination.init(argument:)) ?? fallback
     }
 
-    /// The `--format` snapshot format, or the library's default (format 1) when absent.
-    static func format(_ parsed: ParsedArguments) throws(UsageError) -> SnapshotFormat {
-        guard let value = try parsed.value(format.name) else { return NoteLimits.default.snapshotFormat }
+    /// The `--format` snapshot format, or nil when absent (each command has its default).
+    static func format(_ parsed: ParsedArguments) throws(UsageError) -> SnapshotFormat? {
+        guard let value = try parsed.value(format.name) else { return nil }
         guard let number = UInt16(value), let format = SnapshotFormat(rawValue: number) else {
             throw parsed.usageError("option '--format' must be 1 or 2, got '\(value)'")
         }

@@ -16,8 +16,8 @@ struct EditOptions: Equatable, Sendable {
     var output: OutputDestination
     /// Folder with asset files, if any.
     var assets: String?
-    /// The snapshot format written (`--format`).
-    var format: SnapshotFormat = .version1
+    /// The snapshot format written (`--format`; nil: the input record's).
+    var format: SnapshotFormat?
     /// The type of the `text` mirror (`--text-mirror`); nil: the record's own.
     var textMirror: NoteTextMirror?
     /// `--utf16-range`: replace exactly this UTF-16 range with the text read (nil: the whole text).

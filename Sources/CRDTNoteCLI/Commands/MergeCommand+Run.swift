@@ -9,7 +9,7 @@ import CRDTNoteSupport
 /// only then are the records merged. Notes about the merge (a legacy side upgraded, a
 /// two-way merge) go to standard error as `crdtnote: note:` lines.
 func runMerge(_ options: MergeOptions) throws(CLIError) {
-    var merger = RecordMerger(limits: NoteLimits(snapshotFormat: options.format))
+    var merger = RecordMerger()
     let result: RecordMergeResult
     switch options.inputs {
     case let .conflict(serverPath, clientPath, ancestorPath):
@@ -18,6 +18,7 @@ func runMerge(_ options: MergeOptions) throws(CLIError) {
         let ancestor = try ancestorPath.map { (path) throws(CLIError) in try RecordFile.load(path, assets: options.assets) }
         try checkMergeable([ancestor, client, server].compactMap { $0 })
         merger.mirror = mirror(options, inputs: [server, client] + (ancestor.map { [$0] } ?? []))
+        merger.format = options.format ?? newestFormat([server, client] + (ancestor.map { [$0] } ?? []))
         _ = try client.read()
         _ = try server.read()
         do {
@@ -36,6 +37,7 @@ func runMerge(_ options: MergeOptions) throws(CLIError) {
         for path in paths { files.append(try RecordFile.load(path, assets: options.assets)) }
         try checkMergeable(files)
         merger.mirror = mirror(options, inputs: files.reversed())
+        merger.format = options.format ?? newestFormat(files)
         for file in files { _ = try file.read() }
         do {
             result = try merger.merge(records: files.map(\.record))
@@ -76,4 +78,10 @@ private func checkMergeable(_ files: [RecordFile]) throws(CLIError) {
 /// of `text` in the container its records come from.
 private func mirror(_ options: MergeOptions, inputs: [RecordFile]) -> NoteTextMirror {
     options.textMirror ?? inputs.lazy.compactMap { NoteTextMirror(of: $0.record) }.first ?? .asset
+}
+
+/// The newest snapshot format among the inputs' payloads (format 1 when none has a payload):
+/// a merge never writes a format older than one its inputs were already in.
+func newestFormat(_ inputs: [RecordFile]) -> SnapshotFormat {
+    inputs.compactMap { $0.record.payloadReaderVersion.flatMap(SnapshotFormat.init(rawValue:)) }.max { $0.rawValue < $1.rawValue } ?? .version1
 }

@@ -20,8 +20,8 @@ struct MergeOptions: Equatable, Sendable {
     var assets: String?
     /// Where the merged record goes (standard output by default).
     var output: OutputDestination
-    /// The snapshot format written (`--format`).
-    var format: SnapshotFormat = .version1
+    /// The snapshot format written (`--format`; nil: the newest among the inputs).
+    var format: SnapshotFormat?
     /// The type of the merged record's `text` mirror (`--text-mirror`); nil: the inputs'.
     var textMirror: NoteTextMirror?
 }

@@ -14,8 +14,8 @@ struct NewOptions: Equatable, Sendable {
     var recordName: String?
     /// Where the new record goes (standard output by default).
     var output: OutputDestination
-    /// The snapshot format written (`--format`).
-    var format: SnapshotFormat = .version1
+    /// The snapshot format written (`--format`; nil: format 1).
+    var format: SnapshotFormat?
     /// The type of the `text` mirror (`--text-mirror`); nil: ASSET.
     var textMirror: NoteTextMirror?
 }

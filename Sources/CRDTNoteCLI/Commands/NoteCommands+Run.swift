@@ -13,7 +13,8 @@ func runNew(_ options: NewOptions) throws(CLIError) {
     let record: NoteRecord
     do {
         record = try NoteRecord(recordName: options.recordName ?? UUID().uuidString, note: note,
-                                limits: NoteLimits(snapshotFormat: options.format), mirror: options.textMirror ?? .asset)
+                                mirror: options.textMirror ?? .asset,
+                                format: options.format ?? .version1)
     } catch {
         throw .noteRecord(error, file: options.recordName)
     }
@@ -42,7 +43,9 @@ func runEdit(_ options: EditOptions) throws(CLIError) {
     do {
         // The record's own mirror type: one type per field in the container it came from.
         let mirror = options.textMirror ?? NoteTextMirror(of: file.record) ?? .asset
-        updated = try file.record.writing(note, limits: NoteLimits(snapshotFormat: options.format), mirror: mirror)
+        // The record's own format unless asked: editing never changes who can read it.
+        let format = options.format ?? file.record.payloadReaderVersion.flatMap(SnapshotFormat.init(rawValue:)) ?? .version1
+        updated = try file.record.writing(note, mirror: mirror, format: format)
     } catch {
         throw .noteRecord(error, file: file.displayName)
     }

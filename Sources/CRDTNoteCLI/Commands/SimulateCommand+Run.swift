@@ -10,7 +10,7 @@ func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
     let simulation = NoteSyncSimulation(
         devices: options.devices, notes: options.notes, edits: options.edits,
         faultRate: options.faultRate, seed: options.seed, crashRate: options.crashRate,
-        dropPushRate: options.dropPushRate)
+        dropPushRate: options.dropPushRate, readerFormats: options.readerFormats, updateAt: options.updateAt)
     let line = SimulationProgressLine()
     var progress: (@Sendable (NoteSyncSimulationProgress) -> Void)?
     if let line { progress = { line.show($0) } }
@@ -36,6 +36,9 @@ func runSimulate(_ options: SimulateOptions) async throws(CLIError) {
         if report.lostEdits > 0 { problems.append("\(report.lostEdits) edit\(report.lostEdits == 1 ? "" : "s") lost") }
         if report.resurrectedEdits > 0 {
             problems.append("\(report.resurrectedEdits) deletion\(report.resurrectedEdits == 1 ? "" : "s") undone")
+        }
+        if report.unreadableRecordsWritten > 0 {
+            problems.append("\(report.unreadableRecordsWritten) note record\(report.unreadableRecordsWritten == 1 ? "" : "s") saved in a format a device could not read yet")
         }
         if !report.setupFailures.isEmpty {
             problems.append("\(report.setupFailures.count) step\(report.setupFailures.count == 1 ? "" : "s") of the run failed")

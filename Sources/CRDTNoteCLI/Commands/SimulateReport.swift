@@ -25,8 +25,16 @@ extension NoteSyncSimulationReport {
             ("notificationsDelivered", .number(JSONNumber(notificationsDelivered))),
             ("notificationsDropped", .number(JSONNumber(notificationsDropped))),
             ("notificationSyncs", .number(JSONNumber(notificationSyncs))),
+            ("recordsByFormatBeforeUpdate", .object(Self.counts(recordsByFormatBeforeUpdate))),
+            ("recordsByFormatAfterUpdate", .object(Self.counts(recordsByFormatAfterUpdate))),
+            ("unreadableRecordsWritten", .number(JSONNumber(unreadableRecordsWritten))),
             ("setupFailures", .array(setupFailures.map(JSONValue.string))),
         ]))
+    }
+
+    /// A count per key, keys sorted.
+    static func counts(_ counts: [String: Int]) -> JSONObject {
+        JSONObject(counts.keys.sorted().map { ($0, JSONValue.number(JSONNumber(counts[$0] ?? 0))) })
     }
 
     /// The text report: one `key: value` line per figure.

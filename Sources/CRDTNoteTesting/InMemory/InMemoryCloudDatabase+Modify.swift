@@ -89,6 +89,10 @@ extension InMemoryCloudDatabase {
                 nextTag += 1
                 version.recordChangeTag = "t\(nextTag)"
                 version.zoneID = zone
+                if let clock = modificationClock { version.modified = RecordTimestampInfo(timestamp: Int64(clamping: clock.now())) }
+                if version.recordType != DeviceSchema.recordType, let format = NoteRecord(version).payloadReaderVersion {
+                    savedPayloadFormats[format, default: 0] += 1
+                }
                 state.commit(version, historyLimit: historyLimit)
                 schema.learn(version)
                 changed = true

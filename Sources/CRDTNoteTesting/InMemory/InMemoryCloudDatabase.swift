@@ -39,6 +39,11 @@ public actor InMemoryCloudDatabase: CloudKitStyleDatabase {
     public internal(set) var faultCounts = FaultCounts()
     /// Requests served so far (including failed ones).
     public internal(set) var requestCount = 0
+    /// Note records committed so far, by the snapshot format of their payload (its minimum
+    /// reader version; records without a payload and device records are not counted).
+    public internal(set) var savedPayloadFormats: [UInt16: Int] = [:]
+    /// The clock the server's modification times come from (nil: records carry none).
+    var modificationClock: PhysicalClock?
     /// Zone subscriptions: id → zone name.
     var subscriptions: [String: String] = [:]
     /// Devices registered for notifications, and the subscription ids notifying each since it last looked.
@@ -111,5 +116,13 @@ public actor InMemoryCloudDatabase: CloudKitStyleDatabase {
             throw CloudKitFailure(.zoneNotFound, "zone '\(zone.zoneName)' does not exist")
         }
         return state
+    }
+}
+
+extension InMemoryCloudDatabase {
+    /// Stamps every record committed from now on with the server's modification time read
+    /// from `clock` (as CloudKit's `modificationDate`).
+    public func setModificationClock(_ clock: PhysicalClock) {
+        modificationClock = clock
     }
 }

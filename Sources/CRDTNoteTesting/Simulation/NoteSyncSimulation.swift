@@ -48,11 +48,18 @@ public struct NoteSyncSimulation: Hashable, Sendable {
     public var dropPushRate: Double?
     /// Edits between periodic polls of every device in push-driven runs.
     public var pollInterval: Int
+    /// The newest payload format each device reads (device i reads `readerFormats[i]`; devices
+    /// past the list, and every device when it is empty, read what this release reads). A device
+    /// reading less plays one on an older release that announces itself.
+    public var readerFormats: [UInt16]
+    /// After this many edits in total every device is updated to read the newest format (nil: never).
+    public var updateAt: Int?
 
     /// A simulation.
     public init(devices: Int, notes: Int, edits: Int, faultRate: Double, seed: UInt64,
                 faultKinds: FaultPlan.Kinds = .all, syncProbability: Double = 0.25, maxQuiescenceRounds: Int = 40,
-                crashRate: Double = 0, dropPushRate: Double? = nil, pollInterval: Int = 200) {
+                crashRate: Double = 0, dropPushRate: Double? = nil, pollInterval: Int = 200,
+                readerFormats: [UInt16] = [], updateAt: Int? = nil) {
         self.devices = max(devices, 1)
         self.notes = max(notes, 1)
         self.edits = max(edits, 0)
@@ -64,6 +71,8 @@ public struct NoteSyncSimulation: Hashable, Sendable {
         self.crashRate = min(max(crashRate, 0), 1)
         self.dropPushRate = dropPushRate.map { min(max($0, 0), 1) }
         self.pollInterval = max(pollInterval, 1)
+        self.readerFormats = readerFormats.map { min(max($0, 1), NoteFormat.readerVersion) }
+        self.updateAt = updateAt.map { max($0, 0) }
     }
 
     /// Runs the simulation. `progress`, when given, is called every few edits and once after the
@@ -106,6 +115,10 @@ final class SimulationRun {
     var crashesEnabled = false
     var progress: (@Sendable (NoteSyncSimulationProgress) -> Void)?
     var syncs = 0
+    /// The newest payload format each device reads now.
+    var readerVersions: [UInt16]
+    /// Note records saved per format before the update (set when it happens).
+    var formatsBeforeUpdate: [UInt16: Int]?
 
     init(_ simulation: NoteSyncSimulation) {
         self.simulation = simulation
@@ -116,6 +129,7 @@ final class SimulationRun {
         if simulation.dropPushRate != nil { configuration.subscriptionID = "notes-changes" }
         self.configuration = configuration
         report = NoteSyncSimulationReport(devices: simulation.devices, notes: simulation.notes, edits: 0)
+        readerVersions = (0..<simulation.devices).map { $0 < simulation.readerFormats.count ? simulation.readerFormats[$0] : NoteFormat.readerVersion }
     }
 
     func replica(_ index: Int) -> ReplicaID { ReplicaID(rawValue: UInt64(index + 1)) }
@@ -133,7 +147,11 @@ final class SimulationRun {
         do {
             let library = create ? try NoteLibrary.create(folder: Self.folder, replica: replica, fileSystem: disk)
                 : try NoteLibrary(folder: Self.folder, replica: replica, fileSystem: disk)
-            let engine = NoteSyncEngine(library: library, store: store, configuration: configuration, retryClock: waited)
+            var configuration = self.configuration
+            configuration.readerVersion = readerVersions[index]
+            let time = self.time
+            let engine = NoteSyncEngine(library: library, store: store, configuration: configuration, retryClock: waited,
+                                        wallClock: PhysicalClock { time.milliseconds })
             return SimulatedDevice(engine: engine, library: library, store: store, disk: disk)
         } catch {
             report.setupFailures.append("device \(index) did not " + (create ? "create" : "open") + " its library: \(error)")
@@ -142,6 +160,8 @@ final class SimulationRun {
     }
 
     func run() async -> NoteSyncSimulationReport {
+        let time = self.time
+        await database.setModificationClock(PhysicalClock { time.milliseconds })
         if let rate = simulation.dropPushRate {
             await database.setNotificationDropRate(rate, seed: simulation.seed ^ 0xD20F_9054)
             for index in 0..<simulation.devices { await database.registerForNotifications(device: "device-\(index)") }
@@ -151,6 +171,9 @@ final class SimulationRun {
             guard let device = launch(index, disk: FaultInjectingFileSystem(), create: true) else { return report }
             devices.append(device)
         }
+        // The devices have been syncing before the run: each has announced itself and seen the
+        // others' device records (so a device reading less holds the others back from the start).
+        await introduceDevices()
         let names = (0..<simulation.notes).map { "note-\($0)" }
         // Each note starts on one device.
         for (i, name) in names.enumerated() {
@@ -168,6 +191,7 @@ final class SimulationRun {
 
         // Edits: a random device edits a note it has; sometimes it persists; sometimes it syncs.
         for step in 0..<simulation.edits {
+            if step == simulation.updateAt { await updateDevices() }
             time.advance(by: 1 + UInt64(random.below(2000)))
             let index = random.below(devices.count)
             await edit(index)
@@ -203,6 +227,7 @@ final class SimulationRun {
             if quiet { break }
         }
         await check()
+        await countFormats()
         report.edits = oracle.counted
         report.faultCounts = await database.faultCounts
         report.faultsInjected = report.faultCounts.total
@@ -210,6 +235,49 @@ final class SimulationRun {
         report.notificationsDelivered = await database.notificationsDelivered
         report.notificationsDropped = await database.notificationsDropped
         return report
+    }
+
+    /// Syncs every device until each one's record is on the server and each knows every other
+    /// (at most 20 rounds; a device still missing one is a setup failure).
+    func introduceDevices() async {
+        for _ in 0..<20 {
+            for index in devices.indices { await syncStep(index, pushFirst: false) }
+            var known = true
+            for device in devices {
+                let fleet = try? await device.engine.fleet()
+                if fleet?.devices.count != devices.count || fleet?.knowsDevices != true { known = false }
+            }
+            if known { return }
+        }
+        report.setupFailures.append("the devices did not all see each other's device records in 20 sync rounds")
+    }
+
+    /// Every device is updated to a release reading the newest format: its next sync announces it.
+    func updateDevices() async {
+        formatsBeforeUpdate = await database.savedPayloadFormats
+        for index in devices.indices {
+            readerVersions[index] = NoteFormat.readerVersion
+            var configuration = self.configuration
+            configuration.readerVersion = readerVersions[index]
+            let time = self.time
+            devices[index].engine = NoteSyncEngine(library: devices[index].library, store: devices[index].store,
+                                                   configuration: configuration, retryClock: waited,
+                                                   wallClock: PhysicalClock { time.milliseconds })
+        }
+    }
+
+    /// Note records saved per format before and after the update; a record in a format some
+    /// device did not read yet is a gate violation.
+    func countFormats() async {
+        let all = await database.savedPayloadFormats
+        let before = formatsBeforeUpdate ?? all
+        func named(_ counts: [UInt16: Int]) -> [String: Int] {
+            Dictionary(uniqueKeysWithValues: counts.filter { $0.value > 0 }.map { (String($0.key), $0.value) })
+        }
+        report.recordsByFormatBeforeUpdate = named(before)
+        report.recordsByFormatAfterUpdate = named(all.mapValues { $0 }.merging(before) { $0 - $1 })
+        let oldest = simulation.readerFormats.min() ?? NoteFormat.readerVersion
+        report.unreadableRecordsWritten = before.filter { $0.key > oldest }.map(\.value).reduce(0, +)
     }
 
     /// Device `index` makes one edit on a random note it has: inserts a token, deletes whole
@@ -363,7 +431,7 @@ final class SimulationRun {
             }
             finals.append(final)
         }
-        for record in await database.allRecords(in: zone) {
+        for record in await database.allRecords(in: zone) where record.recordType == NoteSchema.recordType {
             let text = try? NoteSyncCore.text(from: record, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock())
             texts[record.recordName, default: []].insert(text?.string ?? "<unreadable>")
         }

@@ -47,6 +47,14 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
     public var notesResurrected = 0
     /// Zone recoveries after resets or user deletions.
     public var zoneRecoveries = 0
+    /// Note records saved before the update (the whole run when there was none), by snapshot
+    /// format ("1", "2").
+    public var recordsByFormatBeforeUpdate: [String: Int] = [:]
+    /// Note records saved after the update, by snapshot format.
+    public var recordsByFormatAfterUpdate: [String: Int] = [:]
+    /// Note records saved, before the update, in a format a device of the run did not read yet
+    /// (must be 0).
+    public var unreadableRecordsWritten = 0
     /// Steps of the run itself that failed, each with its error: a device whose engine did not
     /// start (or restart after a crash), a note that could not be created. Any makes the run fail.
     public var setupFailures: [String] = []
@@ -60,7 +68,9 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
 
     /// Whether the run kept both promises (converged, nothing lost or resurrected) and every
     /// step of it could be carried out (no ``setupFailures``).
-    public var succeeded: Bool { converged && lostEdits == 0 && resurrectedEdits == 0 && setupFailures.isEmpty }
+    public var succeeded: Bool {
+        converged && lostEdits == 0 && resurrectedEdits == 0 && unreadableRecordsWritten == 0 && setupFailures.isEmpty
+    }
 }
 
 /// How far a running ``NoteSyncSimulation`` has got (see ``NoteSyncSimulation/run(progress:)``).

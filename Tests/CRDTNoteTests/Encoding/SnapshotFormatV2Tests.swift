@@ -86,16 +86,15 @@ import CRDTNoteTestSupport
         #expect(SnapshotFormat(rawValue: 1) == .version1)
         #expect(SnapshotFormat(rawValue: 2) == .version2)
         #expect(SnapshotFormat(rawValue: 3) == nil)
-        #expect(NoteLimits.default.snapshotFormat == .version1)
         #expect(NoteFormat.version == 2 && NoteFormat.readerVersion == 2)
     }
 
-    @Test func recordsAreWrittenInTheLimitsFormat() throws {
+    @Test func recordsAreWrittenInTheFormatAsked() throws {
         let note = try NoteText("a note", replica: .test(3))
         var plain = try NoteRecord(recordName: "n", note: note)
         var smaller = plain
         try plain.write(note)
-        try smaller.write(note, limits: NoteLimits(snapshotFormat: .version2))
+        try smaller.write(note, format: .version2)
         guard case .bytes(let b1)? = plain.record[field: NoteSchema.Field.payload],
               case .bytes(let b2)? = smaller.record[field: NoteSchema.Field.payload] else {
             Issue.record("no inline payload"); return

@@ -1,0 +1,104 @@
+import Foundation
+
+/// What the sync engine keeps in the note library about the devices syncing the zone
+/// (Docs/LIBRARY.md, "Sync metadata"; Docs/FORMAT.md, "Mixed fleets"): this device's id and
+/// replicas, its last saved device record, the device records of the others, and the highest
+/// payload format it has seen in use (the fleet's format never goes down on its own).
+struct FleetState: Equatable, Sendable {
+    /// This device's record name (``DeviceSchema/recordNamePrefix`` and an id).
+    var deviceID: String
+    /// The replicas that have written through this library, newest last.
+    var replicas: [UInt64] = []
+    /// The highest minimum reader of a payload written or received here: automatic choices
+    /// never go below it.
+    var highWater: UInt16 = 1
+    /// When this device first read the change feed while keeping device records (ms), nil: not yet.
+    var watchingSince: Int64?
+    /// Whether the change feed has been read from its start to its end since then.
+    var feedReadFromStart = false
+    /// This device's record as last saved (its change tag and system fields), nil: never saved.
+    var ownRecord: CloudRecord?
+    /// The other devices' announcements by record name, with the time they count from.
+    var devices: [String: KnownDevice] = [:]
+
+    /// Another device as last received.
+    struct KnownDevice: Codable, Equatable, Sendable {
+        var announcement: DeviceAnnouncement
+        /// The server's modification time of its record, else the time written in it (ms).
+        var modified: Int64
+    }
+
+    /// A new device: its id from the first replica writing through it and the time (replica ids
+    /// are unique per process, so the id is unique per library).
+    init(replica: ReplicaID, now: Int64) {
+        deviceID = DeviceSchema.recordNamePrefix + Self.hex(replica.rawValue) + Self.hex(UInt64(bitPattern: now))
+        replicas = [replica.rawValue]
+    }
+
+    /// Whether this device knows the devices in the zone: it read the whole feed, or has
+    /// watched it for longer than the interval every device announces itself in.
+    func knowsFleet(now: Int64) -> Bool {
+        if feedReadFromStart { return true }
+        guard let since = watchingSince else { return false }
+        return now - since > Self.milliseconds(NoteSyncConfiguration.announcementInterval)
+    }
+
+    static func milliseconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        return overflow ? Int64.max : product + attoseconds / 1_000_000_000_000_000
+    }
+
+    private static func hex(_ value: UInt64) -> String {
+        let digits = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+
+    // MARK: Bytes
+
+    /// The stored form: JSON of ``Stored`` (a version, then the fields).
+    private struct Stored: Codable {
+        var version: Int
+        var deviceID: String
+        var replicas: [UInt64]
+        var highWater: UInt16
+        var watchingSince: Int64?
+        var feedReadFromStart: Bool
+        var ownRecord: StoredRecord?
+        var devices: [String: KnownDevice]
+    }
+
+    func encoded() throws(NoteSyncError) -> [UInt8] {
+        let stored = Stored(version: 1, deviceID: deviceID, replicas: replicas, highWater: highWater, watchingSince: watchingSince,
+                            feedReadFromStart: feedReadFromStart, ownRecord: ownRecord.map(StoredRecord.init), devices: devices)
+        do {
+            return Array(try JSONEncoder().encode(stored))
+        } catch {
+            throw NoteSyncError(.persistFailed, "the device state cannot be kept: \(error)")
+        }
+    }
+
+    /// The state in `bytes`; throws when they are not a state this release wrote.
+    static func decode(_ bytes: [UInt8]) throws(NoteSyncError) -> FleetState {
+        do {
+            let stored = try JSONDecoder().decode(Stored.self, from: Data(bytes))
+            guard stored.version == 1, stored.deviceID.hasPrefix(DeviceSchema.recordNamePrefix) else {
+                throw NoteSyncError(.persistFailed, "the library's device state has version \(stored.version), expected 1")
+            }
+            var state = FleetState(deviceID: stored.deviceID)
+            state.replicas = stored.replicas
+            state.highWater = stored.highWater
+            state.watchingSince = stored.watchingSince
+            state.feedReadFromStart = stored.feedReadFromStart
+            state.ownRecord = try stored.ownRecord?.record()
+            state.devices = stored.devices
+            return state
+        } catch let error as NoteSyncError {
+            throw error
+        } catch {
+            throw NoteSyncError(.persistFailed, "the library's device state cannot be read: \(error)")
+        }
+    }
+
+    private init(deviceID: String) { self.deviceID = deviceID }
+}

@@ -1,0 +1,246 @@
+import Foundation
+
+/// Devices announcing themselves, and the payload format written for the devices in the zone
+/// (Docs/FORMAT.md, "Mixed fleets"; Docs/RECORD-FORMAT.md, "Device records").
+extension NoteSyncCore {
+    /// Most other devices remembered (those heard from least recently go first).
+    static let maximumKnownDevices = 256
+
+    /// The devices known and the format written now.
+    public func fleet() throws(NoteSyncError) -> NoteFleet {
+        let configuration = self.configuration
+        let now = self.now
+        return try access { (access) throws(NoteSyncError) -> NoteFleet in
+            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+            let window = FleetState.milliseconds(configuration.activityWindow)
+            let own = configuration.ownReader
+            let ownDevice = SyncDevice(id: state.deviceID, name: configuration.deviceName, release: CRDTNoteRelease.version,
+                                       reads: own, capabilities: [], lastSeen: Self.date(state.ownRecord?.modified?.timestamp ?? now),
+                                       replicas: state.replicas.map(ReplicaID.init(rawValue:)), isThisDevice: true, isActive: true)
+            var others: [SyncDevice] = []
+            for (id, known) in state.devices.sorted(by: { $0.key < $1.key }) {
+                let said = known.announcement
+                others.append(SyncDevice(id: id, name: said.name, release: said.release, reads: said.reads, capabilities: said.capabilities,
+                                         lastSeen: Self.date(known.modified), replicas: said.replicas.map(ReplicaID.init(rawValue:)),
+                                         isThisDevice: false, isActive: now - known.modified <= window))
+            }
+            var copy = state
+            let format = Self.format(for: &copy, configuration: configuration, now: now)
+            let held = others.filter { $0.isActive && $0.reads < NoteFormat.readerVersion }
+            return NoteFleet(devices: [ownDevice] + others, writtenFormat: format, knowsDevices: state.knowsFleet(now: now), heldBackBy: held)
+        }
+    }
+
+    /// The name of this device's record when it is due to be saved (it changed, was never
+    /// saved, or was last saved over ``NoteSyncConfiguration/announcementInterval`` ago), else
+    /// nil. The transport saves it like a note: ``recordToSend(for:)`` builds it and
+    /// ``recordWasSaved(_:)`` / ``recordSaveFailed(_:error:)`` take the outcome.
+    public func announcementDue() throws(NoteSyncError) -> String? {
+        let configuration = self.configuration
+        let now = self.now
+        return try access { (access) throws(NoteSyncError) -> String? in
+            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+            let wanted = Self.announcement(state, configuration: configuration, now: now)
+            guard let saved = state.ownRecord, let said = try? DeviceAnnouncement(record: saved) else { return state.deviceID }
+            let fresh = now - said.lastSync < FleetState.milliseconds(NoteSyncConfiguration.announcementInterval) && now >= said.lastSync
+            return said.sameContent(as: wanted) && fresh ? nil : state.deviceID
+        }
+    }
+
+    /// The device record to save now (on the last saved copy, so its change tag is current).
+    func deviceRecordToSend() throws(NoteSyncError) -> CloudRecord {
+        let configuration = self.configuration
+        let now = self.now
+        return try access { (access) throws(NoteSyncError) -> CloudRecord in
+            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+            var record = state.ownRecord ?? CloudRecord(recordName: state.deviceID, recordType: DeviceSchema.recordType)
+            if record.zoneID == nil { record.zoneID = configuration.zone }
+            Self.announcement(state, configuration: configuration, now: now).write(into: &record)
+            return record
+        }
+    }
+
+    /// Whether `name` is this device's record.
+    func isOwnDevice(_ name: String) throws(NoteSyncError) -> Bool {
+        guard name.hasPrefix(DeviceSchema.recordNamePrefix) else { return false }
+        let now = self.now
+        return try access { (access) throws(NoteSyncError) -> Bool in
+            try Self.loadFleet(access, replica: access.library.replica, now: now).deviceID == name
+        }
+    }
+
+    /// This device's record was saved (or, `saved` nil, is gone from the server and must be
+    /// created again).
+    func ownDeviceSaved(_ saved: CloudRecord?) throws(NoteSyncError) {
+        try updateFleet { state, _ in state.ownRecord = saved }
+    }
+
+    /// What to do after saving this device's record failed: a conflict or a missing record
+    /// takes the server's side as the base and sends again; the rest as for a note.
+    mutating func deviceSaveFailed(_ name: String, error: RecordStoreError) -> SaveFailureDecision {
+        if error.zoneErrorCode == .zoneNotFound || error.zoneErrorCode == .userDeletedZone { return .recreateZone }
+        do {
+            switch error.code {
+            case .serverRecordChanged:
+                guard let server = error.conflict?.server else { return .retryLater(after: nil) }
+                try ownDeviceSaved(server)
+                return .sendAgain
+            case .unknownItem:
+                try ownDeviceSaved(nil)
+                return .sendAgain
+            default:
+                if error.isTransient { return .retryLater(after: error.retryAfterSeconds.map { .seconds($0) }) }
+                noteFailed(NoteSyncError(.storeFailure, noteName: name, storeError: error, "cannot save this device's record: \(error)"), name: name)
+                return .giveUp
+            }
+        } catch {
+            return .stop(error)
+        }
+    }
+
+    /// Takes in another device's record from the server (or this device's own, echoed back).
+    mutating func receiveDevice(_ stored: CloudRecord) throws(NoteSyncError) {
+        let announcement: DeviceAnnouncement
+        do {
+            announcement = try DeviceAnnouncement(record: stored)
+        } catch {
+            throw NoteSyncError(.recordUnreadable, noteName: stored.recordName, "\(error)")
+        }
+        try updateFleet { state, _ in
+            if stored.recordName == state.deviceID {
+                state.ownRecord = stored
+                return
+            }
+            let modified = stored.modified?.timestamp ?? announcement.lastSync
+            state.devices[stored.recordName] = FleetState.KnownDevice(announcement: announcement, modified: modified)
+            if state.devices.count > Self.maximumKnownDevices,
+               let oldest = state.devices.min(by: { ($0.value.modified, $0.key) < ($1.value.modified, $1.key) })?.key {
+                state.devices[oldest] = nil
+            }
+        }
+    }
+
+    /// A device record was deleted on the server: returns whether `name` was one.
+    mutating func receiveDeviceDeletion(_ name: String) throws(NoteSyncError) -> Bool {
+        guard name.hasPrefix(DeviceSchema.recordNamePrefix) else { return false }
+        return try updateFleet { state, _ in
+            if name == state.deviceID {
+                state.ownRecord = nil
+                return true
+            }
+            return state.devices.removeValue(forKey: name) != nil
+        }
+    }
+
+    /// The transport read the change feed to its end (`fromStart`: from its beginning, with no
+    /// saved position): from then on this device knows the devices in the zone (after a day of
+    /// watching when it did not start from the beginning, as every device announces itself daily).
+    public mutating func changesFetched(fromStart: Bool) throws(NoteSyncError) {
+        let now = self.now
+        try updateFleet { state, _ in
+            if state.watchingSince == nil { state.watchingSince = now }
+            if fromStart { state.feedReadFromStart = true }
+        }
+    }
+
+    /// Raises the fleet's high-water format to a payload received in it (that this device reads).
+    func sawPayload(readerVersion: UInt16) throws(NoteSyncError) {
+        guard readerVersion > 1, readerVersion <= configuration.ownReader else { return }
+        try updateFleet { state, _ in state.highWater = max(state.highWater, readerVersion) }
+    }
+
+    /// The zone is gone, and this device's record with it: it is created again at the next
+    /// push. What the other devices announced is kept (they have not gone away; their records
+    /// come back when they notice) and ages out with the activity window.
+    func forgetOwnDeviceRecord() throws(NoteSyncError) {
+        try updateFleet { state, _ in state.ownRecord = nil }
+    }
+
+    // MARK: Format
+
+    /// The format to write a note record in now (raising the high-water mark to it).
+    static func format(for state: inout FleetState, configuration: NoteSyncConfiguration, now: Int64) -> SnapshotFormat {
+        let own = min(configuration.ownReader, NoteFormat.version)
+        switch configuration.payloadFormat {
+        case .pinned(let format):
+            return format
+        case .automatic:
+            var reads: UInt16 = 1
+            if state.knowsFleet(now: now) {
+                let window = FleetState.milliseconds(configuration.activityWindow)
+                reads = state.devices.values.filter { now - $0.modified <= window }.map(\.announcement.reads).reduce(own, min)
+            }
+            let chosen = max(min(max(reads, state.highWater), own), 1)
+            state.highWater = max(state.highWater, chosen)
+            return SnapshotFormat(rawValue: chosen) ?? .version1
+        }
+    }
+
+    /// The format for a note record, inside an access (the high-water mark kept when raised).
+    static func writtenFormat(_ access: LibrarySyncAccess, configuration: NoteSyncConfiguration, now: Int64) throws(NoteSyncError) -> SnapshotFormat {
+        if case .pinned(let format) = configuration.payloadFormat { return format }
+        var state = try loadFleet(access, replica: access.library.replica, now: now)
+        let before = state
+        let format = Self.format(for: &state, configuration: configuration, now: now)
+        if state != before { try storeFleet(state, access) }
+        return format
+    }
+
+    // MARK: State
+
+    /// The current time of the core's clock, in milliseconds.
+    var now: Int64 { Int64(clamping: wallClock.now()) }
+
+    static func date(_ milliseconds: Int64) -> Date {
+        Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+    }
+
+    /// What this device announces now.
+    static func announcement(_ state: FleetState, configuration: NoteSyncConfiguration, now: Int64) -> DeviceAnnouncement {
+        DeviceAnnouncement(release: CRDTNoteRelease.version, reads: configuration.ownReader, capabilities: [], lastSync: now,
+                           name: configuration.deviceName.map { DeviceAnnouncement.cut($0, toBytes: DeviceSchema.maximumNameBytes) },
+                           replicas: state.replicas)
+    }
+
+    /// The fleet state kept in the library (a new one, kept at once, when none: the device id
+    /// is made once), this process's replica added.
+    static func loadFleet(_ access: LibrarySyncAccess, replica: ReplicaID, now: Int64) throws(NoteSyncError) -> FleetState {
+        guard let bytes = access.fleetState else {
+            // Durable at once: a crash must not make the library a second device.
+            let fresh = FleetState(replica: replica, now: now)
+            try storeFleet(fresh, access)
+            do throws(NoteLibraryError) { try access.flush() } catch { throw NoteSyncError(library: error) }
+            return fresh
+        }
+        var state = try FleetState.decode(bytes)
+        if state.replicas.last != replica.rawValue {
+            state.replicas.removeAll { $0 == replica.rawValue }
+            state.replicas.append(replica.rawValue)
+            if state.replicas.count > DeviceSchema.maximumReplicas { state.replicas.removeFirst(state.replicas.count - DeviceSchema.maximumReplicas) }
+        }
+        return state
+    }
+
+    static func storeFleet(_ state: FleetState, _ access: LibrarySyncAccess) throws(NoteSyncError) {
+        let bytes = try state.encoded()
+        do throws(NoteLibraryError) { try access.saveFleetState(bytes) } catch { throw NoteSyncError(library: error) }
+    }
+
+    /// Runs `body` on the fleet state and keeps it when it changed.
+    @discardableResult
+    func updateFleet<R>(_ body: (inout FleetState, LibrarySyncAccess) throws(NoteSyncError) -> R) throws(NoteSyncError) -> R {
+        let now = self.now
+        return try access { (access) throws(NoteSyncError) -> R in
+            var state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+            let loaded = state
+            let result = try body(&state, access)
+            if state != loaded { try Self.storeFleet(state, access) }
+            return result
+        }
+    }
+}
+
+extension NoteSyncConfiguration {
+    /// The newest payload format this device reads (this release's, or the simulation's lower one).
+    var ownReader: UInt16 { max(min(readerVersion, NoteFormat.readerVersion), 1) }
+}
