@@ -17,6 +17,8 @@ actor NotesCKSync: CKSyncEngineDelegate {
     private let zoneID = CKRecordZone.ID(zoneName: "Notes")
     /// Set when the library could not take a fetched change (see `saveSyncEngineState`).
     private var libraryFailed = false
+    /// Whether CKSyncEngine started without a saved state (it then fetches the zone from its start).
+    private var startedWithoutState = false
 
     /// The library whose notes CKSyncEngine syncs (NotesSync.openLibrary opens it).
     init(library: NoteLibrary) {
@@ -27,9 +29,10 @@ actor NotesCKSync: CKSyncEngineDelegate {
     /// launch), and is told about every note still to send.
     static func start(library: NoteLibrary, container: CKContainer) async throws -> (NotesCKSync, CKSyncEngine) {
         let sync = NotesCKSync(library: library)
+        let saved = try await sync.savedSyncEngineState()
+        await sync.markStart(fromScratch: saved == nil)
         let configuration = CKSyncEngine.Configuration(database: container.privateCloudDatabase,
-                                                       stateSerialization: try await sync.savedSyncEngineState(),
-                                                       delegate: sync)
+                                                       stateSerialization: saved, delegate: sync)
         let syncEngine = CKSyncEngine(configuration)
         try await sync.scheduleSends(syncEngine)
         return (sync, syncEngine)
@@ -40,7 +43,10 @@ actor NotesCKSync: CKSyncEngineDelegate {
     /// after the app edits or deletes notes through the library. Adding a change again is
     /// harmless: a note with nothing left to send builds no record.
     func scheduleSends(_ syncEngine: CKSyncEngine) throws {
-        let saves = try core.unsavedNoteNames().map { CKSyncEngine.PendingRecordZoneChange.saveRecord(CKRecord.ID(recordName: $0, zoneID: zoneID)) }
+        // This device's record (what it reads, Docs/RECORD-FORMAT.md "Device records") goes
+        // first when it is due; `recordToSend` builds it like a note.
+        let names = (try core.announcementDue()).map { [$0] } ?? []
+        let saves = try (names + core.unsavedNoteNames()).map { CKSyncEngine.PendingRecordZoneChange.saveRecord(CKRecord.ID(recordName: $0, zoneID: zoneID)) }
         let deletes = try core.pendingDeleteNames().map { CKSyncEngine.PendingRecordZoneChange.deleteRecord(CKRecord.ID(recordName: $0, zoneID: zoneID)) }
         syncEngine.state.add(pendingRecordZoneChanges: saves + deletes)
     }
@@ -49,6 +55,16 @@ actor NotesCKSync: CKSyncEngineDelegate {
         switch event {
         case .stateUpdate(let update):
             saveSyncEngineState(update.stateSerialization)
+
+        case .didFetchChanges:
+            // The device records of the zone are known from here on (from the start when
+            // CKSyncEngine began without a saved state): the payload format follows them.
+            do throws(NoteSyncError) {
+                try core.changesFetched(fromStart: startedWithoutState)
+                startedWithoutState = false
+            } catch {
+                libraryFailed = true
+            }
 
         case .fetchedRecordZoneChanges(let changes):
             for modification in changes.modifications {
@@ -161,6 +177,11 @@ actor NotesCKSync: CKSyncEngineDelegate {
     }
 
     /// The state `saveSyncEngineState` kept, for `CKSyncEngine.Configuration(stateSerialization:)`.
+    /// Remembers whether the first fetch reads the zone from its start.
+    func markStart(fromScratch: Bool) {
+        startedWithoutState = fromScratch
+    }
+
     func savedSyncEngineState() throws -> CKSyncEngine.State.Serialization? {
         guard let bytes = try core.transportState() else { return nil }
         return try JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: Data(bytes))

@@ -42,6 +42,33 @@ import Testing
         #expect((object["faultsInjected"] as? Int ?? 0) > 0)
     }
 
+    /// The mixed-fleet run of issue 28: one of four devices reads only format 1 until every
+    /// device is updated after 400 edits. No format 2 record before, format 2 after, nothing lost.
+    @Test(arguments: [("0", "0", "3"), ("0.2", "0.05", "1"), ("0.2", "0.05", "4")])
+    func mixedFleetsWriteFormatTwoOnlyOnceEveryDeviceReadsIt(faultRate: String, crashRate: String, seed: String) throws {
+        let result = try CLIHarness.run(["simulate", "--devices", "4", "--notes", "5", "--edits", "800", "--fault-rate", faultRate,
+                                         "--crash-rate", crashRate, "--seed", seed, "--reader-formats", "2,2,2,1",
+                                         "--update-at", "400", "--json"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
+        let before = try #require(object["recordsByFormatBeforeUpdate"] as? [String: Int])
+        let after = try #require(object["recordsByFormatAfterUpdate"] as? [String: Int])
+        #expect(before["2"] == nil && (before["1"] ?? 0) > 0, "\(before)")
+        #expect((after["2"] ?? 0) > 0, "\(after)")
+        #expect(object["lostEdits"] as? Int == 0)
+        #expect(object["converged"] as? Bool == true)
+        #expect(object["unreadableRecordsWritten"] as? Int == 0)
+    }
+
+    @Test func readerFormatsAreChecked() throws {
+        for bad in ["3", "1,x", "2,2,2,2,2"] {
+            let result = try CLIHarness.run(["simulate", "--devices", "4", "--notes", "1", "--edits", "1", "--fault-rate", "0",
+                                             "--seed", "1", "--reader-formats", bad])
+            #expect(result.status == 64, "\(bad): \(result.stderr)")
+            #expect(result.stderr.contains("--reader-formats"))
+        }
+    }
+
     @Test func anotherSeedGivesAnotherRun() throws {
         var other = Self.arguments
         other[other.count - 1] = "0x2a"

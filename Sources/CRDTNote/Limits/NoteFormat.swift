@@ -1,7 +1,7 @@
 /// Versions of crdtnote's binary payload format (see Docs/FORMAT.md).
 public enum NoteFormat {
     /// The newest format version this library can write (snapshots in ``SnapshotFormat/version2``).
-    /// What it writes by default is ``NoteLimits/snapshotFormat``: version 1.
+    /// Which it writes is the writer's `format` (the sync engine: what its fleet reads).
     public static let version: UInt16 = 2
     /// The newest "minimum reader version" this library can decode (it reads versions 1 and 2).
     /// A payload that requires a newer reader is refused with a ``PayloadError`` whose code is

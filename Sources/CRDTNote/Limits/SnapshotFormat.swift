@@ -1,11 +1,11 @@
 /// The layout a snapshot is written in (Docs/FORMAT.md, "Runs, version 1" and "Runs, version 2").
-/// Both are read by this library; which one it writes is ``NoteLimits/snapshotFormat``.
+/// Both are read by this library. Writers take the format as a parameter (format 1 unless
+/// asked); the sync engine writes the newest every active device reads
+/// (``NoteSyncConfiguration/payloadFormat``, Docs/FORMAT.md, "Mixed fleets").
 ///
-/// - ``version1`` is read by every crdtnote release: the default.
+/// - ``version1`` is read by every crdtnote release.
 /// - ``version2`` stores the run table in predicted, entropy-coded columns: 25–40% smaller
 ///   snapshots of long-edited notes, but releases before format 2 refuse it (``PayloadError/Code/newerFormat``).
-///   Switch to it only once every device that syncs the app's notes runs a release that reads it
-///   (Docs/FORMAT.md, "Mixed fleets").
 ///
 /// Only versions this library can write exist: `SnapshotFormat(rawValue: 3)` is nil.
 public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
@@ -20,7 +20,7 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
 
     private init(known: UInt16) { rawValue = known }
 
-    /// Format 1: plain run columns; every crdtnote release reads it. The default.
+    /// Format 1: plain run columns; every crdtnote release reads it.
     public static let version1 = SnapshotFormat(known: 1)
     /// Format 2: predicted, rANS-coded run columns; needs a reader of version 2 or newer.
     public static let version2 = SnapshotFormat(known: 2)

@@ -24,6 +24,22 @@ import CRDTNoteTestSupport
         }
     }
 
+    /// Devices reading different formats: no record a device cannot read is written while it is
+    /// active, writers move to format 2 once all are updated, nothing is lost (issue 28).
+    @Test(arguments: [UInt64(2), 5])
+    func mixedFleetsNeverWriteWhatADeviceCannotRead(seed: UInt64) async {
+        let report = await NoteSyncSimulation(devices: 4, notes: 5, edits: 600, faultRate: 0.2, seed: seed, crashRate: 0.05,
+                                              readerFormats: [2, 1, 2, 2], updateAt: 300).run()
+        #expect(report.succeeded, "lost \(report.lostMarkers) divergent \(report.divergentNotes) \(report.setupFailures)")
+        #expect(report.unreadableRecordsWritten == 0)
+        #expect(report.recordsByFormatBeforeUpdate["2"] == nil)
+        #expect((report.recordsByFormatAfterUpdate["2"] ?? 0) > 0)
+        // Without a device that reads less, format 2 from the start.
+        let current = await NoteSyncSimulation(devices: 3, notes: 3, edits: 100, faultRate: 0, seed: seed).run()
+        #expect(current.succeeded)
+        #expect(current.recordsByFormatBeforeUpdate.keys.sorted() == ["2"])
+    }
+
     /// Every fault a client must survive (lost responses, cancellations, expired tokens, partial
     /// saved records, assets not downloaded, besides `.all`), each reaching the engines through
     /// `CloudKitStyleRecordStore` as a CloudKit failure.
