@@ -38,7 +38,8 @@ import CRDTNoteSupport
         #expect(textInfo["utf8"] as? Int == edited.utf8.count)
     }
 
-    /// `--format` picks the snapshot format of `new`, `edit` and `merge`; format 1 by default.
+    /// `--format` picks the snapshot format of `new`, `edit` and `merge`; without it `new` writes
+    /// format 1, `edit` keeps its input's, `merge` writes the newest among its inputs.
     @Test func formatOptionSelectsTheSnapshotFormat() throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
@@ -54,9 +55,15 @@ import CRDTNoteSupport
         #expect(try versions("two.json") == [2, 2])
         #expect(try CLIHarness.text(of: "two.json", in: folder.url) == Self.tricky)
         #expect(try CLIHarness.run(["edit", "two.json", "--replica", "2", "-o", "edited.json"], stdin: Data("b".utf8), in: folder.url).status == 0)
-        #expect(try versions("edited.json") == [1, 1], "edit writes the default unless told")
-        #expect(try CLIHarness.run(["merge", "one.json", "two.json", "--format", "2", "-o", "merged.json"], in: folder.url).status == 0)
-        #expect(try versions("merged.json") == [2, 2])
+        #expect(try versions("edited.json") == [2, 2], "edit keeps its input's format")
+        #expect(try CLIHarness.run(["edit", "two.json", "--replica", "2", "--format", "1", "-o", "down.json"], stdin: Data("c".utf8), in: folder.url).status == 0)
+        #expect(try versions("down.json") == [1, 1], "unless told")
+        #expect(try CLIHarness.run(["merge", "one.json", "two.json", "-o", "merged.json"], in: folder.url).status == 0)
+        #expect(try versions("merged.json") == [2, 2], "merge writes the newest format among its inputs")
+        #expect(try CLIHarness.run(["merge", "one.json", "down.json", "-o", "merged1.json"], in: folder.url).status == 0)
+        #expect(try versions("merged1.json") == [1, 1])
+        #expect(try CLIHarness.run(["merge", "one.json", "down.json", "--format", "2", "-o", "merged2.json"], in: folder.url).status == 0)
+        #expect(try versions("merged2.json") == [2, 2])
         let bad = try CLIHarness.run(["new", "--replica", "1", "--format", "3"], stdin: Data("a".utf8), in: folder.url)
         #expect(bad.status == 64)
         #expect(bad.stderr.contains("option '--format' must be 1 or 2, got '3'"), "\(bad.stderr)")

@@ -1,12 +1,12 @@
 /// Saving local edits: the requests, retries and batch splits around `NoteSyncCore`'s decisions.
 extension NoteSyncEngine {
-    /// Sends pending deletes, saves this device's record when it is due (Docs/RECORD-FORMAT.md,
-    /// "Device records"), then saves every unsaved note.
+    /// Sends pending deletes, then saves every unsaved note, and this device's record when it
+    /// is due (Docs/RECORD-FORMAT.md, "Device records").
     public func pushLocalChanges() async throws(NoteSyncError) {
         try await ensureZone()
         try await pushDeletes()
-        if let device = try core.announcementDue() { try await save([device]) }
-        let names = try core.unsavedNoteNames()
+        // This device's record, when due, goes with the first batch of notes.
+        let names = (try core.announcementDue().map { [$0] } ?? []) + (try core.unsavedNoteNames())
         var start = 0
         while start < names.count {
             let end = min(start + configuration.batchSize, names.count)

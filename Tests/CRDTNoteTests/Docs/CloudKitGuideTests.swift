@@ -34,7 +34,7 @@ struct CloudKitGuideTests {
         #expect(try laptopNotes.text(of: "n") == "written on the phone")
         #expect(try phoneNotes.text(of: "m") == "written on the laptop")
         #expect(try phoneNotes.list().allSatisfy { !$0.unsaved } && laptopNotes.list().allSatisfy { !$0.unsaved })
-        #expect(await db.allRecords(in: NoteSyncConfiguration().zone).map(\.recordName).sorted() == ["m", "n"])
+        #expect(await db.allRecords(in: NoteSyncConfiguration().zone).notes.map(\.recordName).sorted() == ["m", "n"])
     }
 
     /// Every block marked as run by this file stands in it, line for line (indentation aside).

@@ -55,7 +55,7 @@ import CRDTNoteTestSupport
         #expect(error.itemErrors.count + error.saved.count == 10)
         #expect(error.itemErrors.values.allSatisfy { $0.code == .serviceUnavailable && $0.retryAfterSeconds != nil })
         await db.setFaultPlan(.none)
-        let stored = Set(await db.allRecords(in: zone).map(\.recordName))
+        let stored = Set(await db.allRecords(in: zone).notes.map(\.recordName))
         #expect(error.saved.allSatisfy { stored.contains($0.recordName) })
         #expect(error.itemErrors.keys.allSatisfy { !stored.contains($0) })
     }
@@ -67,7 +67,7 @@ import CRDTNoteTestSupport
         for i in 0..<20 {
             let error = await StoreFixtures.storeError { try await store.save(StoreFixtures.note("w\(i)"), in: zone) }
             #expect(error?.code == .networkFailure)
-            if await db.allRecords(in: zone).contains(where: { $0.recordName == "w\(i)" }) { applied += 1 } else { lost += 1 }
+            if await db.allRecords(in: zone).notes.contains(where: { $0.recordName == "w\(i)" }) { applied += 1 } else { lost += 1 }
         }
         #expect(applied > 0 && lost > 0)
     }
@@ -80,7 +80,7 @@ import CRDTNoteTestSupport
         await db.setFaultPlan(.none)
         #expect(await StoreFixtures.storeError { try await store.fetchRecords(named: ["n0"], in: zone) }?.code == .zoneNotFound)
         try await store.createZone(zone)
-        #expect(await db.allRecords(in: zone).isEmpty)
+        #expect(await db.allRecords(in: zone).notes.isEmpty)
         #expect(await StoreFixtures.storeError { try await store.fetchChanges(in: zone, since: token, limit: 5) }?.code == .changeTokenExpired)
     }
 
@@ -91,7 +91,7 @@ import CRDTNoteTestSupport
         #expect(await StoreFixtures.storeError { try await store.save(StoreFixtures.note("x"), in: zone) }?.code == .userDeletedZone)
         try await store.createZone(zone)
         _ = try await store.save(StoreFixtures.note("x"), in: zone)
-        #expect(await db.allRecords(in: zone).map(\.recordName) == ["x"])
+        #expect(await db.allRecords(in: zone).notes.map(\.recordName) == ["x"])
     }
 
     @Test func limitExceededIsOnlyInjectedIntoBatches() async throws {

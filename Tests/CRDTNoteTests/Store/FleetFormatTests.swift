@@ -109,10 +109,10 @@ import CRDTNoteFiles
         let fleet = try await a.engine.fleet()
         #expect(fleet.devices.count == 1)
         #expect(fleet.devices[0].id == id)
-        #expect(fleet.devices[0].replicas == [.test(11), .test(12)])
+        #expect(fleet.devices[0].replicas == [.test(1), .test(11), .test(12)])
         let records = await Self.deviceRecords(db)
         #expect(records.map(\.recordName) == [id])
-        #expect(records.first?[field: "replicas"] == .list([.string(String(ReplicaID.test(11).rawValue)), .string(String(ReplicaID.test(12).rawValue))]))
+        #expect(records.first?[field: "replicas"] == .list([1, 11, 12].map { .string(String(ReplicaID.test($0).rawValue)) }))
     }
 
     /// A device reading only format 1 holds the others at format 1 until it is updated.

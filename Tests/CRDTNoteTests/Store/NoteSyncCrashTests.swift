@@ -24,7 +24,7 @@ import Darwin
     /// server's note into the library's changes nothing (no edit reached the server that the
     /// library lacks after a power loss).
     func expectServerCovered(by library: NoteLibrary, _ db: InMemoryCloudDatabase, sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        for record in await db.allRecords(in: zone) {
+        for record in await db.allRecords(in: zone).notes {
             let server = try NoteSyncCore.text(from: record, replica: ReplicaID(rawValue: 999))
             guard try library.summary(of: record.recordName) != nil else {
                 Issue.record("the server holds \(record.recordName), the library does not", sourceLocation: sourceLocation)
@@ -90,14 +90,14 @@ import Darwin
 
         try phone.library.delete("n")
         try await phone.engine.sync()
-        #expect(await db.allRecords(in: zone).map(\.recordName) == ["m"])
+        #expect(await db.allRecords(in: zone).notes.map(\.recordName) == ["m"])
         try phone.restart(replica: .test(1)) { $0.crash() }
         try await expectServerCovered(by: phone.library, db)
         // Whatever the power loss kept of the delete, the next sync settles on the server's.
         try await phone.engine.sync()
         #expect(try phone.names() == ["m"])
         #expect(try phone.library.pendingDeletes.isEmpty)
-        #expect(await db.allRecords(in: zone).map(\.recordName) == ["m"])
+        #expect(await db.allRecords(in: zone).notes.map(\.recordName) == ["m"])
         let laptop = try device(db, .test(2))
         try await laptop.engine.sync()
         #expect(try laptop.names() == ["m"])
@@ -114,10 +114,10 @@ import Darwin
         phone.disk.inject(.error(ENOSPC), onOperation: 1, of: .syncFile)
         let error = await #expect(throws: NoteSyncError.self) { try await phone.engine.pushLocalChanges() }
         #expect(error?.code == .persistFailed, "\(String(describing: error))")
-        #expect(await db.allRecords(in: zone).isEmpty)
+        #expect(await db.allRecords(in: zone).notes.isEmpty)
         #expect(try phone.unsaved() == ["n"])
         try await phone.engine.sync()
-        #expect(await db.allRecords(in: zone).count == 1)
+        #expect(await db.allRecords(in: zone).notes.count == 1)
         #expect(try phone.unsaved().isEmpty)
     }
 }

@@ -42,7 +42,7 @@ import CRDTNoteDurableFiles
         #expect(a == "Groceries: milk and eggs")
         #expect(try phone.unsaved().isEmpty)
         #expect(try laptop.unsaved().isEmpty)
-        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == a)
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).notes.first) == a)
     }
 
     @Test func retryAfterIsHonouredThroughTheInjectedSleep() async throws {
@@ -72,7 +72,7 @@ import CRDTNoteDurableFiles
         await db.setScript([])
         try await device.engine.sync()
         #expect(try device.unsaved().isEmpty)
-        #expect(StoreFixtures.text(await db.backing.allRecords(in: config.zone).first) == "keep me")
+        #expect(StoreFixtures.text(await db.backing.allRecords(in: config.zone).notes.first) == "keep me")
     }
 
     @Test func anEditTypedDuringASaveStaysUnsavedUntilSaved() async throws {
@@ -89,10 +89,10 @@ import CRDTNoteDurableFiles
         #expect(await once.fired)
         // The save carried "first"; the newer text must not be marked as saved.
         #expect(try library.list().filter(\.unsaved).map(\.name) == ["n"])
-        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "first")
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).notes.first) == "first")
         try await engine.pushLocalChanges()
         #expect(try library.list().filter(\.unsaved).isEmpty)
-        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "typed while saving")
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).notes.first) == "typed while saving")
     }
 
     @Test func limitExceededSplitsTheBatch() async throws {
@@ -102,7 +102,7 @@ import CRDTNoteDurableFiles
         for i in 0..<10 { try device.library.create("n\(i)", text: "note \(i)") }
         try await device.engine.sync()
         #expect(await device.engine.statistics.batchSplits >= 2)
-        #expect(await db.allRecords(in: config.zone).count == 10)
+        #expect(await db.allRecords(in: config.zone).notes.count == 10)
         #expect(try device.unsaved().isEmpty)
     }
 
@@ -116,7 +116,7 @@ import CRDTNoteDurableFiles
         #expect(report.failedNotes == ["big"])
         #expect(try device.unsaved() == ["big"])
         #expect(try device.text("big") == String(repeating: "x", count: 2000))
-        #expect(await db.allRecords(in: config.zone).map(\.recordName) == ["small"])
+        #expect(await db.allRecords(in: config.zone).notes.map(\.recordName) == ["small"])
     }
 
     /// Issue 27: the fault must fire on the saves. (`.networkFailure` at rate 1 failed the
@@ -136,12 +136,12 @@ import CRDTNoteDurableFiles
         #expect(lost >= 1, "the lost-response fault never fired")
         #expect(await db.faultCounts.total == lost)
         // The save was applied although its response was lost.
-        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "one two")
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).notes.first) == "one two")
         #expect(try device.unsaved() == ["n"])
         await db.setFaultPlan(.none)
         try await device.engine.sync()
         #expect(try device.text("n") == "one two")
-        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).first) == "one two")
+        #expect(StoreFixtures.text(await db.allRecords(in: config.zone).notes.first) == "one two")
         #expect(try device.unsaved().isEmpty)
     }
 
@@ -179,7 +179,7 @@ import CRDTNoteDurableFiles
         try await b.engine.sync()
         #expect(try a.text("n") == "draft v2")
         #expect(try b.text("n") == "draft v2")
-        #expect(await db.allRecords(in: config.zone).count == 1)
+        #expect(await db.allRecords(in: config.zone).notes.count == 1)
     }
 
     @Test func aDeleteDoesNotRemoveAVersionItHasNotSeen() async throws {
@@ -196,7 +196,7 @@ import CRDTNoteDurableFiles
         try await a.engine.pushLocalChanges() // no fetch first: the delete meets an unseen version
         #expect(try a.text("n") == "draft v2")
         #expect(try a.library.pendingDeletes.isEmpty)
-        #expect(await db.allRecords(in: config.zone).count == 1)
+        #expect(await db.allRecords(in: config.zone).notes.count == 1)
     }
 
     @Test func deleteWinsPolicyDropsTheEdit() async throws {
@@ -215,7 +215,7 @@ import CRDTNoteDurableFiles
         #expect(try a.names().isEmpty)
         #expect(try b.names().isEmpty)
         #expect(await b.engine.statistics.editsDroppedByDelete == 1)
-        #expect(await db.allRecords(in: config.zone).isEmpty)
+        #expect(await db.allRecords(in: config.zone).notes.isEmpty)
     }
 
     @Test func aDeleteSeenByEveryoneRemovesTheNote() async throws {
@@ -231,7 +231,7 @@ import CRDTNoteDurableFiles
         #expect(try b.library.pendingDeletes.isEmpty)
         try await a.engine.sync()
         #expect(try a.names().isEmpty)
-        #expect(await db.allRecords(in: config.zone).isEmpty)
+        #expect(await db.allRecords(in: config.zone).notes.isEmpty)
     }
 
     /// A restart opens the library again from its folder (a real one here): the unsaved edit,
@@ -276,7 +276,7 @@ import CRDTNoteDurableFiles
         _ = try? await store.fetchRecords(named: [], in: config.zone) // the reset
         await db.setFaultPlan(.none)
         #expect(await db.faultCounts.zoneNotFound == 1)
-        #expect(await db.allRecords(in: config.zone).isEmpty)
+        #expect(await db.allRecords(in: config.zone).notes.isEmpty)
         try b.library.setText("beta!", of: "n2")
         try await b.engine.sync()
         try await a.engine.sync()
@@ -285,7 +285,7 @@ import CRDTNoteDurableFiles
         #expect(try b.text("n1") == "alpha")
         #expect(try a.text("n2") == "beta!")
         #expect(try b.text("n2") == "beta!")
-        #expect(await db.allRecords(in: config.zone).count == 2)
+        #expect(await db.allRecords(in: config.zone).notes.count == 2)
     }
 
     @Test func userDeletedZoneCanStopSyncing() async throws {

@@ -42,7 +42,7 @@ import CRDTNoteDurableFiles
             #expect(try device.unsaved().isEmpty)
             #expect(try device.text("n") == "note")
         }
-        let record = try #require(await db.allRecords(in: zone).first)
+        let record = try #require(await db.allRecords(in: zone).notes.first)
         #expect(record[field: "folder"] == .string("Home"))
 
         // B sets "Office" at t2.5, A removes the field at t3: the removal is later and wins.
@@ -56,7 +56,7 @@ import CRDTNoteDurableFiles
             #expect(try device.library.summary(of: "n")?.fields.isEmpty == true)
             #expect(try device.unsaved().isEmpty)
         }
-        #expect(try #require(await db.allRecords(in: zone).first)[field: "folder"] == nil)
+        #expect(try #require(await db.allRecords(in: zone).notes.first)[field: "folder"] == nil)
 
         // And an older removal loses to a later set.
         timeA.set(1_800_000_004_000)
@@ -149,7 +149,7 @@ import CRDTNoteDurableFiles
         for i in 0..<10 { try writer.library.create("note-\(i)", text: "Note \(i)\n" + String(repeating: "line \(i)\n", count: i + 1)) }
         try await writer.engine.sync()
         var expected: [String: String] = [:]
-        for record in await db.allRecords(in: zone) {
+        for record in await db.allRecords(in: zone).notes {
             expected[record.recordName] = try NoteSyncCore.text(from: record, replica: ReplicaID(rawValue: 999)).string
         }
         try #require(expected.count == 10)
@@ -186,8 +186,8 @@ import CRDTNoteDurableFiles
             }
         }
         // The server was left as it was.
-        #expect(await db.allRecords(in: zone).count == 10)
-        for record in await db.allRecords(in: zone) {
+        #expect(await db.allRecords(in: zone).notes.count == 10)
+        for record in await db.allRecords(in: zone).notes {
             #expect(try NoteSyncCore.text(from: record, replica: ReplicaID(rawValue: 999)).string == expected[record.recordName])
         }
     }

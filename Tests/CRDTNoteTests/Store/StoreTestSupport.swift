@@ -86,3 +86,8 @@ enum StoreFixtures {
         }
     }
 }
+
+extension Array where Element == CloudRecord {
+    /// The note records among these (device records left out: every syncing device keeps one).
+    var notes: [CloudRecord] { filter { $0.recordType != DeviceSchema.recordType } }
+}
