@@ -113,7 +113,15 @@ private func run(_ action: LibraryOptions.Action, on library: NoteLibrary, folde
         }
     case .importRecords(let paths, let assets):
         for path in paths {
-            let file = try RecordFile.load(path, assets: assets)
+            let file: RecordFile
+            switch try LoadedRecord.load(path, assets: assets) {
+            case .note(let note):
+                file = note
+            case .device(_, let name):
+                // A folder of server records holds device records too: nothing to import there.
+                OutputWriter.writeToStandardError("crdtnote: note: \(name): skipped: a device record (\(DeviceSchema.recordType)), not a note\n")
+                continue
+            }
             let note = try file.read(as: library.replica).note
             try libraryCall(folder) { () throws(NoteLibraryError) in
                 try library.save(note, as: file.record.recordName)

@@ -20,23 +20,28 @@ struct RecordFile: Sendable {
     }
 
     /// Reads `path`: JSON, record type, and the note's asset files, looked up beside the JSON
-    /// (relative `downloadURL`) and in `assets`. Fails with the file and JSON path at fault.
+    /// (relative `downloadURL`) and in `assets`. Fails with the file and JSON path at fault; a
+    /// device record is refused as one (``notANote(_:file:)``).
     static func load(_ path: String, assets: String?) throws(CLIError) -> RecordFile {
-        let name = displayName(path)
+        try note(readRecord(path), path: path, assets: assets)
+    }
+
+    /// Reads `path` as one CloudKit record of any type, without its asset files.
+    static func readRecord(_ path: String) throws(CLIError) -> CloudRecord {
         // The record-file limit every writer keeps to (`CloudRecord.maximumJSONBytes`).
         let data = try InputReader.read(path, limit: CloudRecord.maximumJSONBytes)
-        let cloudRecord: CloudRecord
         do {
-            cloudRecord = try CloudRecord.record(fromJSON: [UInt8](data))
+            return try CloudRecord.record(fromJSON: [UInt8](data))
         } catch {
-            throw .recordJSON(error, file: name)
+            throw .recordJSON(error, file: displayName(path))
         }
-        guard cloudRecord.recordType == NoteSchema.recordType else {
-            throw CLIError(
-                code: .dataError,
-                message: "not a note record: record type is '\(cloudRecord.recordType)', expected '\(NoteSchema.recordType)'",
-                file: name, location: "recordType")
-        }
+    }
+
+    /// The note `cloudRecord` (read from `path`) holds, with its asset files; fails unless it is
+    /// a note record.
+    static func note(_ cloudRecord: CloudRecord, path: String, assets: String?) throws(CLIError) -> RecordFile {
+        let name = displayName(path)
+        guard cloudRecord.recordType == NoteSchema.recordType else { throw notANote(cloudRecord, file: name) }
         let jsonDirectory = path == InputReader.standardInputPath ? "." : OutputWriter.directory(of: path)
         let files = CLIAssetFiles(locator: AssetLocator(jsonDirectory: jsonDirectory, assetsDirectory: assets))
         do {
@@ -47,6 +52,21 @@ struct RecordFile: Sendable {
             named.message = "record '\(cloudRecord.recordName)': " + error.message
             throw .recordJSON(named, file: name)
         }
+    }
+
+    /// The refusal of a record that is not a note: a device record says what it is and which
+    /// commands take it; any other type is named as found.
+    static func notANote(_ cloudRecord: CloudRecord, file: String) -> CLIError {
+        guard cloudRecord.recordType != DeviceSchema.recordType else {
+            return CLIError(
+                code: .dataError,
+                message: "is a device record (\(DeviceSchema.recordType)), not a note; 'crdtnote show' and 'crdtnote verify' read it",
+                file: file)
+        }
+        return CLIError(
+            code: .dataError,
+            message: "not a note record: record type is '\(cloudRecord.recordType)', expected '\(NoteSchema.recordType)'",
+            file: file, location: "recordType")
     }
 
     /// Reads the note (version gate, payload checksums, legacy upgrade), edited from now on as

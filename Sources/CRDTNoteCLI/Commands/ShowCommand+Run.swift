@@ -4,9 +4,17 @@ import CRDTNoteFiles
 import CRDTNoteSupport
 
 /// Runs `crdtnote show`: a description of the record as aligned text or one JSON object.
+/// A device record is shown for what it is (``DeviceRecordSummary``).
 func runShow(_ options: ShowOptions) throws(CLIError) {
-    let summary = try RecordSummary(RecordFile.load(options.recordPath, assets: options.assets))
-    let output = options.json ? summary.jsonValue().serialized(pretty: true) + [0x0A] : Array(summary.text.utf8)
+    let output: [UInt8]
+    switch try LoadedRecord.load(options.recordPath, assets: options.assets) {
+    case .note(let file):
+        let summary = try RecordSummary(file)
+        output = options.json ? summary.jsonValue().serialized(pretty: true) + [0x0A] : Array(summary.text.utf8)
+    case .device(let record, let file):
+        let summary = try DeviceRecordSummary(record, file: file)
+        output = options.json ? summary.jsonValue().serialized(pretty: true) + [0x0A] : Array(summary.text.utf8)
+    }
     try OutputWriter.writeToStandardOutput(output)
 }
 
@@ -47,16 +55,16 @@ extension RecordSummary {
         rows.append(("text", "\(scalars) scalars, \(utf16) UTF-16 units, \(utf8) UTF-8 bytes (field text: \(textStorage))"))
         rows.append(("runs", String(runs)))
         rows.append(("replicas", String(replicas.count)))
-        var lines = rows.map { Self.row($0.0, $0.1) }
+        var lines = rows.map { ReportRow.line($0.0, $0.1) }
         for history in replicas {
-            var line = "  " + Self.pad(history.replica.description, to: 22) + "\(history.insertedCount) inserted"
+            var line = "  " + ReportRow.pad(history.replica.description, to: 22) + "\(history.insertedCount) inserted"
             if let range = Self.range(history.firstInsertion, history.latestEdit) { line += ", " + range }
             lines.append(line)
         }
         var tail: [(String, String)] = []
         if let range = Self.range(earliest, latest) { tail.append(("edits", range)) }
         if let modifiedField { tail.append(("modified field", ReportDate.iso(milliseconds: modifiedField))) }
-        lines += tail.map { Self.row($0.0, $0.1) }
+        lines += tail.map { ReportRow.line($0.0, $0.1) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -112,13 +120,5 @@ extension RecordSummary {
         case let (first?, nil): "from \(ReportDate.iso(first))"
         case (nil, nil): nil
         }
-    }
-
-    private static func row(_ label: String, _ value: String) -> String {
-        pad(label + ":", to: 18) + value
-    }
-
-    private static func pad(_ text: String, to width: Int) -> String {
-        text + String(repeating: " ", count: max(1, width - text.count))
     }
 }

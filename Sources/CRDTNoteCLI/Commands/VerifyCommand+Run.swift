@@ -3,8 +3,9 @@ import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
 
-/// Runs `crdtnote verify`: checks every record, prints `FILE: ok` on standard output for each
-/// good one and one error line per bad one on standard error, then fails if any was bad.
+/// Runs `crdtnote verify`: checks every record, prints `FILE: ok` (or, for a valid device
+/// record, `FILE: device record, ...`) on standard output for each good one and one error line
+/// per bad one on standard error, then fails if any was bad.
 ///
 /// Exit status: 0 when all pass; 75 when every failure is a record or payload newer than this
 /// crdtnote (nothing is wrong with it, an update can read it); 1 otherwise.
@@ -29,10 +30,16 @@ func runVerify(_ options: VerifyOptions) throws(CLIError) {
 }
 
 /// Checks one record the way every command reads it (JSON, type, assets, version gate,
-/// payload checksum and decoding, text) and says what was found.
+/// payload checksum and decoding, text) and says what was found. A device record is checked
+/// against the device schema and reported as one.
 private func verify(_ path: String, assets: String?) throws(CLIError) -> String {
     try InputReader.checkReadableFile(path)
-    let summary = try RecordSummary(RecordFile.load(path, assets: assets))
+    let file: RecordFile
+    switch try LoadedRecord.load(path, assets: assets) {
+    case .note(let note): file = note
+    case .device(let record, let name): return try DeviceRecordSummary(record, file: name).verdict
+    }
+    let summary = try RecordSummary(file)
     var verdict = "ok (schema \(summary.schemaVersion), \(summary.scalars) scalars"
     switch summary.origin {
     case .legacyText: verdict += ", legacy plain text"

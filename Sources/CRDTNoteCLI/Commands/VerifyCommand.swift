@@ -19,6 +19,7 @@ extension VerifyOptions {
         options: [CommonOptions.assets],
         discussion: [
             "Every record is checked and reported: 'FILE: ok' on standard output, problems on standard error.",
+            "A valid device record (CRDTNoteDevice) is reported as 'FILE: device record, not a note (...)' and passes.",
             "Exits 1 if any record fails a check, 75 if the only failures are records newer than this crdtnote.",
         ],
         examples: [("crdtnote verify records/*.json --assets records/assets", "Check a folder of records")])
