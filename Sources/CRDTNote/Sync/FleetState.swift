@@ -78,8 +78,38 @@ struct FleetState: Equatable, Sendable {
         }
     }
 
-    /// The state in `bytes`; throws when they are not a state this release wrote.
+    /// The state in `bytes`; throws when they are not a state this release wrote. The last
+    /// state decoded is kept, so the calls of a sync (one per note sent or received) decode it once.
     static func decode(_ bytes: [UInt8]) throws(NoteSyncError) -> FleetState {
+        if let known = lastDecoded.state(for: bytes) { return known }
+        let state = try decodeAfresh(bytes)
+        lastDecoded.keep(state, for: bytes)
+        return state
+    }
+
+    private static let lastDecoded = DecodedFleet()
+
+    /// The last bytes decoded and their state, shared by the threads of the process.
+    private final class DecodedFleet: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes: [UInt8] = []
+        private var state: FleetState?
+
+        func state(for bytes: [UInt8]) -> FleetState? {
+            lock.lock()
+            defer { lock.unlock() }
+            return bytes == self.bytes ? state : nil
+        }
+
+        func keep(_ state: FleetState, for bytes: [UInt8]) {
+            lock.lock()
+            defer { lock.unlock() }
+            self.bytes = bytes
+            self.state = state
+        }
+    }
+
+    private static func decodeAfresh(_ bytes: [UInt8]) throws(NoteSyncError) -> FleetState {
         do {
             let stored = try JSONDecoder().decode(Stored.self, from: Data(bytes))
             guard stored.version == 1, stored.deviceID.hasPrefix(DeviceSchema.recordNamePrefix) else {

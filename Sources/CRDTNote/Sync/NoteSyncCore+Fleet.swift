@@ -143,10 +143,16 @@ extension NoteSyncCore {
         }
     }
 
-    /// Raises the fleet's high-water format to a payload received in it (that this device reads).
-    func sawPayload(readerVersion: UInt16) throws(NoteSyncError) {
-        guard readerVersion > 1, readerVersion <= configuration.ownReader else { return }
-        try updateFleet { state, _ in state.highWater = max(state.highWater, readerVersion) }
+    /// Raises the fleet's high-water format to the payload of `record`, received here, when
+    /// this device reads it (inside an access).
+    static func sawPayload(of record: CloudRecord, _ access: LibrarySyncAccess, configuration: NoteSyncConfiguration,
+                           now: Int64) throws(NoteSyncError) {
+        guard let version = NoteRecord(record).payloadReaderVersion, version > 1, version <= configuration.ownReader else { return }
+        let state = try loadFleet(access, replica: access.library.replica, now: now)
+        guard version > state.highWater else { return }
+        var raised = state
+        raised.highWater = version
+        try storeFleet(raised, access)
     }
 
     /// The zone is gone, and this device's record with it: it is created again at the next

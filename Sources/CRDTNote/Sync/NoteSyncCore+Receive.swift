@@ -16,7 +16,6 @@ extension NoteSyncCore {
         guard stored.recordType == configuration.recordType else { return nil }
         let name = stored.recordName
         try checkReadable(stored)
-        try sawPayload(of: stored)
         var statistics = self.statistics
         var report = self.report
         defer {
@@ -28,6 +27,7 @@ extension NoteSyncCore {
         return try access { (access) throws(NoteSyncError) -> NoteSyncChange? in
             let local = access.state(of: name)
             if let tag = stored.recordChangeTag, local?.serverTag == tag { return nil } // our own save, or seen
+            try Self.sawPayload(of: stored, access, configuration: configuration, now: now)
             statistics.recordsFetched += 1
             report.fetched += 1
             do {

@@ -51,11 +51,6 @@ extension NoteSyncCore {
         }
     }
 
-    /// Keeps in the fleet's high-water mark the format of a payload this device received.
-    func sawPayload(of record: CloudRecord) throws(NoteSyncError) {
-        if let version = NoteRecord(record).payloadReaderVersion { try sawPayload(readerVersion: version) }
-    }
-
     static func syncError(_ error: NoteRecordError, name: String) -> NoteSyncError {
         let code: NoteSyncError.Code
         switch error.code {

@@ -127,10 +127,10 @@ extension NoteSyncCore {
         let outcome: Result<Bool, NoteSyncError>
         do {
             try checkReadable(conflict.server)
-            try sawPayload(of: conflict.server)
             outcome = .success(try access { (access) throws(NoteSyncError) -> Bool in
                 guard let local = access.state(of: name) else { return false }
                 do {
+                    try Self.sawPayload(of: conflict.server, access, configuration: configuration, now: now)
                     let format = try Self.writtenFormat(access, configuration: configuration, now: now)
                     let merged = try Self.merge(conflict, limits: configuration.recordLimits, mirror: configuration.textMirror, format: format)
                     let before = try access.note(name)
