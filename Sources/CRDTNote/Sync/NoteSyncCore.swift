@@ -15,9 +15,14 @@
 /// try core.recordWasSaved(savedRecord)                    // sentRecordZoneChanges
 /// switch core.recordSaveFailed("note-1", error: error) { case .sendAgain: ... }
 /// let change = try core.receive(fetchedRecord)            // fetchedRecordZoneChanges
+/// try core.changesFetched(fromStart: false)               // didFetchChanges
 /// try core.saveTransportState(serialization)              // stateUpdate
 /// let report = core.takeReport()                          // notes that changed, failures
 /// ```
+///
+/// Besides notes, each device keeps a device record in the zone saying what it reads
+/// (``announcementDue()`` names it when it is to be saved; `recordToSend` builds it); note
+/// records are written in the newest format every active device reads (``fleet()``).
 public struct NoteSyncCore: Sendable {
     /// What to do after saving a note's record failed.
     public enum SaveFailureDecision: Hashable, Sendable {
