@@ -3,11 +3,7 @@ import CRDTNoteSupport
 extension DeviceRecordSummary {
     /// The human-readable report, one `label: value` per line, then one line per replica.
     var text: String {
-        var rows: [(String, String)] = [
-            ("device record", recordName), ("type", recordType), ("change tag", changeTag ?? "(none)"),
-        ]
-        if let zoneName { rows.append(("zone", zoneName)) }
-        if deleted { rows.append(("deleted", "yes")) }
+        var rows = identity.rows(nameLabel: "device record")
         rows.append(("release", announcement.release))
         rows.append(("reads", "format \(announcement.reads)"))
         rows.append(("capabilities", announcement.capabilities.isEmpty ? "(none)" : announcement.capabilities.joined(separator: ", ")))
@@ -20,14 +16,7 @@ extension DeviceRecordSummary {
 
     /// The JSON report (`"kind": "device"`); keys and their order are stable (Docs/CLI.md).
     func jsonValue() -> JSONValue {
-        .object(JSONObject([
-            ("kind", .string("device")),
-            ("file", .string(file)),
-            ("recordName", .string(recordName)),
-            ("recordType", .string(recordType)),
-            ("recordChangeTag", changeTag.map(JSONValue.string) ?? .null),
-            ("zoneName", zoneName.map(JSONValue.string) ?? .null),
-            ("deleted", .bool(deleted)),
+        .object(JSONObject([("kind", .string("device"))] + identity.jsonPairs + [
             ("release", .string(announcement.release)),
             ("reads", .number(JSONNumber(Int(announcement.reads)))),
             ("capabilities", .array(announcement.capabilities.map(JSONValue.string))),

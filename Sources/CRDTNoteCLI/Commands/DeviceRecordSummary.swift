@@ -4,18 +4,8 @@ import CRDTNoteFiles
 /// What `crdtnote show` and `verify` report about a device record (`CRDTNoteDevice`): the
 /// record's identity and what the device announced (``DeviceAnnouncement``).
 struct DeviceRecordSummary: Sendable {
-    /// The file as named in messages.
-    var file: String
-    /// CloudKit record name (`CRDTNoteDevice-` and the device id).
-    var recordName: String
-    /// CloudKit record type (always `CRDTNoteDevice`).
-    var recordType: String
-    /// The server's change tag, if the record has one.
-    var changeTag: String?
-    /// The record zone's name, if given.
-    var zoneName: String?
-    /// Whether the record is marked deleted.
-    var deleted: Bool
+    /// Which record it is.
+    var identity: RecordIdentity
     /// What the device says about itself.
     var announcement: DeviceAnnouncement
 
@@ -27,12 +17,7 @@ struct DeviceRecordSummary: Sendable {
         } catch {
             throw .noteRecord(error, file: file)
         }
-        self.file = file
-        recordName = record.recordName
-        recordType = record.recordType
-        changeTag = record.recordChangeTag
-        zoneName = record.zoneID?.zoneName
-        deleted = record.deleted ?? false
+        identity = RecordIdentity(record, file: file)
     }
 
     /// The `verify` verdict: what the device reads, in a few words.

@@ -19,18 +19,8 @@ struct RecordSummary: Sendable {
         var minimumReaderVersion: UInt16
     }
 
-    /// The file as named in messages.
-    var file: String
-    /// CloudKit record name.
-    var recordName: String
-    /// CloudKit record type (always `Note` once loaded).
-    var recordType: String
-    /// The server's change tag, if the record has one.
-    var changeTag: String?
-    /// The record zone's name, if given.
-    var zoneName: String?
-    /// Whether the record is marked deleted.
-    var deleted: Bool
+    /// Which record it is.
+    var identity: RecordIdentity
     /// The schema version (1 legacy, 2 crdtnote).
     var schemaVersion: Int64
     /// Where the note's state came from.
@@ -57,12 +47,7 @@ struct RecordSummary: Sendable {
         let reading = try file.read()
         let note = reading.note
         let record = file.record
-        self.file = file.displayName
-        recordName = record.recordName
-        recordType = record.record.recordType
-        changeTag = record.record.recordChangeTag
-        zoneName = record.record.zoneID?.zoneName
-        deleted = record.record.deleted ?? false
+        identity = RecordIdentity(record.record, file: file.displayName)
         do {
             schemaVersion = try record.schemaVersion()
         } catch {

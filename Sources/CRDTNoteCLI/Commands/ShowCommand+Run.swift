@@ -39,11 +39,7 @@ extension RecordSummary {
 
     /// The human-readable report, one `label: value` per line.
     var text: String {
-        var rows: [(String, String)] = [
-            ("record", recordName), ("type", recordType), ("change tag", changeTag ?? "(none)"),
-        ]
-        if let zoneName { rows.append(("zone", zoneName)) }
-        if deleted { rows.append(("deleted", "yes")) }
+        var rows = identity.rows(nameLabel: "record")
         rows.append(("schema version", String(schemaVersion)))
         rows.append(("read from", originDescription))
         if payloads.isEmpty { rows.append(("payload", "none")) }
@@ -90,13 +86,7 @@ extension RecordSummary {
                 ("latestEdit", date(history.latestEdit)),
             ]))
         }
-        return .object(JSONObject([
-            ("file", .string(file)),
-            ("recordName", .string(recordName)),
-            ("recordType", .string(recordType)),
-            ("recordChangeTag", changeTag.map(JSONValue.string) ?? .null),
-            ("zoneName", zoneName.map(JSONValue.string) ?? .null),
-            ("deleted", .bool(deleted)),
+        return .object(JSONObject(identity.jsonPairs + [
             ("schemaVersion", .number(JSONNumber(schemaVersion))),
             ("origin", .string(originKey)),
             ("payloads", .array(payloadValues)),
