@@ -83,11 +83,6 @@ public struct CloudKitFailure: Error, Hashable, Sendable {
     }
 }
 
-extension RecordStoreError.Code {
-    /// A CloudKit error this library has no code for; `message` names the `CKError.Code`.
-    public static let unhandledCloudKitError = RecordStoreError.Code(rawValue: "unhandledCloudKitError")
-}
-
 extension RecordStoreError {
     /// The store error for a CloudKit failure about `recordName` (nil: about the request).
     ///
