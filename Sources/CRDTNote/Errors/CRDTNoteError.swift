@@ -2,7 +2,8 @@
 /// is, a ``message`` for people, and the ``subject`` it names when it names one (a byte offset,
 /// a note, a record and field, a file, a JSON path). Each prints as `code (subject): message`.
 ///
-/// Apps read these errors; the library makes them (their initialisers are `package`).
+/// Apps read these errors; the library makes them (their initialisers are `package`). The one
+/// exception is ``CloudKitFailure``, which a ``CloudKitStyleDatabase`` makes for the library.
 ///
 /// ```swift
 /// do { try note.insert("Hi", atScalarOffset: 4) }
@@ -11,7 +12,8 @@
 /// func log(_ error: some CRDTNoteError) { print(error.subject ?? "-", error.message) }
 /// ```
 public protocol CRDTNoteError: Error, Hashable, Sendable, CustomStringConvertible {
-    /// The error type whose codes this error takes: itself, or the type it stands in for.
+    /// The error type whose codes this error takes: itself, or the type it stands in for
+    /// (``CloudKitFailure`` takes ``RecordStoreError``'s).
     associatedtype CodeOwner
     /// What kind of problem; compare it with the members of the error's `Code`.
     var code: CRDTNoteErrorCode<CodeOwner> { get }
