@@ -71,7 +71,7 @@ import CRDTNoteTestSupport
                                     (["merge"] + (1...16).map { "copy-\($0).json" } + ["-o", "merged.json"], 65)] as [([String], Int32)] {
             for result in [try CLIHarness.run(arguments, in: folder.url), try Self.runLimited(arguments, in: folder)] {
                 #expect(result.status == status, "\(arguments[0]): \(result.stderr)")
-                #expect(result.stderr.contains("lengthTooLarge at byte 34") && result.stderr.contains("more than 4 runs per byte"),
+                #expect(result.stderr.contains("lengthTooLarge (byte 34)") && result.stderr.contains("more than 4 runs per byte"),
                         "\(arguments[0]): \(result.stderr)")
             }
         }

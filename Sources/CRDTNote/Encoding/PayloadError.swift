@@ -15,25 +15,13 @@
 ///     if error.code == .newerFormat {
 ///         // keep the record as it is; offer an update
 ///     } else {
-///         print(error)   // "corrupt: checksumMismatch at byte 14: body checksum is 0x…, header says 0x…"
+///         print(error)   // "corrupt: checksumMismatch (byte 14): body checksum is 0x…, header says 0x…"
 ///     }
 /// }
 /// ```
-public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct PayloadError: CRDTNoteError {
     /// The category of a payload error; new kinds can be added without breaking callers.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The kind's name.
-        public let rawValue: String
-        /// Creates a kind from its name.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The kind's name.
-        public var description: String { rawValue }
-
-        /// The payload needs a newer crdtnote; nothing was decoded. Leave the data alone.
-        public static let newerFormat = Code(rawValue: "newerFormat")
-        /// The bytes are damaged or not a crdtnote payload.
-        public static let corrupt = Code(rawValue: "corrupt")
-    }
+    public typealias Code = CRDTNoteErrorCode<PayloadError>
 
     /// The category.
     public var code: Code
@@ -47,8 +35,8 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
     public var decodingError: BinaryDecodingError?
 
     /// An error of `code` described by `message`, with the data that goes with its kind.
-    public init(_ code: Code, _ message: String, requiredReader: UInt16? = nil, supportedReader: UInt16? = nil,
-                decodingError: BinaryDecodingError? = nil) {
+    package init(_ code: Code, _ message: String, requiredReader: UInt16? = nil, supportedReader: UInt16? = nil,
+                 decodingError: BinaryDecodingError? = nil) {
         self.code = code
         self.message = message
         self.requiredReader = requiredReader
@@ -58,17 +46,21 @@ public struct PayloadError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// A ``Code/newerFormat`` error: the payload needs reader version `requiredReader`, this
     /// library reads up to `supportedReader`.
-    public static func newerFormat(requiredReader: UInt16, supportedReader: UInt16 = NoteFormat.readerVersion) -> PayloadError {
+    package static func newerFormat(requiredReader: UInt16, supportedReader: UInt16 = NoteFormat.readerVersion) -> PayloadError {
         PayloadError(.newerFormat,
                      "this payload needs reader version \(requiredReader), this crdtnote reads up to \(supportedReader); update crdtnote",
                      requiredReader: requiredReader, supportedReader: supportedReader)
     }
 
     /// A ``Code/corrupt`` error wrapping the decoder's `error`.
-    public static func corrupt(_ error: BinaryDecodingError) -> PayloadError {
+    package static func corrupt(_ error: BinaryDecodingError) -> PayloadError {
         PayloadError(.corrupt, error.description, decodingError: error)
     }
+}
 
-    /// "<code>: <message>", e.g. `"corrupt: badMagic at byte 0: not a crdtnote payload (expected magic "CRNT")"`.
-    public var description: String { "\(code.rawValue): \(message)" }
+extension CRDTNoteErrorCode<PayloadError> {
+    /// The payload needs a newer crdtnote; nothing was decoded. Leave the data alone.
+    public static var newerFormat: Self { Self(rawValue: "newerFormat") }
+    /// The bytes are damaged or not a crdtnote payload.
+    public static var corrupt: Self { Self(rawValue: "corrupt") }
 }

@@ -6,41 +6,11 @@
 ///
 /// ```swift
 /// do { _ = try reader.readLengthPrefixed("note title") }
-/// catch { print(error) }   // "lengthTooLarge at byte 17: length 4294967295 of note title exceeds remaining 12 bytes"
+/// catch { print(error) }   // "lengthTooLarge (byte 17): length 4294967295 of note title exceeds remaining 12 bytes"
 /// ```
-public struct BinaryDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct BinaryDecodingError: CRDTNoteError {
     /// The category of a decoding failure. Open-ended so new kinds can be added without breaking callers.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The kind's stable name, used in messages.
-        public let rawValue: String
-
-        /// Creates a kind from its name.
-        public init(rawValue: String) { self.rawValue = rawValue }
-
-        /// The input ended before the value being read was complete.
-        public static let truncated = Code(rawValue: "truncated")
-        /// A varint ran past 10 bytes or encoded a value that does not fit in 64 bits.
-        public static let varintOverflow = Code(rawValue: "varintOverflow")
-        /// A varint used more bytes than needed (e.g. `80 00` for zero); only the shortest form is accepted.
-        public static let nonMinimalVarint = Code(rawValue: "nonMinimalVarint")
-        /// A length or count field claims more data than the input can hold.
-        public static let lengthTooLarge = Code(rawValue: "lengthTooLarge")
-        /// The leading magic bytes do not identify the expected format.
-        public static let badMagic = Code(rawValue: "badMagic")
-        /// A stored checksum does not match the data it covers.
-        public static let checksumMismatch = Code(rawValue: "checksumMismatch")
-        /// The format version (or method) is not one this build understands.
-        public static let unsupportedVersion = Code(rawValue: "unsupportedVersion")
-        /// A field holds a value outside its allowed set or range.
-        public static let invalidValue = Code(rawValue: "invalidValue")
-        /// Bytes remain after the value that should have ended the input.
-        public static let trailingBytes = Code(rawValue: "trailingBytes")
-        /// Decoding would produce more output than the caller allowed.
-        public static let outputTooLarge = Code(rawValue: "outputTooLarge")
-
-        /// The kind's name.
-        public var description: String { rawValue }
-    }
+    public typealias Code = CRDTNoteErrorCode<BinaryDecodingError>
 
     /// The category of failure.
     public var code: Code
@@ -50,12 +20,35 @@ public struct BinaryDecodingError: Error, Hashable, Sendable, CustomStringConver
     public var message: String
 
     /// Creates an error of `code` found at byte `offset`, described by `message`.
-    public init(_ code: Code, at offset: Int, _ message: String) {
+    package init(_ code: Code, at offset: Int, _ message: String) {
         self.code = code
         self.offset = offset
         self.message = message
     }
 
-    /// "<kind> at byte <offset>: <message>".
-    public var description: String { "\(code.rawValue) at byte \(offset): \(message)" }
+    /// "byte <offset>".
+    public var subject: String? { "byte \(offset)" }
+}
+
+extension CRDTNoteErrorCode<BinaryDecodingError> {
+    /// The input ended before the value being read was complete.
+    public static var truncated: Self { Self(rawValue: "truncated") }
+    /// A varint ran past 10 bytes or encoded a value that does not fit in 64 bits.
+    public static var varintOverflow: Self { Self(rawValue: "varintOverflow") }
+    /// A varint used more bytes than needed (e.g. `80 00` for zero); only the shortest form is accepted.
+    public static var nonMinimalVarint: Self { Self(rawValue: "nonMinimalVarint") }
+    /// A length or count field claims more data than the input can hold.
+    public static var lengthTooLarge: Self { Self(rawValue: "lengthTooLarge") }
+    /// The leading magic bytes do not identify the expected format.
+    public static var badMagic: Self { Self(rawValue: "badMagic") }
+    /// A stored checksum does not match the data it covers.
+    public static var checksumMismatch: Self { Self(rawValue: "checksumMismatch") }
+    /// The format version (or method) is not one this build understands.
+    public static var unsupportedVersion: Self { Self(rawValue: "unsupportedVersion") }
+    /// A field holds a value outside its allowed set or range.
+    public static var invalidValue: Self { Self(rawValue: "invalidValue") }
+    /// Bytes remain after the value that should have ended the input.
+    public static var trailingBytes: Self { Self(rawValue: "trailingBytes") }
+    /// Decoding would produce more output than the caller allowed.
+    public static var outputTooLarge: Self { Self(rawValue: "outputTooLarge") }
 }

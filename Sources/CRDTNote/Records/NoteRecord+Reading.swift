@@ -58,7 +58,7 @@ extension NoteRecord {
             try reading.note.checkLoadedSnapshot()
         } catch {
             let field = record[field: NoteSchema.Field.payload] != nil ? NoteSchema.Field.payload : NoteSchema.Field.payloadAsset
-            throw self.error(.corruptPayload, field, "\(error.code) at byte \(error.offset): \(error.message)")
+            throw self.error(.corruptPayload, field, "\(error)")
         }
         return reading
     }
@@ -195,7 +195,7 @@ extension NoteRecord {
                     newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
                                         payloadRequiredReader: required, supportedReader: supported))
             }
-            throw self.error(.corruptPayload, field, error.decodingError.map { "\($0.code) at byte \($0.offset): \($0.message)" } ?? error.message)
+            throw self.error(.corruptPayload, field, error.decodingError.map { "\($0)" } ?? error.message)
         }
     }
 }

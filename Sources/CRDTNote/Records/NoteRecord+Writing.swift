@@ -33,7 +33,7 @@ extension NoteRecord {
             try note.checkLoadedSnapshot()
         } catch {
             throw self.error(.corruptPayload, NoteSchema.Field.payload,
-                             "note '\(recordName)' not written: its loaded snapshot is corrupt: \(error.code) at byte \(error.offset): \(error.message)")
+                             "note '\(recordName)' not written: its loaded snapshot is corrupt: \(error)")
         }
         let payload = note.encodedSnapshot(format: format)
         guard payload.count <= limits.maximumAssetBytes else {

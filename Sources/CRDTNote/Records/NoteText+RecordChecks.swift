@@ -7,7 +7,7 @@ extension NoteText {
         do {
             try copy.buildIndex()
         } catch {
-            throw NoteRecordError(.corruptPayload, recordName: recordName, field: field, "\(error.code) at byte \(error.offset): \(error.message)")
+            throw NoteRecordError(.corruptPayload, recordName: recordName, field: field, "\(error)")
         }
         return copy
     }

@@ -155,7 +155,7 @@ public struct RecordMerger: Sendable {
             return try NoteText.union(states)
         } catch where error.code == .corruptSnapshot {
             throw NoteRecordError(.corruptPayload, recordName: recordName, field: NoteSchema.Field.payload,
-                                  error.decodingError.map { "\($0.code) at byte \($0.offset): \($0.message)" } ?? error.message)
+                                  error.decodingError.map { "\($0)" } ?? error.message)
         } catch {
             throw NoteRecordError(.inconsistentStates, recordName: recordName, "the records' states contradict each other: \(error)")
         }

@@ -1,53 +1,8 @@
 /// Why a record store request failed, modelled on `CKError`: a code, a message that says what
 /// and where, and the payload the code needs (conflict records, retry delay, per-item errors).
-public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RecordStoreError: CRDTNoteError {
     /// The category of a store error; new codes can be added without breaking callers.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's name.
-        public var rawValue: String
-        /// A code with the given name.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name.
-        public var description: String { rawValue }
-
-        /// The record changed on the server since the client's base version (or already exists
-        /// when the client tried to create it); `conflict` holds ancestor, client and server.
-        public static let serverRecordChanged = Code(rawValue: "serverRecordChanged")
-        /// The request did not reach the server, or its response was lost (the change may or may
-        /// not have been applied). Retry.
-        public static let networkFailure = Code(rawValue: "networkFailure")
-        /// The server may have applied the request but its response was lost (CloudKit's
-        /// `serverResponseLost`). Retry: a save meets its own version and merges as a no-op.
-        public static let serverResponseLost = Code(rawValue: "serverResponseLost")
-        /// The request was cancelled before it finished (CloudKit's `operationCancelled`, e.g.
-        /// the system cancelled it). Retry, unless the task asking for it is itself cancelled.
-        public static let operationCancelled = Code(rawValue: "operationCancelled")
-        /// The client is sending too many requests; retry after `retryAfterSeconds`.
-        public static let requestRateLimited = Code(rawValue: "requestRateLimited")
-        /// The service is unavailable for now; retry after `retryAfterSeconds`.
-        public static let serviceUnavailable = Code(rawValue: "serviceUnavailable")
-        /// Some items of a batch failed: `itemErrors` by record name; `saved` holds the rest.
-        public static let partialFailure = Code(rawValue: "partialFailure")
-        /// The request (over 400 records or 2 MB) or one record (over 1 MB without assets) is too
-        /// large. Split the batch; a single record too large must be made smaller.
-        public static let limitExceeded = Code(rawValue: "limitExceeded")
-        /// The zone does not exist (never created, deleted, or the server was reset). Create it
-        /// and upload local data again.
-        public static let zoneNotFound = Code(rawValue: "zoneNotFound")
-        /// The user deleted the zone (e.g. in Settings). The app decides: wipe local data, or
-        /// recreate the zone and upload again.
-        public static let userDeletedZone = Code(rawValue: "userDeletedZone")
-        /// The record does not exist, e.g. saving with a change tag after it was deleted.
-        public static let unknownItem = Code(rawValue: "unknownItem")
-        /// The user's storage quota is full; the change was not saved.
-        public static let quotaExceeded = Code(rawValue: "quotaExceeded")
-        /// The change token is no longer valid (the zone was reset); fetch from nil again.
-        public static let changeTokenExpired = Code(rawValue: "changeTokenExpired")
-        /// The request itself is malformed (duplicate names, asset field without bytes, bad token).
-        public static let invalidArguments = Code(rawValue: "invalidArguments")
-        /// A local store could not read or write its files.
-        public static let storageFailure = Code(rawValue: "storageFailure")
-    }
+    public typealias Code = CRDTNoteErrorCode<RecordStoreError>
 
     /// The category.
     public var code: Code
@@ -72,7 +27,7 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
     public var fieldTypeMismatch: FieldTypeMismatch? = nil
 
     /// An error of `code`.
-    public init(_ code: Code, recordName: String? = nil, retryAfterSeconds: Double? = nil, _ message: String) {
+    package init(_ code: Code, recordName: String? = nil, retryAfterSeconds: Double? = nil, _ message: String) {
         self.code = code
         self.message = message
         self.recordName = recordName
@@ -84,7 +39,7 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// A conflict: `client` could not be saved over `server`.
-    public static func serverRecordChanged(ancestor: CloudRecord?, client: CloudRecord, server: CloudRecord) -> RecordStoreError {
+    package static func serverRecordChanged(ancestor: CloudRecord?, client: CloudRecord, server: CloudRecord) -> RecordStoreError {
         var error = RecordStoreError(.serverRecordChanged, recordName: client.recordName,
             "record '\(client.recordName)' changed on the server: client tag \(client.recordChangeTag ?? "none"), server tag \(server.recordChangeTag ?? "none")")
         error.conflict = RecordConflict(ancestor: ancestor, client: client, server: server)
@@ -92,7 +47,7 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// A batch in which the items in `itemErrors` failed and `saved` succeeded.
-    public static func partialFailure(_ itemErrors: [String: RecordStoreError], saved: [CloudRecord] = []) -> RecordStoreError {
+    package static func partialFailure(_ itemErrors: [String: RecordStoreError], saved: [CloudRecord] = []) -> RecordStoreError {
         var error = RecordStoreError(.partialFailure,
             "\(itemErrors.count) item(s) failed: " + itemErrors.keys.sorted().prefix(5).joined(separator: ", "))
         error.itemErrors = itemErrors
@@ -101,7 +56,7 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
     }
 
     /// A batch that failed because of its zones: `zoneErrors` by zone name.
-    public static func partialFailure(zoneErrors: [String: RecordStoreError]) -> RecordStoreError {
+    package static func partialFailure(zoneErrors: [String: RecordStoreError]) -> RecordStoreError {
         var error = RecordStoreError(.partialFailure,
             "\(zoneErrors.count) zone(s) failed: " + zoneErrors.keys.sorted().prefix(5).joined(separator: ", "))
         error.zoneErrors = zoneErrors
@@ -134,14 +89,55 @@ public struct RecordStoreError: Error, Hashable, Sendable, CustomStringConvertib
             || code == .serverResponseLost || code == .operationCancelled
     }
 
-    /// "code (record 'name'): message".
+    /// "record 'name'"; nil when the error is about the request.
+    public var subject: String? { recordName.map { "record '\($0)'" } }
+
+    /// "code (record 'name'): message", and "; retry after N s" when there is a delay.
     public var description: String {
-        var text = code.rawValue
-        if let recordName { text += " (record '\(recordName)')" }
-        text += ": " + message
-        if let retryAfterSeconds { text += "; retry after \(retryAfterSeconds) s" }
-        return text
+        shapeDescription + (retryAfterSeconds.map { "; retry after \($0) s" } ?? "")
     }
+}
+
+extension CRDTNoteErrorCode<RecordStoreError> {
+    /// The record changed on the server since the client's base version (or already exists
+    /// when the client tried to create it); `conflict` holds ancestor, client and server.
+    public static var serverRecordChanged: Self { Self(rawValue: "serverRecordChanged") }
+    /// The request did not reach the server, or its response was lost (the change may or may
+    /// not have been applied). Retry.
+    public static var networkFailure: Self { Self(rawValue: "networkFailure") }
+    /// The server may have applied the request but its response was lost (CloudKit's
+    /// `serverResponseLost`). Retry: a save meets its own version and merges as a no-op.
+    public static var serverResponseLost: Self { Self(rawValue: "serverResponseLost") }
+    /// The request was cancelled before it finished (CloudKit's `operationCancelled`, e.g.
+    /// the system cancelled it). Retry, unless the task asking for it is itself cancelled.
+    public static var operationCancelled: Self { Self(rawValue: "operationCancelled") }
+    /// The client is sending too many requests; retry after `retryAfterSeconds`.
+    public static var requestRateLimited: Self { Self(rawValue: "requestRateLimited") }
+    /// The service is unavailable for now; retry after `retryAfterSeconds`.
+    public static var serviceUnavailable: Self { Self(rawValue: "serviceUnavailable") }
+    /// Some items of a batch failed: `itemErrors` by record name; `saved` holds the rest.
+    public static var partialFailure: Self { Self(rawValue: "partialFailure") }
+    /// The request (over 400 records or 2 MB) or one record (over 1 MB without assets) is too
+    /// large. Split the batch; a single record too large must be made smaller.
+    public static var limitExceeded: Self { Self(rawValue: "limitExceeded") }
+    /// The zone does not exist (never created, deleted, or the server was reset). Create it
+    /// and upload local data again.
+    public static var zoneNotFound: Self { Self(rawValue: "zoneNotFound") }
+    /// The user deleted the zone (e.g. in Settings). The app decides: wipe local data, or
+    /// recreate the zone and upload again.
+    public static var userDeletedZone: Self { Self(rawValue: "userDeletedZone") }
+    /// The record does not exist, e.g. saving with a change tag after it was deleted.
+    public static var unknownItem: Self { Self(rawValue: "unknownItem") }
+    /// The user's storage quota is full; the change was not saved.
+    public static var quotaExceeded: Self { Self(rawValue: "quotaExceeded") }
+    /// The change token is no longer valid (the zone was reset); fetch from nil again.
+    public static var changeTokenExpired: Self { Self(rawValue: "changeTokenExpired") }
+    /// The request itself is malformed (duplicate names, asset field without bytes, bad token).
+    public static var invalidArguments: Self { Self(rawValue: "invalidArguments") }
+    /// A local store could not read or write its files.
+    public static var storageFailure: Self { Self(rawValue: "storageFailure") }
+    /// A CloudKit error this library has no code for; `message` names the `CKError.Code`.
+    public static var unhandledCloudKitError: Self { Self(rawValue: "unhandledCloudKitError") }
 }
 
 /// The three records of a save conflict, as CloudKit's `serverRecordChanged` gives them.

@@ -1,45 +1,8 @@
 /// Why a sync step stopped. Local notes and unsaved edits are kept in every case; calling
 /// `sync()` again later resumes.
-public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct NoteSyncError: CRDTNoteError {
     /// The category of a sync error.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The code's name.
-        public var rawValue: String
-        /// A code by name.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The code's name.
-        public var description: String { rawValue }
-
-        /// The store kept failing (network, throttling, conflicts) for `maxAttempts` tries.
-        public static let attemptsExhausted = Code(rawValue: "attemptsExhausted")
-        /// A note's record is over the store's per-record limit even alone.
-        public static let recordTooLarge = Code(rawValue: "recordTooLarge")
-        /// The user deleted the zone and the policy is `.stopSyncing`.
-        public static let zoneDeletedByUser = Code(rawValue: "zoneDeletedByUser")
-        /// A record could not be read or merged (corrupt payload, newer schema version, or a
-        /// state that contradicts the local one).
-        public static let recordUnreadable = Code(rawValue: "recordUnreadable")
-        /// A record was written by a newer crdtnote; it is left alone (never downgraded) and the
-        /// note is not synced until this library is updated.
-        public static let newerVersionAvailable = Code(rawValue: "newerVersionAvailable")
-        /// The store failed in a way retrying does not fix (quota, invalid arguments, I/O).
-        public static let storeFailure = Code(rawValue: "storeFailure")
-        /// Merging the note would take it beyond ``NoteLimits`` (a record no reader accepts): the
-        /// local note and the server record are both left as they were.
-        public static let limitExceeded = Code(rawValue: "limitExceeded")
-        /// A record's asset file was not downloaded, and fetching the record again did not
-        /// bring it; the note is left as it was and tried again on a later change.
-        public static let assetUnavailable = Code(rawValue: "assetUnavailable")
-        /// The task running the sync was cancelled; everything unsaved stays pending.
-        public static let cancelled = Code(rawValue: "cancelled")
-        /// A local edit was refused: out of bounds, or the note would exceed its size limits.
-        public static let invalidEdit = Code(rawValue: "invalidEdit")
-        /// The note library could not be read or written (``NoteSyncError/libraryError`` says
-        /// why: busy, storage, damage); nothing it had not made durable was sent.
-        public static let persistFailed = Code(rawValue: "persistFailed")
-        /// The note does not exist locally.
-        public static let unknownNote = Code(rawValue: "unknownNote")
-    }
+    public typealias Code = CRDTNoteErrorCode<NoteSyncError>
 
     /// The category.
     public var code: Code
@@ -53,7 +16,7 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
     public var libraryError: NoteLibraryError?
 
     /// A sync error.
-    public init(_ code: Code, noteName: String? = nil, storeError: RecordStoreError? = nil, _ message: String) {
+    package init(_ code: Code, noteName: String? = nil, storeError: RecordStoreError? = nil, _ message: String) {
         self.code = code
         self.message = message
         self.noteName = noteName
@@ -76,8 +39,38 @@ public struct NoteSyncError: Error, Hashable, Sendable, CustomStringConvertible 
         }
     }
 
-    /// "code (note 'name'): message".
-    public var description: String {
-        code.rawValue + (noteName.map { " (note '\($0)')" } ?? "") + ": " + message
-    }
+    /// "note 'name'"; nil when the error is about no one note.
+    public var subject: String? { noteName.map { "note '\($0)'" } }
+}
+
+extension CRDTNoteErrorCode<NoteSyncError> {
+    /// The store kept failing (network, throttling, conflicts) for `maxAttempts` tries.
+    public static var attemptsExhausted: Self { Self(rawValue: "attemptsExhausted") }
+    /// A note's record is over the store's per-record limit even alone.
+    public static var recordTooLarge: Self { Self(rawValue: "recordTooLarge") }
+    /// The user deleted the zone and the policy is `.stopSyncing`.
+    public static var zoneDeletedByUser: Self { Self(rawValue: "zoneDeletedByUser") }
+    /// A record could not be read or merged (corrupt payload, newer schema version, or a
+    /// state that contradicts the local one).
+    public static var recordUnreadable: Self { Self(rawValue: "recordUnreadable") }
+    /// A record was written by a newer crdtnote; it is left alone (never downgraded) and the
+    /// note is not synced until this library is updated.
+    public static var newerVersionAvailable: Self { Self(rawValue: "newerVersionAvailable") }
+    /// The store failed in a way retrying does not fix (quota, invalid arguments, I/O).
+    public static var storeFailure: Self { Self(rawValue: "storeFailure") }
+    /// Merging the note would take it beyond ``NoteLimits`` (a record no reader accepts): the
+    /// local note and the server record are both left as they were.
+    public static var limitExceeded: Self { Self(rawValue: "limitExceeded") }
+    /// A record's asset file was not downloaded, and fetching the record again did not
+    /// bring it; the note is left as it was and tried again on a later change.
+    public static var assetUnavailable: Self { Self(rawValue: "assetUnavailable") }
+    /// The task running the sync was cancelled; everything unsaved stays pending.
+    public static var cancelled: Self { Self(rawValue: "cancelled") }
+    /// A local edit was refused: out of bounds, or the note would exceed its size limits.
+    public static var invalidEdit: Self { Self(rawValue: "invalidEdit") }
+    /// The note library could not be read or written (``NoteSyncError/libraryError`` says
+    /// why: busy, storage, damage); nothing it had not made durable was sent.
+    public static var persistFailed: Self { Self(rawValue: "persistFailed") }
+    /// The note does not exist locally.
+    public static var unknownNote: Self { Self(rawValue: "unknownNote") }
 }

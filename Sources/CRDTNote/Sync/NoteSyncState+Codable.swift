@@ -1,14 +1,21 @@
 import CRDTNoteSupport
 
 /// Why a persisted `NoteSyncState` cannot be decoded.
-public struct NoteSyncStateDecodingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct NoteSyncStateDecodingError: CRDTNoteError {
+    /// The class of problem.
+    public typealias Code = CRDTNoteErrorCode<NoteSyncStateDecodingError>
+
+    /// The class of problem (one so far).
+    public var code: Code = .unsupportedVersion
     /// The layout version found.
     public var version: Int
     /// What is wrong, for people.
     public var message: String
+}
 
-    /// "message".
-    public var description: String { message }
+extension CRDTNoteErrorCode<NoteSyncStateDecodingError> {
+    /// The layout version is not one this crdtnote reads (a newer crdtnote wrote it).
+    public static var unsupportedVersion: Self { Self(rawValue: "unsupportedVersion") }
 }
 
 extension NoteSyncState: Codable {

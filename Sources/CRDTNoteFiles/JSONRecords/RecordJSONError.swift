@@ -2,47 +2,9 @@ import CRDTNoteSupport
 import CRDTNote
 /// Why a CloudKit record's JSON form could not be read (or an asset not found), and where:
 /// `path` is a JSON path such as `records[0].fields.payload.value`.
-public struct RecordJSONError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RecordJSONError: CRDTNoteError {
     /// The category of a record JSON error; new kinds can be added without breaking callers.
-    public struct Code: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
-        /// The kind's name.
-        public var rawValue: String
-        /// A kind with the given name.
-        public init(rawValue: String) { self.rawValue = rawValue }
-        /// The kind's name.
-        public var description: String { rawValue }
-
-        /// The bytes are not valid JSON (the message carries line:column).
-        public static let invalidJSON = Code(rawValue: "invalidJSON")
-        /// A required key such as `recordName` or a field's `value` is absent.
-        public static let missingKey = Code(rawValue: "missingKey")
-        /// A value has the wrong JSON type (a string where an INT64 number belongs).
-        public static let wrongType = Code(rawValue: "wrongType")
-        /// A value has the right JSON type but cannot be used (out of range, fractional INT64...).
-        public static let invalidValue = Code(rawValue: "invalidValue")
-        /// A BYTES value is not strict padded base64.
-        public static let invalidBase64 = Code(rawValue: "invalidBase64")
-        /// The document holds no record dictionary.
-        public static let notARecord = Code(rawValue: "notARecord")
-        /// One record was expected but the document holds several (or none).
-        public static let multipleRecords = Code(rawValue: "multipleRecords")
-        /// The record entry is a CloudKit per-record error (`serverErrorCode`), not a record.
-        public static let serverError = Code(rawValue: "serverError")
-        /// No file was found for an asset.
-        public static let assetNotFound = Code(rawValue: "assetNotFound")
-        /// An asset file is larger than the configured limit.
-        public static let assetTooLarge = Code(rawValue: "assetTooLarge")
-        /// An asset file's size or checksum differs from its reference.
-        public static let assetMismatch = Code(rawValue: "assetMismatch")
-        /// An asset file exists but could not be read or written.
-        public static let assetIO = Code(rawValue: "assetIO")
-        /// An asset reference leads outside the record's folder and the assets folder (an
-        /// absolute path, `..`, a `file://` URL or a symbolic link pointing elsewhere). Refused
-        /// before the target is looked at: the error is the same whether it exists or not.
-        public static let assetOutsideFolder = Code(rawValue: "assetOutsideFolder")
-        /// An asset reference names a directory, FIFO, device or socket, not a regular file.
-        public static let assetNotRegularFile = Code(rawValue: "assetNotRegularFile")
-    }
+    public typealias Code = CRDTNoteErrorCode<RecordJSONError>
 
     /// The category.
     public var code: Code
@@ -52,16 +14,47 @@ public struct RecordJSONError: Error, Hashable, Sendable, CustomStringConvertibl
     public var message: String
 
     /// An error of `code` at `path`.
-    public init(_ code: Code, path: String, _ message: String) {
+    package init(_ code: Code, path: String, _ message: String) {
         self.code = code
         self.path = path
         self.message = message
     }
 
-    /// "kind at path: message".
-    public var description: String {
-        path.isEmpty ? "\(code): \(message)" : "\(code) at \(path): \(message)"
-    }
+    /// The JSON path; nil for the document itself.
+    public var subject: String? { path.isEmpty ? nil : path }
+}
+
+extension CRDTNoteErrorCode<RecordJSONError> {
+    /// The bytes are not valid JSON (the message carries line:column).
+    public static var invalidJSON: Self { Self(rawValue: "invalidJSON") }
+    /// A required key such as `recordName` or a field's `value` is absent.
+    public static var missingKey: Self { Self(rawValue: "missingKey") }
+    /// A value has the wrong JSON type (a string where an INT64 number belongs).
+    public static var wrongType: Self { Self(rawValue: "wrongType") }
+    /// A value has the right JSON type but cannot be used (out of range, fractional INT64...).
+    public static var invalidValue: Self { Self(rawValue: "invalidValue") }
+    /// A BYTES value is not strict padded base64.
+    public static var invalidBase64: Self { Self(rawValue: "invalidBase64") }
+    /// The document holds no record dictionary.
+    public static var notARecord: Self { Self(rawValue: "notARecord") }
+    /// One record was expected but the document holds several (or none).
+    public static var multipleRecords: Self { Self(rawValue: "multipleRecords") }
+    /// The record entry is a CloudKit per-record error (`serverErrorCode`), not a record.
+    public static var serverError: Self { Self(rawValue: "serverError") }
+    /// No file was found for an asset.
+    public static var assetNotFound: Self { Self(rawValue: "assetNotFound") }
+    /// An asset file is larger than the configured limit.
+    public static var assetTooLarge: Self { Self(rawValue: "assetTooLarge") }
+    /// An asset file's size or checksum differs from its reference.
+    public static var assetMismatch: Self { Self(rawValue: "assetMismatch") }
+    /// An asset file exists but could not be read or written.
+    public static var assetIO: Self { Self(rawValue: "assetIO") }
+    /// An asset reference leads outside the record's folder and the assets folder (an
+    /// absolute path, `..`, a `file://` URL or a symbolic link pointing elsewhere). Refused
+    /// before the target is looked at: the error is the same whether it exists or not.
+    public static var assetOutsideFolder: Self { Self(rawValue: "assetOutsideFolder") }
+    /// An asset reference names a directory, FIFO, device or socket, not a regular file.
+    public static var assetNotRegularFile: Self { Self(rawValue: "assetNotRegularFile") }
 }
 
 /// JSON path building for error messages.

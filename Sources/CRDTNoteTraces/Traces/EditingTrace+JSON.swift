@@ -60,13 +60,13 @@ struct RawTrace {
         case .success(let raw):
             return raw
         case .failure(.json(let error)):
-            throw TraceError("invalid trace JSON: \(error)")
+            throw TraceError(.invalidTrace, "invalid trace JSON: \(error)")
         case .failure(.gzip(let error)):
             if error.code == .outputTooLarge, let maxBytes {
-                throw TraceError("gzip data decompresses to more than the \(EditingTrace.describe(maxBytes)) limit for a trace",
+                throw TraceError(.tooLarge, "gzip data decompresses to more than the \(EditingTrace.describe(maxBytes)) limit for a trace",
                                  gzipError: error)
             }
-            throw TraceError("invalid gzip data: \(error)", gzipError: error)
+            throw TraceError(.invalidGzip, "invalid gzip data: \(error)", gzipError: error)
         }
     }
 
@@ -132,10 +132,10 @@ struct RawTrace {
 
     /// The trace, once everything read is known to be consistent.
     func validated() throws(TraceError) -> EditingTrace {
-        guard sawTxns else { throw TraceError("missing \"txns\"") }
-        guard let endContent else { throw TraceError("missing \"endContent\"") }
+        guard sawTxns else { throw TraceError(.invalidTrace, "missing \"txns\"") }
+        guard let endContent else { throw TraceError(.invalidTrace, "missing \"endContent\"") }
         if let (t, k) = firstNegative {
-            throw TraceError("txns[\(t)].patches[\(k)]: negative position or delete count")
+            throw TraceError(.invalidTrace, "txns[\(t)].patches[\(k)]: negative position or delete count")
         }
         switch kind {
         case nil, "sequential"?:
@@ -145,30 +145,30 @@ struct RawTrace {
         case "concurrent"?:
             return .concurrent(try concurrent(endContent: endContent))
         case let other?:
-            throw TraceError("unknown trace kind \"\(other)\"")
+            throw TraceError(.invalidTrace, "unknown trace kind \"\(other)\"")
         }
     }
 
     /// The transactions as a ``ConcurrentTrace``: each needs parents (earlier ones) and an agent.
     func concurrent(endContent: String) throws(TraceError) -> ConcurrentTrace {
-        guard let numAgents, numAgents > 0 else { throw TraceError("a concurrent trace needs \"numAgents\" > 0") }
+        guard let numAgents, numAgents > 0 else { throw TraceError(.invalidTrace, "a concurrent trace needs \"numAgents\" > 0") }
         var out: [ConcurrentTrace.Transaction] = []
         out.reserveCapacity(starts.count)
         var nextAgent = 0, nextParents = 0
         for i in 0..<starts.count {
             guard nextParents < parents.count, parents[nextParents].txn == i else {
-                throw TraceError("txns[\(i)]: missing \"parents\"")
+                throw TraceError(.invalidTrace, "txns[\(i)]: missing \"parents\"")
             }
             let txnParents = Array(parentValues[parents[nextParents].range])
             nextParents += 1
-            guard nextAgent < agents.count, agents[nextAgent].txn == i else { throw TraceError("txns[\(i)]: missing \"agent\"") }
+            guard nextAgent < agents.count, agents[nextAgent].txn == i else { throw TraceError(.invalidTrace, "txns[\(i)]: missing \"agent\"") }
             let agent = agents[nextAgent].agent
             nextAgent += 1
             guard agent >= 0, agent < numAgents else {
-                throw TraceError("txns[\(i)]: agent \(agent) is not below numAgents \(numAgents)")
+                throw TraceError(.invalidTrace, "txns[\(i)]: agent \(agent) is not below numAgents \(numAgents)")
             }
             for (k, p) in txnParents.enumerated() where p < 0 || p >= i {
-                throw TraceError("txns[\(i)].parents[\(k)]: parent \(p) is not an earlier transaction")
+                throw TraceError(.invalidTrace, "txns[\(i)].parents[\(k)]: parent \(p) is not an earlier transaction")
             }
             let range = starts[i]..<(i + 1 < starts.count ? starts[i + 1] : columns.count)
             out.append(ConcurrentTrace.Transaction(parents: txnParents, agent: agent, patches: range.map(columns.patch)))

@@ -14,12 +14,12 @@ extension EditingTrace {
     /// Errors name the file and, for bad JSON, the byte position; for bad gzip, the byte offset.
     public static func load(contentsOf path: String) throws(TraceError) -> EditingTrace {
         guard let data = FileManager.default.contents(atPath: path) else {
-            throw TraceError("\(path): cannot read the file (missing or unreadable)")
+            throw TraceError(.unreadable, "\(path): cannot read the file (missing or unreadable)")
         }
         do {
             return try EditingTrace(fileBytes: [UInt8](data))
         } catch {
-            throw TraceError("\(path): \(error.message)")
+            throw TraceError(error.code, "\(path): \(error.message)", gzipError: error.gzipError)
         }
     }
 
@@ -33,7 +33,7 @@ extension EditingTrace {
     public init(fileBytes: [UInt8], maxBytes: Int = EditingTrace.maximumTraceBytes) throws(TraceError) {
         guard Gzip.isGzip(fileBytes) else {
             guard fileBytes.count <= maxBytes else {
-                throw TraceError("trace is larger than the \(Self.describe(maxBytes)) limit")
+                throw TraceError(.tooLarge, "trace is larger than the \(Self.describe(maxBytes)) limit")
             }
             try self.init(jsonBytes: fileBytes)
             return

@@ -153,19 +153,35 @@ public enum EditingTrace: Sendable {
 }
 
 /// Why a trace could not be read, naming the transaction (and patch) where it applies.
-public struct TraceError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct TraceError: CRDTNoteError {
+    /// The class of problem.
+    public typealias Code = CRDTNoteErrorCode<TraceError>
+
+    /// The class of problem.
+    public var code: Code
     /// What is wrong and where, e.g. "txns[12].parents[0]: parent 12 is not an earlier transaction".
     public var message: String
     /// For a gzipped trace that could not be inflated, the decoder's typed error
     /// (`.outputTooLarge` when the decompressed size is over the limit).
     public var gzipError: BinaryDecodingError?
 
-    /// An error with a message.
-    public init(_ message: String, gzipError: BinaryDecodingError? = nil) {
+    /// An error of `code` with a message.
+    package init(_ code: Code, _ message: String, gzipError: BinaryDecodingError? = nil) {
+        self.code = code
         self.message = message
         self.gzipError = gzipError
     }
+}
 
-    /// The message.
-    public var description: String { "trace error: \(message)" }
+extension CRDTNoteErrorCode<TraceError> {
+    /// The trace file is missing or cannot be read.
+    public static var unreadable: Self { Self(rawValue: "unreadable") }
+    /// The trace, plain or decompressed, is larger than the limit.
+    public static var tooLarge: Self { Self(rawValue: "tooLarge") }
+    /// The gzip layer is damaged (``TraceError/gzipError`` says how).
+    public static var invalidGzip: Self { Self(rawValue: "invalidGzip") }
+    /// The JSON is not a trace: bad JSON, a missing key, a value out of range.
+    public static var invalidTrace: Self { Self(rawValue: "invalidTrace") }
+    /// A patch or merge of the trace cannot be applied to the note.
+    public static var replayFailed: Self { Self(rawValue: "replayFailed") }
 }

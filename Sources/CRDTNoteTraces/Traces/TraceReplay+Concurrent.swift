@@ -13,7 +13,7 @@ extension TraceReplay {
         for (t, txn) in txns.enumerated() {
             for p in uniqueParents(txn.parents) {
                 guard p >= 0, p < t else {
-                    throw TraceError("txns[\(t)]: parent \(p) is not an earlier transaction")
+                    throw TraceError(.invalidTrace, "txns[\(t)]: parent \(p) is not an earlier transaction")
                 }
                 childrenLeft[p] += 1
             }
@@ -21,7 +21,7 @@ extension TraceReplay {
         var open: [Int: NoteText] = [:]
         for (t, txn) in txns.enumerated() {
             guard txn.agent >= 0, txn.agent < Int(UInt32.max) else {
-                throw TraceError("txns[\(t)]: agent \(txn.agent) is out of range")
+                throw TraceError(.invalidTrace, "txns[\(t)]: agent \(txn.agent) is out of range")
             }
             let replica = ReplicaID(rawValue: UInt64(txn.agent) + 1)
             var note = try start(of: t, parents: uniqueParents(txn.parents), replica: replica,
@@ -43,7 +43,7 @@ extension TraceReplay {
         do {
             try note?.merge(other)
         } catch {
-            throw TraceError("txns[\(t)]: branches cannot be merged: \(error)")
+            throw TraceError(.replayFailed, "txns[\(t)]: branches cannot be merged: \(error)")
         }
     }
 
@@ -66,7 +66,7 @@ extension TraceReplay {
             for p in parents where (childrenLeft[p] == 0) == lastChild {
                 var parent = lastChild ? open.removeValue(forKey: p) : open[p]
                 if parent == nil {
-                    throw TraceError("txns[\(t)]: parent \(p) is no longer available")
+                    throw TraceError(.replayFailed, "txns[\(t)]: parent \(p) is no longer available")
                 }
                 if merged == nil {
                     merged = parent.take()

@@ -24,7 +24,7 @@ public enum TraceReplay {
         do {
             note = try NoteText(trace.startContent, replica: replica, clock: clock)
         } catch {
-            throw TraceError("startContent: \(error)")
+            throw TraceError(.replayFailed, "startContent: \(error)")
         }
         note.undoLimit = undoLimit
         // Straight from the columns: no TracePatch and no String, the inserted bytes as they are stored.
@@ -65,7 +65,7 @@ public enum TraceReplay {
         do {
             try note.replaceScalars(in: position..<end, with: insert)
         } catch {
-            throw TraceError("txns[\(t)].patches[\(k)]: \(error)")
+            throw TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: \(error)")
         }
     }
 
@@ -78,7 +78,7 @@ public enum TraceReplay {
         do {
             try note.replaceScalars(in: position..<end, withUTF8: utf8)
         } catch {
-            throw TraceError("txns[\(t)].patches[\(k)]: \(error)")
+            throw TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: \(error)")
         }
     }
 
@@ -88,7 +88,7 @@ public enum TraceReplay {
     static func checkedEnd(position: Int, deleteCount: Int, scalarCount: Int, transaction t: Int, patch k: Int) throws(TraceError) -> Int {
         let (end, overflow) = position.addingReportingOverflow(deleteCount)
         guard position >= 0, deleteCount >= 0, !overflow, end <= scalarCount else {
-            throw TraceError("txns[\(t)].patches[\(k)]: deleting \(deleteCount) at \(position) "
+            throw TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: deleting \(deleteCount) at \(position) "
                 + "does not fit a document of \(scalarCount) scalars")
         }
         return end

@@ -64,16 +64,14 @@ import CRDTNoteTestSupport
 
     @Test(arguments: [
         (CloudKitFailure(.requestRateLimited, retryAfterSeconds: 7), RecordStoreError.Code.requestRateLimited, 7.0 as Double?),
-        (CloudKitFailure(.zoneBusy, retryAfterSeconds: 3), .serviceUnavailable, 3),
         (CloudKitFailure(.serviceUnavailable, retryAfterSeconds: 2.5), .serviceUnavailable, 2.5),
-        (CloudKitFailure(.networkUnavailable), .networkFailure, nil),
         (CloudKitFailure(.networkFailure), .networkFailure, nil),
         (CloudKitFailure(.limitExceeded), .limitExceeded, nil),
         (CloudKitFailure(.zoneNotFound), .zoneNotFound, nil),
         (CloudKitFailure(.userDeletedZone), .userDeletedZone, nil),
         (CloudKitFailure(.quotaExceeded), .quotaExceeded, nil),
         (CloudKitFailure(.changeTokenExpired), .changeTokenExpired, nil),
-        (CloudKitFailure(CloudKitFailure.Code(rawValue: "notAuthenticated")), .unhandledCloudKitError, nil),
+        (CloudKitFailure(.unhandledCloudKitError, "CKError.Code(rawValue: 9)"), .unhandledCloudKitError, nil),
     ])
     func requestErrorsMap(failure: CloudKitFailure, code: RecordStoreError.Code, retryAfter: Double?) async throws {
         let (store, scripted) = try await scriptedStore()
@@ -91,7 +89,7 @@ import CRDTNoteTestSupport
         let server = try await store.save(base, in: zone)
         let failure = CloudKitFailure(.partialFailure, partialErrors: [
             "a": CloudKitFailure(.serverRecordChanged, client: base, server: server),
-            "b": CloudKitFailure(.batchRequestFailed),
+            "b": CloudKitFailure(.serviceUnavailable, "batchRequestFailed"),
             "c": CloudKitFailure(.serverRecordChanged), // no records: cannot merge, retry instead
         ])
         await scripted.setScript([failure])

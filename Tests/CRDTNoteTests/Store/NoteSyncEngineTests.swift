@@ -48,7 +48,7 @@ import CRDTNoteDurableFiles
     @Test func retryAfterIsHonouredThroughTheInjectedSleep() async throws {
         let db = ScriptedCloudKitDatabase(failing: [
             CloudKitFailure(.requestRateLimited, "slow down", retryAfterSeconds: 7),
-            CloudKitFailure(.zoneBusy, "busy", retryAfterSeconds: 3),
+            CloudKitFailure(.serviceUnavailable, "busy", retryAfterSeconds: 3),
         ])
         let sleeper = SleepRecorder()
         let device = try device(CloudKitStyleRecordStore(database: db), .test(1), sleeper: sleeper)
@@ -60,7 +60,7 @@ import CRDTNoteDurableFiles
     }
 
     @Test func attemptsAreBoundedAndEditsSurviveTheFailure() async throws {
-        let failures = (0..<50).map { _ in CloudKitFailure(.networkUnavailable, "offline") }
+        let failures = (0..<50).map { _ in CloudKitFailure(.networkFailure, "offline") }
         let db = ScriptedCloudKitDatabase(failing: failures)
         let sleeper = SleepRecorder()
         let device = try device(CloudKitStyleRecordStore(database: db), .test(1), sleeper: sleeper)

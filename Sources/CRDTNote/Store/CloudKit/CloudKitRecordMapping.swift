@@ -151,13 +151,13 @@ enum CloudKitRecordMapping {
 
     // MARK: CKError -> CloudKitFailure
 
-    /// The portable form of any error CloudKit throws.
+    /// The portable form of any error CloudKit throws, its code mapped by ``code(_:)``.
     static func failure(_ error: any Error) -> CloudKitFailure {
         if error is CancellationError {
             return CloudKitFailure(.operationCancelled, "the task was cancelled")
         }
         guard let ck = error as? CKError else {
-            return CloudKitFailure(CloudKitFailure.Code(rawValue: "notACKError"), String(describing: error))
+            return CloudKitFailure(.unhandledCloudKitError, "not a CKError: \(error)")
         }
         var partial: [String: CloudKitFailure] = [:]
         var zones: [String: CloudKitFailure] = [:]
@@ -165,22 +165,27 @@ enum CloudKitRecordMapping {
             if let id = key as? CKRecord.ID { partial[id.recordName] = failure(value) }
             else if let zone = key as? CKRecordZone.ID { zones[zone.zoneName] = failure(value) }
         }
+        let mapped = code(ck.code)
+        let message = mapped == .unhandledCloudKitError
+            ? "CKError.Code(rawValue: \(ck.code.rawValue)): \(ck.localizedDescription)" : ck.localizedDescription
         return CloudKitFailure(
-            code(ck.code), ck.localizedDescription, retryAfterSeconds: ck.retryAfterSeconds,
+            mapped, message, retryAfterSeconds: ck.retryAfterSeconds,
             ancestor: ck.ancestorRecord.map(cloudRecord), client: ck.clientRecord.map(cloudRecord),
             server: ck.serverRecord.map(cloudRecord), partialErrors: partial, zoneErrors: zones)
     }
 
-    static func code(_ code: CKError.Code) -> CloudKitFailure.Code {
+    /// The one mapping of CloudKit's codes to the store's (Docs/CloudKit.md, "Errors, and what
+    /// the engine does with each"): codes CloudKit retries the same way share one store code;
+    /// a code without one is `unhandledCloudKitError`.
+    static func code(_ code: CKError.Code) -> RecordStoreError.Code {
         switch code {
         case .serverRecordChanged: return .serverRecordChanged
-        case .networkFailure: return .networkFailure
-        case .networkUnavailable: return .networkUnavailable
-        case .requestRateLimited: return .requestRateLimited
-        case .serviceUnavailable: return .serviceUnavailable
-        case .zoneBusy: return .zoneBusy
         case .partialFailure: return .partialFailure
-        case .batchRequestFailed: return .batchRequestFailed
+        case .networkFailure, .networkUnavailable: return .networkFailure
+        case .serverResponseLost: return .serverResponseLost
+        case .operationCancelled: return .operationCancelled
+        case .requestRateLimited: return .requestRateLimited
+        case .serviceUnavailable, .zoneBusy, .batchRequestFailed: return .serviceUnavailable
         case .limitExceeded: return .limitExceeded
         case .zoneNotFound: return .zoneNotFound
         case .userDeletedZone: return .userDeletedZone
@@ -188,10 +193,7 @@ enum CloudKitRecordMapping {
         case .quotaExceeded: return .quotaExceeded
         case .changeTokenExpired: return .changeTokenExpired
         case .invalidArguments: return .invalidArguments
-        case .serverResponseLost: return .serverResponseLost
-        case .operationCancelled: return .operationCancelled
-        case .assetFileNotFound: return .assetFileNotFound
-        default: return CloudKitFailure.Code(rawValue: "CKError.Code(\(code.rawValue))")
+        default: return .unhandledCloudKitError
         }
     }
 }
