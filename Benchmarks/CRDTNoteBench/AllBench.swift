@@ -39,14 +39,16 @@ enum AllBench {
             for m in missingTraces { rows.append(["replay \(m)", "skipped", "trace not found"]) }
             func size(_ v: Int?) -> String { v.map { Format.count($0) + " B" } ?? "n/a" }
             rows.append(["M1 replay base" + (m1.syntheticBase ? " (SYNTHETIC)" : ""), Format.ms(m1.replayMs), ""])
-            rows.append(["M1 save S0", Format.ms(m1.saveMs), size(m1.snapshotBytes) + " (format 1)"])
-            rows.append(["M1 save S0 (format 2)", Format.ms(m1.formatTwoSaveMs), size(m1.formatTwoBytes[0])])
+            let one = m1.formatLabel(1), two = m1.formatLabel(2)
+            rows.append(["M1 default format", "", "format \(m1.fleetDefaultFormat) (up-to-date fleet)"])
+            rows.append(["M1 save S0", Format.ms(m1.saveMs), size(m1.snapshotBytes) + " (\(one))"])
+            rows.append(["M1 save S0 (format 2)", Format.ms(m1.formatTwoSaveMs), size(m1.formatTwoBytes[0]) + " (\(two))"])
             rows.append(["M1 load S0 (format 2)", Format.ms(m1.formatTwoLoadMs), ""])
             rows.append(["M1 load S0 + text", Format.ms(m1.loadMs), ""])
             rows.append(["M1 SA / SB", "", size(m1.divergedBytes[0]) + " / " + size(m1.divergedBytes[1])
-                         + " (format 2: " + size(m1.formatTwoBytes[1]) + " / " + size(m1.formatTwoBytes[2]) + ")"])
+                         + " (\(one); \(two): " + size(m1.formatTwoBytes[1]) + " / " + size(m1.formatTwoBytes[2]) + ")"])
             rows.append(["M1 record merge", Format.ms(m1.recordMergeMs),
-                         size(m1.mergedBytes) + " (format 2: " + size(m1.formatTwoBytes[3]) + "), \(Format.count(m1.mergedLength)) scalars"
+                         size(m1.mergedBytes) + " (\(one); \(two): " + size(m1.formatTwoBytes[3]) + "), \(Format.count(m1.mergedLength)) scalars"
                          + (m1.passed ? ", converged" : ", FAILED")])
             for c in records.cases {
                 rows.append(["M1 records (\(c.layout))", Format.ms(c.total.median),

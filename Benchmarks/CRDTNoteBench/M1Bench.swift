@@ -2,6 +2,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteTesting
 import CRDTNoteToolSupport
 import Foundation
 
@@ -33,6 +34,24 @@ struct M1Result {
     var formatTwoBytes: [Int?]
     var formatTwoSaveMs: Double
     var formatTwoLoadMs: Double
+    /// The snapshot format a fleet of up-to-date devices writes with the default configuration,
+    /// as the library decides it (``M1Bench/fleetDefaultFormat()``).
+    var fleetDefaultFormat: UInt16
+
+    /// S0's and the merged note's sizes in the fleet's default format (nil: a format this
+    /// benchmark does not measure, or a copy that did not load back).
+    var fleetDefaultBytes: (snapshot: Int?, merged: Int?) {
+        switch fleetDefaultFormat {
+        case 1: (snapshotBytes, mergedBytes)
+        case 2: (formatTwoBytes[0], formatTwoBytes[3])
+        default: (nil, nil)
+        }
+    }
+
+    /// "format N", and ", fleet default" when N is what an up-to-date fleet writes.
+    func formatLabel(_ format: UInt16) -> String {
+        "format \(format)" + (format == fleetDefaultFormat ? ", fleet default" : "")
+    }
 
     /// True when everything the workload prescribes was observed, and every format 2 copy
     /// loaded back to the same state.
@@ -52,6 +71,9 @@ struct M1Result {
             "merged_bytes": optional(mergedBytes), "merged_len": .int(mergedLength),
             "expected_merged_len": .int(Self.expectedMergedLength), "converged": .bool(converged),
             "peak_rss_bytes": .int(peakRSS),
+            "fleet_default_format": .int(Int(fleetDefaultFormat)),
+            "fleet_default_snapshot_bytes": optional(fleetDefaultBytes.snapshot),
+            "fleet_default_merged_bytes": optional(fleetDefaultBytes.merged),
             "format2": .object([
                 "snapshot_bytes": optional(formatTwoBytes[0]),
                 "diverged_snapshot_bytes": .array(formatTwoBytes[1...2].map(optional)),
@@ -67,16 +89,18 @@ struct M1Result {
         if syntheticBase {
             out.append("*** SYNTHETIC BASE: \(tracePath) not found; results are NOT comparable with other libraries ***")
         }
+        let one = formatLabel(1), two = formatLabel(2)
         out += [
             "M1 (\(runs) runs, medians)   base: " + (syntheticBase ? "synthetic, \(Format.count(Self.baseLength)) scalars" : tracePath),
+            "default (up-to-date fleet): format \(fleetDefaultFormat) (NoteSyncConfiguration.payloadFormat .automatic, two devices that know each other)",
             "replay base       \(Format.ms(replayMs))" + (syntheticBase ? " (synthetic build)" : " (259,778 patches)"),
-            "save S0           \(Format.ms(saveMs)), \(size(snapshotBytes)) (format 1); \(Format.ms(formatTwoSaveMs)), \(size(formatTwoBytes[0])) (format 2)",
-            "load S0 + text    \(Format.ms(loadMs)) (format 1); \(Format.ms(formatTwoLoadMs)) (format 2)",
+            "save S0           \(Format.ms(saveMs)), \(size(snapshotBytes)) (\(one)); \(Format.ms(formatTwoSaveMs)), \(size(formatTwoBytes[0])) (\(two))",
+            "load S0 + text    \(Format.ms(loadMs)) (\(one)); \(Format.ms(formatTwoLoadMs)) (\(two))",
             "10k edits/side    \(Format.ms(editMs)) per side",
-            "SA, SB            \(size(divergedBytes[0])), \(size(divergedBytes[1])) (format 1); \(size(formatTwoBytes[1])), \(size(formatTwoBytes[2])) (format 2)",
+            "SA, SB            \(size(divergedBytes[0])), \(size(divergedBytes[1])) (\(one)); \(size(formatTwoBytes[1])), \(size(formatTwoBytes[2])) (\(two))",
             "delta B since A   \(size(deltaBytes))",
             "record merge      median \(Format.ms(recordMergeMs)), min \(Format.ms(recordMergeMinMs)), max \(Format.ms(recordMergeMaxMs)) (load SA, merge SB, read text, save)",
-            "merged            \(Format.count(mergedLength)) scalars (expected \(Format.count(Self.expectedMergedLength))), \(size(mergedBytes)) (format 1); \(size(formatTwoBytes[3])) (format 2)",
+            "merged            \(Format.count(mergedLength)) scalars (expected \(Format.count(Self.expectedMergedLength))), \(size(mergedBytes)) (\(one)); \(size(formatTwoBytes[3])) (\(two))",
             "format 2 copies   " + (formatTwoBytes.contains(nil) ? "FAILED: a format 2 snapshot did not load back to the same state" : "load back to the same state"),
             "converged         " + (converged ? "yes, both merge orders give the same text" : "NO: merge orders differ"),
             "peak RSS          \(Format.bytes(peakRSS))",
@@ -132,6 +156,7 @@ enum M1Bench {
                 }
             }
         }
+        let fleetFormat = try fleetDefaultFormat()
         return M1Result(
             tracePath: path, syntheticBase: synthetic, runs: runs,
             replayMs: replayMs, saveMs: saveMs,
@@ -141,7 +166,41 @@ enum M1Bench {
             recordMergeMaxMs: mergeTiming.max, mergedBytes: merged.flatMap { Snapshots.byteCount($0.saved) },
             mergedLength: merged?.length ?? 0, converged: merged?.text == otherText,
             peakRSS: Measure.peakRSSBytes(), formatTwoBytes: formatTwoBytes,
-            formatTwoSaveMs: formatTwo.saveMs, formatTwoLoadMs: formatTwo.loadMs)
+            formatTwoSaveMs: formatTwo.saveMs, formatTwoLoadMs: formatTwo.loadMs, fleetDefaultFormat: fleetFormat)
+    }
+
+    /// The snapshot format a fleet of up-to-date devices writes by default, as the library
+    /// decides it (Docs/FORMAT.md, "Mixed fleets"): two devices, each a note library in a
+    /// temporary folder with a `NoteSyncEngine` in the default configuration, sync twice each
+    /// through the in-memory database, so each has read the zone from its start and seen the
+    /// other's device record; then one creates a note and syncs, and the format of the payload
+    /// the server holds is read back.
+    static func fleetDefaultFormat() throws -> UInt16 {
+        let root = NSTemporaryDirectory() + "crdtnote-bench-fleet-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        let database = InMemoryCloudDatabase()
+        let store = CloudKitStyleRecordStore(database: database)
+        let phone = try NoteLibrary.create(folder: root + "/phone", replica: ReplicaID(rawValue: 1))
+        let laptop = try NoteLibrary.create(folder: root + "/laptop", replica: ReplicaID(rawValue: 2))
+        let engines = [NoteSyncEngine(library: phone, store: store), NoteSyncEngine(library: laptop, store: store)]
+        for _ in 0..<2 {
+            for engine in engines { _ = try LibrarySyncBench.blocking { try await engine.sync() } }
+        }
+        for engine in engines {
+            let fleet = try LibrarySyncBench.blocking { try await engine.fleet() }
+            guard fleet.knowsDevices, fleet.devices.count == 2 else {
+                throw UsageError("fleet default format: a device did not see the other's device record after two syncs")
+            }
+        }
+        try phone.create("fleet-format", text: "written by a fleet of up-to-date devices")
+        _ = try LibrarySyncBench.blocking { try await engines[0].sync() }
+        let zone = NoteSyncConfiguration().zone
+        let records = try LibrarySyncBench.blocking { await database.allRecords(in: zone) }
+        guard let record = records.first(where: { $0.recordName == "fleet-format" }),
+              let format = NoteRecord(record).payloadReaderVersion else {
+            throw UsageError("fleet default format: the note was not saved with a payload")
+        }
+        return format
     }
 
     /// S0 in snapshot format 2: its size (nil unless it loads back to the same state) and the
