@@ -176,12 +176,12 @@ actor NotesCKSync: CKSyncEngineDelegate {
         try? core.saveTransportState(Array(bytes))
     }
 
-    /// The state `saveSyncEngineState` kept, for `CKSyncEngine.Configuration(stateSerialization:)`.
     /// Remembers whether the first fetch reads the zone from its start.
     func markStart(fromScratch: Bool) {
         startedWithoutState = fromScratch
     }
 
+    /// The state `saveSyncEngineState` kept, for `CKSyncEngine.Configuration(stateSerialization:)`.
     func savedSyncEngineState() throws -> CKSyncEngine.State.Serialization? {
         guard let bytes = try core.transportState() else { return nil }
         return try JSONDecoder().decode(CKSyncEngine.State.Serialization.self, from: Data(bytes))
