@@ -76,7 +76,7 @@ struct RecordsResult {
 enum RecordsBench {
     /// Inline (the standard limits keep M1's payloads inline) and all-assets layouts.
     static let layouts: [(String, NoteLimits)] = [
-        ("inline", .standard),
+        ("inline", .default),
         ("assets", NoteLimits(maxInlinePayload: 1024, maxInlineText: 1024)),
     ]
 

@@ -8,22 +8,22 @@
 /// let b = ClockStamp(timestamp: t, replica: ReplicaID(rawValue: 2))
 /// a < b   // true: same time, lower replica id first
 /// ```
-public struct ClockStamp: Hashable, Comparable, Sendable, Codable {
+package struct ClockStamp: Hashable, Comparable, Sendable, Codable {
     /// When the event happened.
-    public var timestamp: HLCTimestamp
+    package var timestamp: HLCTimestamp
     /// Who issued it.
-    public var replica: ReplicaID
+    package var replica: ReplicaID
 
     /// Pairs `timestamp` with the `replica` that issued it.
     @inlinable
-    public init(timestamp: HLCTimestamp, replica: ReplicaID) {
+    package init(timestamp: HLCTimestamp, replica: ReplicaID) {
         self.timestamp = timestamp
         self.replica = replica
     }
 
     /// Orders by timestamp, then by replica id.
     @inlinable
-    public static func < (lhs: ClockStamp, rhs: ClockStamp) -> Bool {
+    package static func < (lhs: ClockStamp, rhs: ClockStamp) -> Bool {
         if lhs.timestamp != rhs.timestamp { return lhs.timestamp < rhs.timestamp }
         return lhs.replica < rhs.replica
     }
@@ -31,7 +31,7 @@ public struct ClockStamp: Hashable, Comparable, Sendable, Codable {
 
 extension ClockStamp: CustomStringConvertible {
     /// The timestamp, `@`, then the replica id: `"2026-11-21T12:00:00.123Z#5@42"`.
-    public var description: String {
+    package var description: String {
         "\(timestamp)@\(replica)"
     }
 }

@@ -7,9 +7,10 @@
 /// into the next millisecond.
 ///
 /// ```swift
-/// let t = HLCTimestamp(milliseconds: 1_795_262_400_123, counter: 5)
-/// print(t!)                 // "2026-11-21T12:00:00.123Z#5"
-/// t!.successor().counter    // 6
+/// if let modified = note.lastModified {
+///     print(modified)                         // "2026-11-21T12:00:00.123Z#5"
+///     print(modified.milliseconds, modified.counter)
+/// }
 /// ```
 public struct HLCTimestamp: RawRepresentable, Hashable, Comparable, Sendable {
     /// The packed bits: `milliseconds << 16 | counter`.
@@ -23,7 +24,7 @@ public struct HLCTimestamp: RawRepresentable, Hashable, Comparable, Sendable {
 
     /// Packs `milliseconds` and `counter`; `nil` when `milliseconds` does not fit in 48 bits.
     @inlinable
-    public init?(milliseconds: UInt64, counter: UInt16) {
+    package init?(milliseconds: UInt64, counter: UInt16) {
         guard milliseconds <= HLCTimestamp.maxMilliseconds else { return nil }
         self.init(rawValue: milliseconds << HLCTimestamp.counterBits | UInt64(counter))
     }
@@ -32,7 +33,7 @@ public struct HLCTimestamp: RawRepresentable, Hashable, Comparable, Sendable {
     ///
     /// For physical-clock readings, which are never worth trapping or failing over.
     @inlinable
-    public init(clampingMilliseconds milliseconds: UInt64, counter: UInt16) {
+    package init(clampingMilliseconds milliseconds: UInt64, counter: UInt16) {
         let clamped = Swift.min(milliseconds, HLCTimestamp.maxMilliseconds)
         self.init(rawValue: clamped << HLCTimestamp.counterBits | UInt64(counter))
     }
@@ -57,16 +58,16 @@ public struct HLCTimestamp: RawRepresentable, Hashable, Comparable, Sendable {
     public static let zero = HLCTimestamp(rawValue: 0)
 
     /// The largest timestamp: ``maxMilliseconds`` with counter 65,535. ``successor()`` saturates here.
-    public static let max = HLCTimestamp(rawValue: .max)
+    package static let max = HLCTimestamp(rawValue: .max)
 
     /// The largest representable milliseconds value, 2^48 - 1 (year 10889).
-    public static let maxMilliseconds: UInt64 = (1 << 48) - 1
+    @usableFromInline package static let maxMilliseconds: UInt64 = (1 << 48) - 1
 
     /// The next timestamp: counter + 1, a full counter carrying into the milliseconds.
     ///
     /// Saturates at ``max`` instead of trapping; a clock this far in the future has no better answer.
     @inlinable
-    public func successor() -> HLCTimestamp {
+    package func successor() -> HLCTimestamp {
         rawValue == .max ? self : HLCTimestamp(rawValue: rawValue + 1)
     }
 

@@ -1,15 +1,16 @@
 /// The hybrid logical clock (HLC) of one replica, after Kulkarni et al., "Logical Physical
-/// Clocks" (2014).
+/// Clocks" (2014): the clock a ``NoteText`` stamps its edits with.
 ///
 /// An HLC issues timestamps that stay close to physical time yet respect causality: a timestamp
 /// issued after receiving a remote one is always greater than it, and a replica's own timestamps
 /// strictly increase even if its wall clock steps backwards. Timestamps are
-/// ``HLCTimestamp``s (48-bit milliseconds, 16-bit counter); pair one with a ``ReplicaID`` in a
-/// ``ClockStamp`` for a total order across replicas.
+/// ``HLCTimestamp``s (48-bit milliseconds, 16-bit counter). The note ticks its clock on every
+/// edit and lets it receive the timestamps that arrive with merged changes; an app only picks
+/// the clock's time source (``PhysicalClock``) and drift bound when it makes a note.
 ///
-/// - Local or send event (``tick()``): `l' = max(l, pt)`; the counter becomes `c + 1` if `l`
+/// - Local or send event (`tick()`): `l' = max(l, pt)`; the counter becomes `c + 1` if `l`
 ///   did not move, else 0.
-/// - Receive event (``receive(_:)``): `l' = max(l, l.m, pt)`; the counter continues from
+/// - Receive event (`receive(_:)`): `l' = max(l, l.m, pt)`; the counter continues from
 ///   whichever of the local and remote timestamps reached `l'` (the larger counter if both did),
 ///   or restarts at 0 if physical time alone is ahead.
 /// - A counter that fills up within one millisecond carries into the milliseconds, so order
@@ -18,24 +19,17 @@
 /// ## Drift guard
 /// Absorbing a remote timestamp drags this clock up to it, and an HLC never moves back. One
 /// device with its clock set years ahead would otherwise push every replica it syncs with into
-/// that future for good. So ``receive(_:)`` refuses a remote timestamp whose milliseconds exceed
+/// that future for good. So receiving refuses a remote timestamp whose milliseconds exceed
 /// local physical time plus ``maximumForwardDrift``: the clock then advances as for a local
-/// event and the call returns ``ClockReceiveOutcome/rejectedAsTooFarAhead``. The remote *data*
-/// must still be kept (merging is not the clock's business); only the clock is not moved.
-/// Because the bound is measured from the receiver's own physical time, not from its HLC,
-/// forwarding cannot compound it: no replica's clock ever runs more than the bound ahead of the
-/// fastest physical clock whose stamps it accepted.
+/// event. The remote *data* is still kept (merging is not the clock's business); only the
+/// clock is not moved. Because the bound is measured from the receiver's own physical time, not
+/// from its HLC, forwarding cannot compound it: no replica's clock ever runs more than the bound
+/// ahead of the fastest physical clock whose stamps it accepted.
 ///
 /// ```swift
-/// let me = ReplicaID.random()
-/// var clock = HybridLogicalClock()                 // system time, 1-hour drift bound
-/// let edit = ClockStamp(timestamp: clock.tick(), replica: me)
-///
-/// // `incoming` is a ClockStamp that arrived with a change from another device:
-/// if clock.receive(incoming.timestamp) == .rejectedAsTooFarAhead {
-///     // keep the remote change anyway; perhaps log that its device clock is wrong
-/// }
-/// let next = clock.tick()                          // > incoming.timestamp if absorbed
+/// // A note whose edits are stamped at a fixed time (tests, reproducible fixtures):
+/// let clock = HybridLogicalClock(physicalClock: .fixed(1_700_000_000_000))
+/// var note = NoteText(replica: ReplicaID.random(), clock: clock)
 /// ```
 public struct HybridLogicalClock: Sendable {
     /// The default drift bound: one hour (3,600,000 ms).
@@ -74,7 +68,7 @@ public struct HybridLogicalClock: Sendable {
     /// Issues the timestamp for a local or send event; strictly greater than every earlier ``latest``
     /// (except when saturated at ``HLCTimestamp/max``).
     @discardableResult
-    public mutating func tick() -> HLCTimestamp {
+    package mutating func tick() -> HLCTimestamp {
         let physical = physicalMilliseconds()
         // Packed order is (ms, counter) order, so "l stays, c + 1 with carry" is `successor()`.
         if latest.milliseconds >= physical {
@@ -91,7 +85,7 @@ public struct HybridLogicalClock: Sendable {
     /// more than ``maximumForwardDrift`` ms ahead of physical time: then `remote` is ignored, the
     /// clock ticks as for a local event, and ``ClockReceiveOutcome/rejectedAsTooFarAhead`` is returned.
     @discardableResult
-    public mutating func receive(_ remote: HLCTimestamp) -> ClockReceiveOutcome {
+    package mutating func receive(_ remote: HLCTimestamp) -> ClockReceiveOutcome {
         let physical = physicalMilliseconds()
         let (limit, overflow) = physical.addingReportingOverflow(maximumForwardDrift)
         if !overflow, remote.milliseconds > limit {
@@ -116,7 +110,7 @@ public struct HybridLogicalClock: Sendable {
 }
 
 /// What ``HybridLogicalClock/receive(_:)`` did with a remote timestamp.
-public enum ClockReceiveOutcome: Sendable, Equatable {
+package enum ClockReceiveOutcome: Sendable, Equatable {
     /// The remote timestamp was merged into the clock; later local timestamps are greater than it.
     case absorbed
     /// The remote timestamp was too far ahead of local physical time and did not move the clock.

@@ -12,25 +12,25 @@ import Foundation
 /// time.advance(by: 5)
 /// hlc.tick().milliseconds   // 1_005
 /// ```
-public final class ManualPhysicalClock: @unchecked Sendable {
+package final class ManualPhysicalClock: @unchecked Sendable {
     // `@unchecked` because `value` is only touched while holding `lock`.
     private let lock = NSLock()
     private var value: UInt64
 
     /// A clock reading `milliseconds` until moved.
-    public init(milliseconds: UInt64) {
+    package init(milliseconds: UInt64) {
         self.value = milliseconds
     }
 
     /// The current reading.
-    public var milliseconds: UInt64 {
+    package var milliseconds: UInt64 {
         lock.lock()
         defer { lock.unlock() }
         return value
     }
 
     /// Moves the clock forward by `ms`, saturating at `UInt64.max` instead of trapping.
-    public func advance(by ms: UInt64) {
+    package func advance(by ms: UInt64) {
         lock.lock()
         defer { lock.unlock() }
         let (sum, overflow) = value.addingReportingOverflow(ms)
@@ -38,14 +38,14 @@ public final class ManualPhysicalClock: @unchecked Sendable {
     }
 
     /// Sets the reading to `ms`, which may be earlier than the current one (a clock stepped backwards).
-    public func set(_ ms: UInt64) {
+    package func set(_ ms: UInt64) {
         lock.lock()
         defer { lock.unlock() }
         value = ms
     }
 
     /// A ``PhysicalClock`` that reads this manual clock (and keeps it alive).
-    public var clock: PhysicalClock {
+    package var clock: PhysicalClock {
         PhysicalClock { self.milliseconds }
     }
 }

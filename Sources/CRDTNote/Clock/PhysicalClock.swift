@@ -10,11 +10,11 @@ import Foundation
 /// A source of physical time, in milliseconds since 1970-01-01 UTC.
 ///
 /// A ``HybridLogicalClock`` reads its physical time through this wrapper so tests and
-/// simulations can substitute ``fixed(_:)`` or a ``ManualPhysicalClock`` for the wall clock.
+/// simulations can substitute ``fixed(_:)`` (or any closure) for the wall clock.
 ///
 /// ```swift
-/// var clock = HybridLogicalClock(physicalClock: .fixed(1_000))
-/// clock.tick()   // milliseconds 1_000, counter 0
+/// let clock = HybridLogicalClock(physicalClock: .fixed(1_000))
+/// var note = NoteText(replica: ReplicaID.random(), clock: clock)   // edits stamped at 1_000 ms
 /// ```
 public struct PhysicalClock: Sendable {
     private let read: @Sendable () -> UInt64

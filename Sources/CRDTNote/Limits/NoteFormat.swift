@@ -8,7 +8,7 @@ public enum NoteFormat {
     /// ``PayloadError/Code/newerFormat``.
     public static let readerVersion: UInt16 = 2
     /// The four magic bytes every payload starts with: "CRNT".
-    public static let magic: [UInt8] = [0x43, 0x52, 0x4E, 0x54]
+    package static let magic: [UInt8] = [0x43, 0x52, 0x4E, 0x54]
     /// Size of the fixed header in bytes.
-    public static let headerSize = 18
+    package static let headerSize = 18
 }

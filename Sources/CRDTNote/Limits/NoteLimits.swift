@@ -50,7 +50,7 @@ public struct NoteLimits: Sendable, Hashable {
     }
 
     /// Standard limits with other inline sizes (tests use tiny ones to force assets).
-    public init(maxInlinePayload: Int, maxInlineText: Int, recordBudget: Int = 1_000_000) {
+    package init(maxInlinePayload: Int, maxInlineText: Int, recordBudget: Int = 1_000_000) {
         self.init(maximumElements: 1 << 26, maxInlinePayload: maxInlinePayload, maxInlineText: maxInlineText,
                   recordBudget: recordBudget)
     }
@@ -59,9 +59,6 @@ public struct NoteLimits: Sendable, Hashable {
     /// runs, 16 MiB of text, 32 MiB per payload or asset; payload inline up to 512,000 bytes,
     /// text up to 196,608 bytes, record budget 1,000,000 bytes.
     public static let `default` = NoteLimits()
-    /// The same as ``default``.
-    public static let standard = NoteLimits()
-
     /// Bytes kept free in the record budget for the note fields' names and numbers and for
     /// system fields a server adds.
     static let reservedBytes = 4096

@@ -30,7 +30,7 @@ public struct CloudRecord: Hashable, Sendable {
     public var fields: [String: RecordField]
     /// The output order of field names: the order read, then fields added later. Names not in
     /// `fields` are skipped on write; fields missing from it are written after it, sorted by name.
-    public var fieldOrder: [String]
+    package var fieldOrder: [String]
     /// Unknown top-level keys (e.g. `pluginFields`, `shortGUID`), kept verbatim.
     package var extra: JSONObject
     /// CloudKit's archived system fields (`CKRecord.encodeSystemFields`), opaque: the CloudKit
@@ -69,7 +69,7 @@ public struct CloudRecord: Hashable, Sendable {
     }
 
     /// Field names in output order: `fieldOrder` first, then unlisted fields by name.
-    public var orderedFieldNames: [String] {
+    package var orderedFieldNames: [String] {
         var seen = Set<String>()
         var names: [String] = []
         for name in fieldOrder where fields[name] != nil && seen.insert(name).inserted {
@@ -105,7 +105,7 @@ public struct CloudRecord: Hashable, Sendable {
     /// This record as a new record: no change tag, no CloudKit system fields and no server
     /// timestamps, so saving it creates the record again (used when an edit resurrects a deleted
     /// note or after a reset).
-    public func withoutServerIdentity() -> CloudRecord {
+    package func withoutServerIdentity() -> CloudRecord {
         var copy = self
         copy.recordChangeTag = nil
         copy.systemFields = nil

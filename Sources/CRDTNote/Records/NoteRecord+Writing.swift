@@ -19,7 +19,7 @@ extension NoteRecord {
     /// `payloadAsset`'s bytes are missing, since its version could not be checked.
     /// New ASSET fields get a reference with `size`, a local checksum and the bytes, but no
     /// `downloadURL` (see ``assetsToSave``).
-    public mutating func write(_ note: NoteText, limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset,
+    public mutating func write(_ note: NoteText, limits: NoteLimits = .default, mirror: NoteTextMirror = .asset,
                                format: SnapshotFormat = .version1) throws(NoteRecordError) {
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: true)
@@ -91,7 +91,7 @@ extension NoteRecord {
     }
 
     /// A copy with `note` written (see ``write(_:limits:mirror:format:)``).
-    public func writing(_ note: NoteText, limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset,
+    public func writing(_ note: NoteText, limits: NoteLimits = .default, mirror: NoteTextMirror = .asset,
                         format: SnapshotFormat = .version1) throws(NoteRecordError) -> NoteRecord {
         var copy = self
         try copy.write(note, limits: limits, mirror: mirror, format: format)
@@ -101,7 +101,7 @@ extension NoteRecord {
     /// A new record named `recordName` holding `note` (see ``write(_:limits:mirror:format:)``; a
     /// fresh record has no version or payload to refuse, but any error `write` reports is thrown,
     /// not hidden).
-    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteLimits = .standard,
+    public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteLimits = .default,
                 mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1) throws(NoteRecordError) {
         self.init(recordName: recordName, zoneID: zoneID)
         try write(note, limits: limits, mirror: mirror, format: format)

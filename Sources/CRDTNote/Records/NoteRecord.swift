@@ -57,13 +57,13 @@ public struct NoteRecord: Hashable, Sendable {
     }
 
     /// Whether the record has a `payload` or `payloadAsset` field.
-    public var hasPayload: Bool {
+    package var hasPayload: Bool {
         record[field: NoteSchema.Field.payload] != nil || record[field: NoteSchema.Field.payloadAsset] != nil
     }
 
     /// The version gate: throws `.newerVersion` when the record's `version` is newer than this
     /// library reads. (A payload needing a newer reader is found when it is read.)
-    public func checkVersion() throws(NoteRecordError) {
+    package func checkVersion() throws(NoteRecordError) {
         let version = try schemaVersion()
         if version > NoteSchema.currentVersion {
             throw NoteRecordError(

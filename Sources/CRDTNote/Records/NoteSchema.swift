@@ -41,7 +41,7 @@ public enum NoteSchema {
     }
 
     /// Schema version of legacy plain-text note records.
-    public static let legacyVersion: Int64 = 1
+    package static let legacyVersion: Int64 = 1
     /// Schema version written by this library (and the newest it reads).
     public static let currentVersion: Int64 = 2
 }

@@ -34,7 +34,7 @@ public enum NoteTextMirror: String, Hashable, Sendable, CaseIterable {
     /// for a crdtnote record (one with a payload) without `text`; nil when the record does not
     /// tell (a legacy record without `text`, or a `text` of another type). The CLI writes records
     /// with their input's mirror type this way, so it never changes a field's type.
-    public init?(of record: NoteRecord) {
+    package init?(of record: NoteRecord) {
         switch record.record[field: NoteSchema.Field.text] {
         case .string?: self = .string
         case .asset?: self = .asset

@@ -29,7 +29,7 @@ extension RecordFieldValue {
 
     /// The type written for this value when the field has no fitting spelling of its own.
     /// An empty list is a STRING_LIST.
-    public var defaultTypeName: String {
+    package var defaultTypeName: String {
         switch self {
         case .list(let elements):
             return (elements.first?.defaultTypeName ?? "STRING") + "_LIST"

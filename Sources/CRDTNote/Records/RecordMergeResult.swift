@@ -11,5 +11,5 @@ public struct RecordMergeResult: Sendable {
     public var serverUnchanged: Bool
     /// What the merge did beyond a plain union, for logs and the CLI (e.g. "client: legacy
     /// text folded in as edits"). Empty for a union of two crdtnote records.
-    public var notes: [String]
+    package var notes: [String]
 }

@@ -35,7 +35,7 @@ public struct RecordMerger: Sendable {
     public var format: SnapshotFormat
 
     /// A merger writing records with `limits`, `mirror` and `format`.
-    public init(limits: NoteLimits = .standard, mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1) {
+    public init(limits: NoteLimits = .default, mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1) {
         self.limits = limits
         self.mirror = mirror
         self.format = format

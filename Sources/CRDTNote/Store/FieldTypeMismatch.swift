@@ -15,7 +15,7 @@ public struct FieldTypeMismatch: Hashable, Sendable, CustomStringConvertible {
     public var recordFieldType: String
 
     /// A mismatch of `field` of `recordType`: `schemaType` in the schema, `recordFieldType` in the record.
-    public init(recordType: String, field: String, schemaType: String, recordFieldType: String) {
+    package init(recordType: String, field: String, schemaType: String, recordFieldType: String) {
         self.recordType = recordType
         self.field = field
         self.schemaType = schemaType

@@ -1,6 +1,6 @@
 import CRDTNoteSupport
 
-/// An opaque position in a zone's change feed. Persist `bytes` (or `base64String`) and hand it
+/// An opaque position in a zone's change feed. Persist `bytes` and hand it
 /// back after a restart to get only later changes.
 public struct ChangeToken: Hashable, Sendable, CustomStringConvertible {
     /// The serialized token. Its content belongs to the store that issued it.
@@ -10,10 +10,10 @@ public struct ChangeToken: Hashable, Sendable, CustomStringConvertible {
     public init(bytes: [UInt8]) { self.bytes = bytes }
 
     /// The token as base64, convenient for `UserDefaults` or JSON.
-    public var base64String: String { Base64.encode(bytes) }
+    package var base64String: String { Base64.encode(bytes) }
 
     /// A token from `base64String`; nil when the text is not base64.
-    public init?(base64String: String) {
+    package init?(base64String: String) {
         guard let bytes = try? Base64.decode(base64String) else { return nil }
         self.bytes = bytes
     }

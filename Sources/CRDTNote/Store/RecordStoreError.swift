@@ -78,13 +78,13 @@ public struct RecordStoreError: CRDTNoteError {
 
     /// The error of item `recordName`: its entry in a partial failure, or this error when it is
     /// about that record.
-    public func itemError(for recordName: String) -> RecordStoreError? {
+    package func itemError(for recordName: String) -> RecordStoreError? {
         if code == .partialFailure { return itemErrors[recordName] }
         return self.recordName == recordName ? self : nil
     }
 
     /// Whether retrying the same request later may succeed as is.
-    public var isTransient: Bool {
+    package var isTransient: Bool {
         code == .networkFailure || code == .requestRateLimited || code == .serviceUnavailable
             || code == .serverResponseLost || code == .operationCancelled
     }
@@ -151,7 +151,7 @@ public struct RecordConflict: Hashable, Sendable {
     public var server: CloudRecord
 
     /// A conflict.
-    public init(ancestor: CloudRecord?, client: CloudRecord, server: CloudRecord) {
+    package init(ancestor: CloudRecord?, client: CloudRecord, server: CloudRecord) {
         self.ancestor = ancestor
         self.client = client
         self.server = server

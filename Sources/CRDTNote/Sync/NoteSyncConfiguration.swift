@@ -72,7 +72,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
                 pageLimit: Int = 200, baseBackoff: Duration = .milliseconds(500), maxBackoff: Duration = .seconds(60),
                 deleteConflictPolicy: DeleteConflictPolicy = .editResurrects,
                 userDeletedZonePolicy: UserDeletedZonePolicy = .recreateAndUpload, recordType: String = NoteSchema.recordType,
-                recordLimits: NoteLimits = .standard, textMirror: NoteTextMirror = .asset,
+                recordLimits: NoteLimits = .default, textMirror: NoteTextMirror = .asset,
                 payloadFormat: PayloadFormatPolicy = .automatic, activityWindow: Duration = .seconds(30 * 86_400),
                 deviceName: String? = nil) {
         self.zone = zone
@@ -128,5 +128,5 @@ public struct NoteSyncStatistics: Hashable, Sendable {
     public var recordsPassedOver = 0
 
     /// No activity yet.
-    public init() {}
+    package init() {}
 }

@@ -17,7 +17,7 @@ public struct NoteSyncState: Hashable, Sendable {
         public var hasUnsavedChanges: Bool
 
         /// A persisted note.
-        public init(snapshot: [UInt8], base: CloudRecord?, hasUnsavedChanges: Bool) {
+        package init(snapshot: [UInt8], base: CloudRecord?, hasUnsavedChanges: Bool) {
             self.snapshot = snapshot
             self.base = base
             self.hasUnsavedChanges = hasUnsavedChanges
@@ -30,7 +30,7 @@ public struct NoteSyncState: Hashable, Sendable {
         public var changeTag: String?
 
         /// A pending delete of the version with `changeTag`.
-        public init(changeTag: String?) { self.changeTag = changeTag }
+        package init(changeTag: String?) { self.changeTag = changeTag }
     }
 
     /// The layout version of this state (``currentVersion`` for states made by this crdtnote).
@@ -47,7 +47,7 @@ public struct NoteSyncState: Hashable, Sendable {
     public var subscriptionID: String?
 
     /// A state.
-    public init(token: ChangeToken? = nil, notes: [String: SavedNote] = [:], pendingDeletes: [String: PendingDelete] = [:]) {
+    package init(token: ChangeToken? = nil, notes: [String: SavedNote] = [:], pendingDeletes: [String: PendingDelete] = [:]) {
         self.version = Self.currentVersion
         self.token = token
         self.notes = notes
@@ -83,7 +83,7 @@ public struct NoteSyncReport: Hashable, Sendable {
     public var failures: [String: NoteSyncError] = [:]
 
     /// Nothing done.
-    public init() {}
+    package init() {}
 
     /// Names of the notes that changed visibly, sorted.
     public var changedNotes: [String] { changes.keys.sorted() }
@@ -95,7 +95,7 @@ public struct NoteSyncReport: Hashable, Sendable {
     public var receivedNewData: Bool { fetched > 0 || !changes.isEmpty }
 
     /// Whether the call exchanged nothing with the server.
-    public var isQuiet: Bool { fetched == 0 && saved == 0 && deleted == 0 && conflictsMerged == 0 }
+    package var isQuiet: Bool { fetched == 0 && saved == 0 && deleted == 0 && conflictsMerged == 0 }
 
     /// Records that `name` changed visibly: `added` then `textChanged` stays `added`, `added`
     /// then `removed` cancels out.

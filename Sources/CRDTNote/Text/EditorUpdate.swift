@@ -7,7 +7,7 @@ public struct EditorUpdate: Sendable, Equatable {
     public var selectedUTF16Range: Range<Int>
 
     /// An update made of a patch and the selection after it.
-    public init(patch: TextPatch, selectedUTF16Range: Range<Int>) {
+    package init(patch: TextPatch, selectedUTF16Range: Range<Int>) {
         self.patch = patch
         self.selectedUTF16Range = selectedUTF16Range
     }

@@ -12,8 +12,8 @@ public struct NoteChanges: Sendable, Equatable {
     public var isEmpty: Bool { changeSet.isEmpty }
 
     /// Number of characters inserted by these changes (deleted on arrival included).
-    public var insertedCount: Int { changeSet.inserts.reduce(0) { $0 + Int($1.length) } }
+    package var insertedCount: Int { changeSet.inserts.reduce(0) { $0 + Int($1.length) } }
 
     /// Number of deleted ids these changes carry.
-    public var deletedCount: Int { changeSet.deletes.reduce(0) { $0 + Int($1.length) } }
+    package var deletedCount: Int { changeSet.deletes.reduce(0) { $0 + Int($1.length) } }
 }

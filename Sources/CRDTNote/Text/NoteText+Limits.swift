@@ -1,6 +1,6 @@
 extension NoteText {
     /// Elements (ids ever inserted, tombstones included) this note holds, over all replicas.
-    public var elementCount: Int { idCounts.reduce(0) { $0 + Int($1) } }
+    package var elementCount: Int { idCounts.reduce(0) { $0 + Int($1) } }
 
     /// Throws ``NoteTextError/Code/tooLarge`` when this note is beyond `limits`: its snapshot
     /// would be refused by a reader with those limits (elements, replicas, runs, text bytes).

@@ -183,5 +183,5 @@ public struct NoteText: Sendable {
     }
 
     /// Number of runs (stretches of characters typed together) in the structure, tombstones included.
-    public var runCount: Int { deferred?.runCount ?? sequence.runCount }
+    package var runCount: Int { deferred?.runCount ?? sequence.runCount }
 }

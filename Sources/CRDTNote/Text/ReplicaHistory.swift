@@ -1,21 +1,21 @@
 /// What one replica has contributed to a note: how much it typed and when.
 ///
 /// For inspection tools (`crdtnote show`) and logs; merging never needs it.
-public struct ReplicaHistory: Hashable, Sendable {
+package struct ReplicaHistory: Hashable, Sendable {
     /// The replica.
-    public var replica: ReplicaID
+    package var replica: ReplicaID
     /// Characters (Unicode scalars) the replica has inserted that this copy holds, deleted ones included.
-    public var insertedCount: UInt64
+    package var insertedCount: UInt64
     /// Clock stamp of the replica's first insertion, if it inserted anything.
-    public var firstInsertion: HLCTimestamp?
+    package var firstInsertion: HLCTimestamp?
     /// Clock stamp of the replica's latest operation (insertion or deletion), if any.
-    public var latestEdit: HLCTimestamp?
+    package var latestEdit: HLCTimestamp?
 }
 
 extension NoteText {
     /// Every replica that has edited this copy, by replica id. Replicas known to the copy but
     /// without any operation (such as this copy's own replica before its first edit) are left out.
-    public var replicaHistories: [ReplicaHistory] {
+    package var replicaHistories: [ReplicaHistory] {
         var out: [ReplicaHistory] = []
         // Read from the clock table: a loaded note answers without building its index.
         let nextSeq = idCounts, latestStamp = latestStamps, clockLog = clockLogs

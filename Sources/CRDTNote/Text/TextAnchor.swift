@@ -53,13 +53,13 @@ public struct TextAnchor: Sendable, Hashable, CustomStringConvertible {
     public static let end = TextAnchor(target: .end, bias: .after)
 
     /// The replica that inserted the character the anchor is attached to (nil for ``start`` and ``end``).
-    public var replica: ReplicaID? {
+    package var replica: ReplicaID? {
         if case .character(let replica, _) = target { return replica }
         return nil
     }
 
     /// That replica's sequence number for the character (nil for ``start`` and ``end``).
-    public var sequenceNumber: UInt32? {
+    package var sequenceNumber: UInt32? {
         if case .character(_, let seq) = target { return seq }
         return nil
     }

@@ -23,12 +23,12 @@ public struct VersionVector: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Raises every entry to the maximum of both vectors.
-    public mutating func formUnion(_ other: VersionVector) {
+    package mutating func formUnion(_ other: VersionVector) {
         for (r, n) in other.counts where n > self[r] { counts[r] = n }
     }
 
     /// Total characters covered (saturating at `UInt64.max` for made-up counts instead of trapping).
-    public var totalCount: UInt64 {
+    package var totalCount: UInt64 {
         counts.values.reduce(0) { total, n in
             let (sum, overflow) = total.addingReportingOverflow(n)
             return overflow ? .max : sum

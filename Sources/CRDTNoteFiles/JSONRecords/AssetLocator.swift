@@ -42,7 +42,7 @@ public struct AssetLocator: AssetStorage {
     }
 
     /// The paths tried for `ref`, in order, as written (before the confinement check).
-    public func candidatePaths(for ref: AssetReference) -> [String] {
+    package func candidatePaths(for ref: AssetReference) -> [String] {
         candidates(for: ref).map(\.display)
     }
 
@@ -211,7 +211,7 @@ public struct AssetLocator: AssetStorage {
     /// Writes `bytes` atomically (temporary file, then rename) as `directory/named` and returns
     /// a reference to it: `downloadURL` = `named`, `size`, and `fileChecksum` = 64-bit FNV-1a
     /// as 16 lowercase hex digits (a local integrity check, not CloudKit's own checksum).
-    public static func writeAsset(_ bytes: [UInt8], named: String, in directory: String) throws(RecordJSONError) -> AssetReference {
+    package static func writeAsset(_ bytes: [UInt8], named: String, in directory: String) throws(RecordJSONError) -> AssetReference {
         guard !named.isEmpty, named != ".", named != "..", !named.contains("/") else {
             throw RecordJSONError(.assetIO, path: "", "asset file name '\(named)' must be a single path component")
         }

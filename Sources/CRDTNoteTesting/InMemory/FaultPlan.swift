@@ -130,7 +130,7 @@ public struct FaultCounts: Hashable, Sendable, CustomStringConvertible {
     public var assetNotDownloaded = 0
 
     /// No faults yet.
-    public init() {}
+    package init() {}
 
     /// All faults.
     public var total: Int {

@@ -60,7 +60,7 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
     public var setupFailures: [String] = []
 
     /// An empty report.
-    public init(devices: Int, notes: Int, edits: Int) {
+    package init(devices: Int, notes: Int, edits: Int) {
         self.devices = devices
         self.notes = notes
         self.edits = edits

@@ -28,7 +28,7 @@ enum NoteFixtures {
 
     /// A crdtnote (v2) record holding `note`, its mirror of type `mirror`.
     static func v2(_ note: NoteText, asset: Bool = false, name: String = name, mirror: NoteTextMirror = .asset) throws -> NoteRecord {
-        var r = try NoteRecord(recordName: name, note: note, limits: asset ? assetLimits : .standard, mirror: mirror)
+        var r = try NoteRecord(recordName: name, note: note, limits: asset ? assetLimits : .default, mirror: mirror)
         r.record.recordChangeTag = "v2tag"
         return r
     }

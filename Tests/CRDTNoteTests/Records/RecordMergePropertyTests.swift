@@ -93,7 +93,7 @@ struct RecordMergePropertyTests {
                 if !op.insert.isEmpty { try note.insert(String(op.insert), atScalarOffset: op.at) }
             }
             #expect(note.string == text)
-            return try ancestor.writing(note, limits: kind == .v2Asset ? NoteFixtures.assetLimits : .standard)
+            return try ancestor.writing(note, limits: kind == .v2Asset ? NoteFixtures.assetLimits : .default)
         }
     }
 

@@ -16,8 +16,8 @@ struct RecordMergerTests {
         try phone.insert(": milk", atScalarOffset: 9)
         var laptop = try ancestor.read(as: .test(20), clock: NoteFixtures.clock(3_000)).note
         try laptop.insert("Weekend ", atScalarOffset: 0)
-        let client = try ancestor.writing(phone, limits: clientAsset ? NoteFixtures.assetLimits : .standard)
-        var server = try ancestor.writing(laptop, limits: serverAsset ? NoteFixtures.assetLimits : .standard)
+        let client = try ancestor.writing(phone, limits: clientAsset ? NoteFixtures.assetLimits : .default)
+        var server = try ancestor.writing(laptop, limits: serverAsset ? NoteFixtures.assetLimits : .default)
         server.record.recordChangeTag = "server-tag"
         return (ancestor, client, server)
     }

@@ -16,7 +16,7 @@ struct TextMirrorTests {
 
     @Test func largeTextIsFourHundredKilobytes() {
         #expect(Self.large.utf8.count == 399_000)
-        #expect(Self.large.utf8.count > NoteLimits.standard.maxInlineText)
+        #expect(Self.large.utf8.count > NoteLimits.default.maxInlineText)
     }
 
     @Test(arguments: NoteTextMirror.allCases)

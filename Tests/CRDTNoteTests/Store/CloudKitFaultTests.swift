@@ -10,7 +10,7 @@ import CRDTNoteTestSupport
 @Suite struct CloudKitFaultTests {
     let zone = NoteSyncConfiguration().zone
 
-    func makeDevice(_ store: any RecordStore, _ replica: UInt64, limits: NoteLimits = .standard) throws -> TestDevice {
+    func makeDevice(_ store: any RecordStore, _ replica: UInt64, limits: NoteLimits = .default) throws -> TestDevice {
         try TestDevice(store, replica: replica, configuration: NoteSyncConfiguration(maxAttempts: 6, recordLimits: limits))
     }
 

@@ -9,7 +9,7 @@ public struct TextPatch: Sendable, Equatable {
     public var replacements: [TextReplacement]
 
     /// A patch made of `replacements` (applied in order).
-    public init(replacements: [TextReplacement] = []) {
+    package init(replacements: [TextReplacement] = []) {
         self.replacements = replacements
     }
 
@@ -28,7 +28,7 @@ public struct TextReplacement: Sendable, Equatable {
     public var text: String
 
     /// A replacement of `scalarRange` / `utf16Range` (the same stretch) by `text`.
-    public init(utf16Range: Range<Int>, scalarRange: Range<Int>, text: String) {
+    package init(utf16Range: Range<Int>, scalarRange: Range<Int>, text: String) {
         self.utf16Range = utf16Range
         self.scalarRange = scalarRange
         self.text = text
