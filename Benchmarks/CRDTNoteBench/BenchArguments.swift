@@ -1,3 +1,4 @@
+import CRDTNote
 import CRDTNoteSupport
 import CRDTNoteToolSupport
 
@@ -18,6 +19,8 @@ struct BenchArguments {
     var save: String?
     /// `library --notes N`: how many notes the library holds.
     var notes: Int?
+    /// `sync --format N`: the payload format pinned (nil: the automatic choice).
+    var format: SnapshotFormat?
 
     private static let runsOption = OptionSpec.value("--runs", "N", "timed repetitions")
     private static let traceOption = OptionSpec.value("--trace", "PATH", "the M1 base trace")
@@ -26,6 +29,7 @@ struct BenchArguments {
     private static let editsOption = OptionSpec.value("--edits", "K,K,...", "edits per side")
     private static let saveOption = OptionSpec.value("--save", "DIR", "write the snapshots here")
     private static let notesOption = OptionSpec.value("--notes", "N", "notes in the library")
+    private static let formatOption = OptionSpec.value("--format", "N", "payload format pinned (1 or 2)")
 
     /// Options each subcommand accepts, so a stray flag is reported rather than ignored.
     static let commands: [String: CommandSpec] = [
@@ -38,7 +42,7 @@ struct BenchArguments {
         "views": spec("views", [traceOption, runsOption, jsonOption]),
         "all": spec("all", [traceOption, runsOption, jsonOption]),
         "library": spec("library", [notesOption, runsOption, jsonOption]),
-        "sync": spec("sync", [notesOption, runsOption, jsonOption]),
+        "sync": spec("sync", [notesOption, runsOption, jsonOption, formatOption]),
         "density": spec("density", [jsonOption]),
     ]
 
@@ -67,6 +71,7 @@ struct BenchArguments {
                 case Self.traceOption.name: throw UsageError("--trace needs a path")
                 case Self.saveOption.name: throw UsageError("--save needs a folder")
                 case Self.notesOption.name: throw UsageError("--notes needs a number")
+                case Self.formatOption.name: throw UsageError("--format needs 1 or 2")
                 default: throw UsageError("\(name) needs a comma-separated list of numbers")
                 }
             case .invalid: throw error
@@ -92,6 +97,12 @@ struct BenchArguments {
                 throw UsageError("--notes must be a whole number from 1 to 1,000,000, got \"\(value)\"")
             }
             notes = n
+        }
+        for value in parsed.values["--format"] ?? [] {
+            guard let n = UInt16(value), let pinned = SnapshotFormat(rawValue: n) else {
+                throw UsageError("--format must be 1 or 2, got \"\(value)\"")
+            }
+            format = pinned
         }
         for value in parsed.values["--save"] ?? [] {
             guard !value.isEmpty else { throw UsageError("--save needs a folder") }

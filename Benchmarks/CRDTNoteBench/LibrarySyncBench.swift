@@ -37,7 +37,11 @@ enum LibrarySyncBench {
         }
     }
 
-    static func run(notes count: Int, runs: Int) throws -> Result {
+    /// `format`: the payload format pinned; nil: the automatic choice (a fleet of two devices of
+    /// this release writes format 2).
+    static func run(notes count: Int, runs: Int, format: SnapshotFormat? = nil) throws -> Result {
+        var configuration = NoteSyncConfiguration()
+        if let format { configuration.payloadFormat = .pinned(format) }
         let root = NSTemporaryDirectory() + "crdtnote-bench-sync-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = CloudKitStyleRecordStore(database: InMemoryCloudDatabase())
@@ -46,13 +50,13 @@ enum LibrarySyncBench {
         let a = try NoteLibrary.create(folder: root + "/a", replica: ReplicaID(rawValue: 1))
         for i in 0..<count { try a.save(try LibraryBench.typedNote(&rng, replica: ReplicaID(rawValue: 1)), as: "note-\(i)") }
         try a.flush()
-        let engineA = NoteSyncEngine(library: a, store: store)
+        let engineA = NoteSyncEngine(library: a, store: store, configuration: configuration)
         _ = try blocking { try await engineA.sync() }
 
         // Device B's first download: every note, into a new library.
         let before = Memory.residentBytes()
         let b = try NoteLibrary.create(folder: root + "/b", replica: ReplicaID(rawValue: 2))
-        let engineB = NoteSyncEngine(library: b, store: store)
+        let engineB = NoteSyncEngine(library: b, store: store, configuration: configuration)
         let download = try Measure.time { _ = try blocking { try await engineB.sync() } }.ms
         let downloadRSS = Double(max(Memory.residentBytes() - before, 0)) / 1_048_576
         guard try b.list().count == count else { throw UsageError("the first download brought \(try b.list().count) of \(count) notes") }

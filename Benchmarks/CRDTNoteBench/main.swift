@@ -29,7 +29,7 @@ let usage = """
                                          live text views: 100 anchors resolved after merging a 10-character
                                          edit into 100 KB / 1 MB / 4 MB notes; automerge-paper replay with
                                          undoLimit = 100 against without
-      sync [--notes N] [--runs N] [--json]
+      sync [--notes N] [--runs N] [--format N] [--json]
                                          the sync half of library alone: one change sent, one fetched, the
                                          memory a sync adds, a new device's first download (in-memory server)
       library [--notes N] [--runs N] [--json]
@@ -98,14 +98,14 @@ func runBench() -> Int32 {
             return emit(result.json, result.lines, asJSON: args.json, passed: result.passed)
         case "library":
             let result = try LibraryBench.run(notes: args.notes ?? 10_000, runs: runs)
-            let sync = try LibrarySyncBench.run(notes: args.notes ?? 10_000, runs: runs)
+            let sync = try LibrarySyncBench.run(notes: args.notes ?? 10_000, runs: runs, format: args.format)
             guard case .object(var json) = result.json, case .object(let syncJSON) = sync.json else {
                 return emit(result.json, result.lines + sync.lines, asJSON: args.json, passed: true)
             }
             for (key, value) in syncJSON { json[key] = value }
             return emit(.object(json), result.lines + sync.lines, asJSON: args.json, passed: true)
         case "sync":
-            let sync = try LibrarySyncBench.run(notes: args.notes ?? 10_000, runs: runs)
+            let sync = try LibrarySyncBench.run(notes: args.notes ?? 10_000, runs: runs, format: args.format)
             return emit(sync.json, sync.lines, asJSON: args.json, passed: true)
         case "density":
             let traces = args.positionals.isEmpty

@@ -20,6 +20,9 @@ struct FleetState: Equatable, Sendable {
     var ownRecord: CloudRecord?
     /// The other devices' announcements by record name, with the time they count from.
     var devices: [String: KnownDevice] = [:]
+    /// Note records passed over because they needed a newer reader, with the reader version
+    /// this device had then: fetched again once it reads more (the change feed has moved past them).
+    var skipped: [String: UInt16] = [:]
 
     /// Another device as last received.
     struct KnownDevice: Codable, Equatable, Sendable {
@@ -66,11 +69,13 @@ struct FleetState: Equatable, Sendable {
         var feedReadFromStart: Bool
         var ownRecord: StoredRecord?
         var devices: [String: KnownDevice]
+        var skipped: [String: UInt16]?
     }
 
     func encoded() throws(NoteSyncError) -> [UInt8] {
         let stored = Stored(version: 1, deviceID: deviceID, replicas: replicas, highWater: highWater, watchingSince: watchingSince,
-                            feedReadFromStart: feedReadFromStart, ownRecord: ownRecord.map(StoredRecord.init), devices: devices)
+                            feedReadFromStart: feedReadFromStart, ownRecord: ownRecord.map(StoredRecord.init), devices: devices,
+                            skipped: skipped)
         do {
             return Array(try JSONEncoder().encode(stored))
         } catch {
@@ -122,6 +127,7 @@ struct FleetState: Equatable, Sendable {
             state.feedReadFromStart = stored.feedReadFromStart
             state.ownRecord = try stored.ownRecord?.record()
             state.devices = stored.devices
+            state.skipped = stored.skipped ?? [:]
             return state
         } catch let error as NoteSyncError {
             throw error

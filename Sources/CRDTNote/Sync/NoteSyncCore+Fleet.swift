@@ -162,6 +162,35 @@ extension NoteSyncCore {
         try updateFleet { state, _ in state.ownRecord = nil }
     }
 
+    // MARK: Records needing a newer reader
+
+    /// Remembers note `name`, passed over for needing a newer reader than this device has.
+    func rememberSkipped(_ name: String) throws(NoteSyncError) {
+        let reader = configuration.ownReader
+        try updateFleet { state, _ in
+            if state.skipped.count < Self.maximumSkipped { state.skipped[name] = reader }
+        }
+    }
+
+    /// Note records passed over while this device read less than it does now, to fetch again
+    /// (and hand to ``receive(_:)``), sorted.
+    public func recordsToFetchAgain() throws(NoteSyncError) -> [String] {
+        let reader = configuration.ownReader
+        let now = self.now
+        return try access { (access) throws(NoteSyncError) -> [String] in
+            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+            return state.skipped.filter { $0.value < reader }.map(\.key).sorted()
+        }
+    }
+
+    /// A record passed over before was read (or is gone from the server): forget it.
+    public func recordWasFetchedAgain(_ name: String) throws(NoteSyncError) {
+        try updateFleet { state, _ in state.skipped[name] = nil }
+    }
+
+    /// Most records remembered as passed over.
+    static let maximumSkipped = 100_000
+
     // MARK: Format
 
     /// The format to write a note record in now (raising the high-water mark to it).

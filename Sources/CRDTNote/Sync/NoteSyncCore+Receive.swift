@@ -15,7 +15,12 @@ extension NoteSyncCore {
         }
         guard stored.recordType == configuration.recordType else { return nil }
         let name = stored.recordName
-        try checkReadable(stored)
+        do {
+            try checkReadable(stored)
+        } catch {
+            if error.code == .newerVersionAvailable { try rememberSkipped(name) }
+            throw error
+        }
         var statistics = self.statistics
         var report = self.report
         defer {

@@ -80,6 +80,35 @@ extension NoteSyncEngine {
             if !page.moreComing { break }
         }
         try core.changesFetched(fromStart: fromStart)
+        try await fetchSkippedRecordsAgain()
+    }
+
+    /// Records passed over for needing a newer reader, fetched again now that this device
+    /// reads more: the change feed moved past them and would not bring them back.
+    func fetchSkippedRecordsAgain() async throws(NoteSyncError) {
+        for name in try core.recordsToFetchAgain() {
+            let fetched: CloudRecord?
+            do throws(RecordStoreError) {
+                fetched = try await store.fetchRecord(named: name, in: configuration.zone)
+            } catch {
+                if error.isTransient { return } // the next fetch tries again
+                passOver(name, NoteSyncError(.storeFailure, noteName: name, storeError: error, "cannot fetch the record again: \(error)"))
+                continue
+            }
+            if let fresh = fetched {
+                do {
+                    try core.receive(fresh)
+                } catch where error.code == .persistFailed {
+                    throw error
+                } catch where error.code == .newerVersionAvailable {
+                    core.noteFailed(error, name: name) // still newer than this device reads: kept for later
+                    continue
+                } catch {
+                    passOver(name, error)
+                }
+            }
+            try core.recordWasFetchedAgain(name)
+        }
     }
 
     /// Lets the library compact when its journal has grown (as a first download makes it).

@@ -171,13 +171,17 @@ import CRDTNoteFiles
         try await a.engine.sync()
         #expect(try await a.engine.fleet().devices.filter { !$0.isActive }.count == 1)
         try a.library.setText("groceries: eggs", of: "n")
+        try a.library.create("m", text: "written while C was away")
         try await a.engine.sync()
         #expect(try await Self.serverFormat(db, "n") == 2)
+        #expect(try await Self.serverFormat(db, "m") == 2)
         let before = try #require(await db.allRecords(in: Self.zone).first { $0.recordName == "n" })
 
         // C comes back.
         let report = try await c.engine.sync()
         #expect(report.failures["n"]?.code == .newerVersionAvailable)
+        #expect(report.failures["m"]?.code == .newerVersionAvailable)
+        #expect(try c.library.list().map(\.name) == ["n"])
         let after = try #require(await db.allRecords(in: Self.zone).first { $0.recordName == "n" })
         #expect(after == before)
         #expect(try c.library.text(of: "n") == "groceries: milk")
@@ -200,6 +204,8 @@ import CRDTNoteFiles
         let merged = try a.library.text(of: "n")
         #expect(merged.contains("milk") && merged.contains("eggs") && merged.contains("tea"))
         #expect(try updated.library.text(of: "n") == merged)
+        // The note it passed over, which the change feed will not bring again, is fetched again.
+        #expect(try updated.library.text(of: "m") == "written while C was away")
     }
 
     /// A device that has not yet seen the zone's devices writes format 1; a pinned format is
