@@ -55,6 +55,17 @@ import Testing
         // Merged, not overwritten: both texts are there.
         let text = try run(["library", "text", second, "a"]).stdout
         #expect(text.contains("from the first library") && text.contains("from the second library"))
+        // Format 1 unless asked.
+        func format(_ path: String) throws -> Int? {
+            let shown = try JSONSerialization.jsonObject(with: Data(try run(["show", path, "--json"]).stdout.utf8)) as? [String: Any]
+            return (shown?["payloads"] as? [[String: Any]])?.first?["minimumReaderVersion"] as? Int
+        }
+        #expect(try format(out + "/a.json") == 1)
+        let out2 = scratch.path("out2")
+        try FileManager.default.createDirectory(atPath: out2, withIntermediateDirectories: true)
+        #expect(try run(["library", "export", first, out2, "--format", "2"]).status == 0)
+        #expect(try format(out2 + "/a.json") == 2)
+        #expect(try run(["text", out2 + "/a.json"]).stdout == "from the first library")
     }
 
     @Test func exactRangeEditOfARecordFile() throws {

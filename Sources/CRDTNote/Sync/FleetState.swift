@@ -23,6 +23,9 @@ struct FleetState: Equatable, Sendable {
     /// Note records passed over because they needed a newer reader, with the reader version
     /// this device had then: fetched again once it reads more (the change feed has moved past them).
     var skipped: [String: UInt16] = [:]
+    /// Set when more records were passed over than ``skipped`` keeps: the reader version this
+    /// device had then; once it reads more, the whole change feed is read again instead.
+    var skippedOverflow: UInt16?
 
     /// Another device as last received.
     struct KnownDevice: Codable, Equatable, Sendable {
@@ -70,12 +73,13 @@ struct FleetState: Equatable, Sendable {
         var ownRecord: StoredRecord?
         var devices: [String: KnownDevice]
         var skipped: [String: UInt16]?
+        var skippedOverflow: UInt16?
     }
 
     func encoded() throws(NoteSyncError) -> [UInt8] {
         let stored = Stored(version: 1, deviceID: deviceID, replicas: replicas, highWater: highWater, watchingSince: watchingSince,
                             feedReadFromStart: feedReadFromStart, ownRecord: ownRecord.map(StoredRecord.init), devices: devices,
-                            skipped: skipped)
+                            skipped: skipped, skippedOverflow: skippedOverflow)
         do {
             return Array(try JSONEncoder().encode(stored))
         } catch {
@@ -128,6 +132,7 @@ struct FleetState: Equatable, Sendable {
             state.ownRecord = try stored.ownRecord?.record()
             state.devices = stored.devices
             state.skipped = stored.skipped ?? [:]
+            state.skippedOverflow = stored.skippedOverflow
             return state
         } catch let error as NoteSyncError {
             throw error

@@ -63,6 +63,9 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     /// The newest payload minimum reader this device reads and announces: this release's, or
     /// lower where the simulation plays a device on an older release.
     package var readerVersion: UInt16 = NoteFormat.readerVersion
+    /// Most records remembered as passed over for needing a newer reader (each one rewrites the
+    /// library's fleet state); beyond it the change feed is read again from its start instead.
+    package var maximumRecordsRemembered = 1_000
 
     /// How often a device record is written again when nothing in it changed: once a day.
     public static let announcementInterval: Duration = .seconds(86_400)

@@ -167,8 +167,13 @@ extension NoteSyncCore {
     /// Remembers note `name`, passed over for needing a newer reader than this device has.
     func rememberSkipped(_ name: String) throws(NoteSyncError) {
         let reader = configuration.ownReader
+        let configuration = self.configuration
         try updateFleet { state, _ in
-            if state.skipped.count < Self.maximumSkipped { state.skipped[name] = reader }
+            if state.skipped.count < configuration.maximumRecordsRemembered || state.skipped[name] != nil {
+                state.skipped[name] = reader
+            } else {
+                state.skippedOverflow = min(state.skippedOverflow ?? reader, reader)
+            }
         }
     }
 
@@ -188,8 +193,25 @@ extension NoteSyncCore {
         try updateFleet { state, _ in state.skipped[name] = nil }
     }
 
-    /// Most records remembered as passed over.
-    static let maximumSkipped = 100_000
+    /// Whether more records were passed over than are remembered while this device read less
+    /// than it does now: the change feed is then read again from its start.
+    func feedNeedsRereading() throws(NoteSyncError) -> Bool {
+        let reader = configuration.ownReader
+        let now = self.now
+        return try access { (access) throws(NoteSyncError) -> Bool in
+            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+            return state.skippedOverflow.map { $0 < reader } ?? false
+        }
+    }
+
+    /// The change feed was read again from its start: every record passed over came again.
+    func feedWasReread() throws(NoteSyncError) {
+        let reader = configuration.ownReader
+        try updateFleet { state, _ in
+            state.skippedOverflow = nil
+            state.skipped = state.skipped.filter { $0.value >= reader } // still newer than this device reads
+        }
+    }
 
     // MARK: Format
 

@@ -9,6 +9,11 @@ extension NoteSyncEngine {
         try await ensureZone()
         var attempt = 0
         var transport = try transportState()
+        if transport.token != nil, try core.feedNeedsRereading() {
+            // Too many records were passed over to fetch one by one: read the feed again.
+            transport.token = nil
+            try saveTransport(transport)
+        }
         // Without a token, notes synced before are checked against the whole feed.
         var fullRefetch = transport.token == nil
         // Whether the feed is read from its beginning (device records included).
@@ -80,6 +85,7 @@ extension NoteSyncEngine {
             if !page.moreComing { break }
         }
         try core.changesFetched(fromStart: fromStart)
+        if fromStart, try core.feedNeedsRereading() { try core.feedWasReread() }
         try await fetchSkippedRecordsAgain()
     }
 

@@ -97,14 +97,14 @@ private func run(_ action: LibraryOptions.Action, on library: NoteLibrary, folde
         }
         let count = try libraryCall(folder) { () throws(NoteLibraryError) in try library.list().count }
         try OutputWriter.writeToStandardOutput(Array("ok: \(count) notes\n".utf8))
-    case .export(let outputFolder):
+    case .export(let outputFolder, let format):
         try InputReader.checkReadableDirectory(outputFolder)
         let notes = try libraryCall(folder) { () throws(NoteLibraryError) in try library.list() }
         for summary in notes {
             let note = try libraryCall(folder) { () throws(NoteLibraryError) in try library.note(summary.name) }
             let record: NoteRecord
             do {
-                record = try NoteRecord(recordName: summary.name, note: note)
+                record = try NoteRecord(recordName: summary.name, note: note, format: format ?? .version1)
             } catch {
                 throw .noteRecord(error, file: summary.name)
             }

@@ -13,7 +13,7 @@ struct LibraryOptions: Equatable, Sendable {
         case append(name: String, text: String)
         case delete(name: String)
         case verify
-        case export(outputFolder: String)
+        case export(outputFolder: String, format: SnapshotFormat?)
         case importRecords(paths: [String], assets: String?)
         /// Sync with the folder record store `server` (acting as the CloudKit server).
         case sync(server: String, json: Bool)
@@ -37,7 +37,7 @@ extension LibraryOptions {
             "library append DIR NAME TEXT",
             "library delete DIR NAME",
             "library verify DIR",
-            "library export DIR OUTDIR",
+            "library export DIR OUTDIR [--format N]",
             "library import DIR RECORD... [--assets DIR]",
             "library sync DIR --server SERVERDIR [--json]",
         ],
@@ -50,13 +50,14 @@ extension LibraryOptions {
             .value("--text", "FILE", "edit: read the new text from FILE; '-' or no --text reads standard input."),
             CommonOptions.utf16Range,
             CommonOptions.assets,
+            CommonOptions.format,
             .value("--server", "SERVERDIR", "sync: the folder of CloudKit Web Services JSON records acting as the server (created when missing)."),
         ],
         discussion: [
             "init makes DIR a new library (DIR must be empty or missing) and a replica id of the tool's own",
             "for it. edit without --utf16-range makes the note's text the text read, as the fewest edits;",
             "edit and append create the note when it is missing. export writes every note as a CloudKit Web",
-            "Services JSON record into OUTDIR; import merges records into the notes of their names (device",
+            "Services JSON record into OUTDIR (format 1, or --format's); import merges records into the notes of their names (device",
             "records, CRDTNoteDevice, are skipped with a note on standard error). verify reads every note",
             "and exits 1 when any file is damaged. Every command that changes the library exits 0 only once",
             "its change is durable. A library held by another process for more than 2 seconds exits 75.",
@@ -116,8 +117,8 @@ extension LibraryOptions {
             action = .verify
             allowed = []
         case "export":
-            action = .export(outputFolder: try exactly(["OUTDIR"])[0])
-            allowed = []
+            action = .export(outputFolder: try exactly(["OUTDIR"])[0], format: try CommonOptions.format(parsed))
+            allowed = [CommonOptions.format.name]
         case "import":
             guard !rest.isEmpty else { throw parsed.usageError("'library import' needs at least one RECORD") }
             action = .importRecords(paths: rest, assets: try CommonOptions.assets(parsed))
@@ -130,7 +131,7 @@ extension LibraryOptions {
         default:
             throw parsed.usageError("unknown library action '\(verb)' (init, list, text, edit, append, delete, verify, export, import, sync)")
         }
-        for option in [CommonOptions.json.name, "--text", "--utf16-range", CommonOptions.assets.name, "--server"]
+        for option in [CommonOptions.json.name, "--text", "--utf16-range", CommonOptions.assets.name, "--server", CommonOptions.format.name]
         where parsed.has(option) && !allowed.contains(option) {
             throw parsed.usageError("option '\(option)' does not apply to 'library \(verb)'")
         }

@@ -208,6 +208,34 @@ import CRDTNoteFiles
         #expect(try updated.library.text(of: "m") == "written while C was away")
     }
 
+    /// More records passed over than the library remembers: once the device reads more, it
+    /// reads the whole change feed again and gets every one of them.
+    @Test func tooManyRecordsPassedOverMeanReadingTheFeedAgain() async throws {
+        let db = InMemoryCloudDatabase()
+        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        await db.setModificationClock(time.clock)
+        let store = CloudKitStyleRecordStore(database: db)
+        let a = try Device(store, replica: 1, time: time)
+        var remembersTwo = NoteSyncConfiguration()
+        remembersTwo.maximumRecordsRemembered = 2
+        var c = try Device(store, replica: 3, time: time, reads: 1, configuration: remembersTwo)
+        for device in [a, c, a, c] { try await device.engine.sync() }
+        time.advance(by: 31 * Self.day) // C is quiet past the window: A writes format 2
+        try await a.engine.sync()
+        for i in 0..<5 { try a.library.create("n\(i)", text: "note \(i)") }
+        try await a.engine.sync()
+        #expect(try await Self.serverFormat(db, "n4") == 2)
+        let report = try await c.engine.sync()
+        #expect(report.failedNotes == ["n0", "n1", "n2", "n3", "n4"])
+        #expect(try c.library.list().isEmpty)
+        try c.relaunch(reads: 2)
+        try await c.engine.sync()
+        #expect(await c.engine.statistics.fullRefetches == 0) // a token dropped on purpose, not expired
+        #expect(try c.library.list().map(\.name) == ["n0", "n1", "n2", "n3", "n4"])
+        #expect(try c.library.text(of: "n3") == "note 3")
+        #expect(try await c.engine.sync().fetched == 0) // nothing left to fetch again
+    }
+
     /// A device that has not yet seen the zone's devices writes format 1; a pinned format is
     /// written whatever the fleet reads.
     @Test func unknownFleetsGetFormatOneAndPinnedFormatsAreKept() async throws {
