@@ -41,6 +41,7 @@ extension NoteSyncCore {
         return try access { (access) throws(NoteSyncError) -> String? in
             let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
             let wanted = Self.announcement(state, configuration: configuration, now: now)
+            // Never saved, or a saved copy that no longer reads as a device record: save it (again).
             guard let saved = state.ownRecord, let said = try? DeviceAnnouncement(record: saved) else { return state.deviceID }
             let fresh = now - said.lastSync < FleetState.milliseconds(NoteSyncConfiguration.announcementInterval) && now >= said.lastSync
             return said.sameContent(as: wanted) && fresh ? nil : state.deviceID
