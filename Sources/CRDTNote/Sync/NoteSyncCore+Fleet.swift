@@ -10,8 +10,7 @@ extension NoteSyncCore {
     public func fleet() throws(NoteSyncError) -> NoteFleet {
         let configuration = self.configuration
         let now = self.now
-        return try access { (access) throws(NoteSyncError) -> NoteFleet in
-            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+        return try readFleet { (state) throws(NoteSyncError) -> NoteFleet in
             let window = FleetState.milliseconds(configuration.activityWindow)
             let own = configuration.ownReader
             let ownDevice = SyncDevice(id: state.deviceID, name: configuration.deviceName, release: CRDTNoteRelease.version,
@@ -38,8 +37,7 @@ extension NoteSyncCore {
     public func announcementDue() throws(NoteSyncError) -> String? {
         let configuration = self.configuration
         let now = self.now
-        return try access { (access) throws(NoteSyncError) -> String? in
-            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+        return try readFleet { (state) throws(NoteSyncError) -> String? in
             let wanted = Self.announcement(state, configuration: configuration, now: now)
             // Never saved, or a saved copy that no longer reads as a device record: save it (again).
             guard let saved = state.ownRecord, let said = try? DeviceAnnouncement(record: saved) else { return state.deviceID }
@@ -52,8 +50,7 @@ extension NoteSyncCore {
     func deviceRecordToSend() throws(NoteSyncError) -> CloudRecord {
         let configuration = self.configuration
         let now = self.now
-        return try access { (access) throws(NoteSyncError) -> CloudRecord in
-            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+        return try readFleet { (state) throws(NoteSyncError) -> CloudRecord in
             var record = state.ownRecord ?? CloudRecord(recordName: state.deviceID, recordType: DeviceSchema.recordType)
             if record.zoneID == nil { record.zoneID = configuration.zone }
             Self.announcement(state, configuration: configuration, now: now).write(into: &record)
@@ -64,10 +61,7 @@ extension NoteSyncCore {
     /// Whether `name` is this device's record.
     func isOwnDevice(_ name: String) throws(NoteSyncError) -> Bool {
         guard name.hasPrefix(DeviceSchema.recordNamePrefix) else { return false }
-        let now = self.now
-        return try access { (access) throws(NoteSyncError) -> Bool in
-            try Self.loadFleet(access, replica: access.library.replica, now: now).deviceID == name
-        }
+        return try readFleet { $0.deviceID == name }
     }
 
     /// This device's record was saved (or, `saved` nil, is gone from the server and must be
@@ -182,9 +176,7 @@ extension NoteSyncCore {
     /// (and hand to ``receive(_:)``), sorted.
     public func recordsToFetchAgain() throws(NoteSyncError) -> [String] {
         let reader = configuration.ownReader
-        let now = self.now
-        return try access { (access) throws(NoteSyncError) -> [String] in
-            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+        return try readFleet { (state) throws(NoteSyncError) -> [String] in
             return state.skipped.filter { $0.value < reader }.map(\.key).sorted()
         }
     }
@@ -198,9 +190,7 @@ extension NoteSyncCore {
     /// than it does now: the change feed is then read again from its start.
     func feedNeedsRereading() throws(NoteSyncError) -> Bool {
         let reader = configuration.ownReader
-        let now = self.now
-        return try access { (access) throws(NoteSyncError) -> Bool in
-            let state = try Self.loadFleet(access, replica: access.library.replica, now: now)
+        return try readFleet { (state) throws(NoteSyncError) -> Bool in
             return state.skippedOverflow.map { $0 < reader } ?? false
         }
     }
@@ -282,6 +272,14 @@ extension NoteSyncCore {
     static func storeFleet(_ state: FleetState, _ access: LibrarySyncAccess) throws(NoteSyncError) {
         let bytes = try state.encoded()
         do throws(NoteLibraryError) { try access.saveFleetState(bytes) } catch { throw NoteSyncError(library: error) }
+    }
+
+    /// Runs `body` on the fleet state as the library keeps it.
+    func readFleet<R>(_ body: (FleetState) throws(NoteSyncError) -> R) throws(NoteSyncError) -> R {
+        let now = self.now
+        return try access { (access) throws(NoteSyncError) -> R in
+            try body(try Self.loadFleet(access, replica: access.library.replica, now: now))
+        }
     }
 
     /// Runs `body` on the fleet state and keeps it when it changed.

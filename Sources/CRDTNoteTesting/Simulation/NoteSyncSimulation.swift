@@ -275,7 +275,7 @@ final class SimulationRun {
             Dictionary(uniqueKeysWithValues: counts.filter { $0.value > 0 }.map { (String($0.key), $0.value) })
         }
         report.recordsByFormatBeforeUpdate = named(before)
-        report.recordsByFormatAfterUpdate = named(all.mapValues { $0 }.merging(before) { $0 - $1 })
+        report.recordsByFormatAfterUpdate = named(all.reduce(into: [:]) { $0[$1.key] = $1.value - (before[$1.key] ?? 0) })
         let oldest = simulation.readerFormats.min() ?? NoteFormat.readerVersion
         report.unreadableRecordsWritten = before.filter { $0.key > oldest }.map(\.value).reduce(0, +)
     }
