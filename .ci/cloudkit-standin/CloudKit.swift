@@ -149,6 +149,13 @@ open class CKRecord: NSObject, NSSecureCoding, NSCopying {
     /// Overlay.
     public func changedKeys() -> [CKRecord.FieldKey] { fatalError() }
 
+    /// `@property (readonly, copy) id<CKRecordKeyValueSetting> encryptedValues` (Swift:
+    /// `@NSCopying var encryptedValues: any CKRecordKeyValueSetting & Sendable { get }`): the
+    /// record's encrypted key-value pairs, read and written like the record's own
+    /// (`record.encryptedValues["key"] = value`). Not for `CKAsset` or `CKRecord.Reference`.
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+    open var encryptedValues: any CKRecordKeyValueSetting & Sendable { fatalError() }
+
     /// `- encodeSystemFieldsWithCoder:`.
     open func encodeSystemFields(with coder: NSCoder) { fatalError() }
 }

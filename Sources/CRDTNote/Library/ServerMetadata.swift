@@ -20,7 +20,7 @@ struct ServerMetadata: Sendable, Equatable {
     /// dropped.
     init(of full: CloudRecord) {
         var record = full
-        let plain = full.fields[NoteSchema.Field.payload] == nil && full.fields[NoteSchema.Field.payloadAsset] == nil
+        let plain = !NoteRecord(full).hasPayload
         for name in NoteSchema.Field.all where !(plain && (name == NoteSchema.Field.text || name == NoteSchema.Field.version)) {
             record.fields[name] = nil
         }

@@ -24,7 +24,7 @@ extension NoteRecord {
     /// (reading it fails later with `.newerVersion`). Throws what `storage` throws.
     public init<Storage: AssetStorage>(_ record: CloudRecord, loadingAssetsFrom storage: Storage) throws(Storage.Failure) {
         self.init(record)
-        if case .int64(let v)? = record[field: NoteSchema.Field.version], v > NoteSchema.currentVersion { return }
+        if case .int64(let v)? = record[field: NoteSchema.Field.version], v > NoteSchema.newestVersion { return }
         for name in [NoteSchema.Field.text, NoteSchema.Field.payloadAsset] {
             guard case .asset(var ref)? = record[field: name], ref.bytes == nil else { continue }
             ref.bytes = try storage.readAsset(ref, field: name)

@@ -107,15 +107,20 @@ struct StoredField: Codable {
     var typeName: String?
     var value: StoredValue
     var extra: String?
+    /// `true` for an encrypted field; absent otherwise (and in archives written before it).
+    var isEncrypted: Bool?
 
     init(name: String, _ field: RecordField) {
         self.name = name
         typeName = field.typeName
         value = StoredValue(field.value)
         extra = archiveEncodeJSON(field.extra)
+        isEncrypted = field.isEncrypted ? true : nil
     }
 
-    func field() throws -> RecordField { RecordField(try value.value(), typeName: typeName, extra: try archiveDecodeJSON(extra)) }
+    func field() throws -> RecordField {
+        RecordField(try value.value(), typeName: typeName, extra: try archiveDecodeJSON(extra), isEncrypted: isEncrypted ?? false)
+    }
 }
 
 /// One field value: `kind` plus the member that kind uses.

@@ -8,7 +8,7 @@
 /// | `version` | INT64 | ``version`` (1,000,000): far above any note schema version, so every release's note gate refuses the record |
 /// | `release` | STRING | the crdtnote release the device runs ("0.2.0") |
 /// | `reads` | INT64 | the newest payload minimum reader version it reads (2 for this release) |
-/// | `capabilities` | LIST of STRING | further features it reads, by name (none yet); absent when empty |
+/// | `capabilities` | LIST of STRING | further features it reads, by name (``encryptedFieldsCapability``); absent when empty |
 /// | `lastSync` | TIMESTAMP | when it last announced itself (its own clock; refreshed about once a day) |
 /// | `name` | STRING | the name the app gave the device ("Anna's iPhone"); absent when none |
 /// | `replicas` | LIST of STRING | the replica ids (decimal) that have written through the device, newest last |
@@ -22,6 +22,11 @@ public enum DeviceSchema {
     /// The `version` every device record carries: above anything a note reader takes, so a
     /// release that does not know device records refuses one (`newerVersion`) and leaves it alone.
     public static let version: Int64 = 1_000_000
+
+    /// The capability a device lists when it reads the encrypted note record layout
+    /// (``NoteRecordLayout/encrypted``, record `version` 3): writers use that layout only when
+    /// every active device lists it.
+    public static let encryptedFieldsCapability = "encrypted-fields"
 
     /// Field names.
     enum Field {

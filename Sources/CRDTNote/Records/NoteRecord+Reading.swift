@@ -30,8 +30,10 @@ extension NoteRecord {
     /// text (the same on every device); a mirror changed by an older client is folded in (when
     /// the record had no complete mirror, `mirroredBytes`, what the client wrote is added and
     /// nothing it was not shown is removed). `text` may be a STRING or an ASSET either way.
+    /// Both layouts read (``NoteRecordLayout``): the snapshot is in `payload`, `encryptedPayload`
+    /// or `payloadAsset`, and several of them are united.
     ///
-    /// Throws `.newerVersion` (record `version` above 2, or a payload needing a newer reader)
+    /// Throws `.newerVersion` (record `version` above 3, or a payload needing a newer reader)
     /// before decoding anything past the gate; `.corruptPayload`, `.invalidField`,
     /// `.invalidText` or `.assetUnavailable` for bad content.
     ///
@@ -57,7 +59,7 @@ extension NoteRecord {
         do {
             try reading.note.checkLoadedSnapshot()
         } catch {
-            let field = record[field: NoteSchema.Field.payload] != nil ? NoteSchema.Field.payload : NoteSchema.Field.payloadAsset
+            let field = Self.payloadFields.first { record[field: $0] != nil } ?? NoteSchema.Field.payload
             throw self.error(.corruptPayload, field, "\(error)")
         }
         return reading
@@ -70,12 +72,13 @@ extension NoteRecord {
         try checkPayloadVersions(requireAssetBytes: false)
         var states: [NoteText] = []
         var fields: [String] = []
-        if let value = record[field: NoteSchema.Field.payload] {
+        for field in [NoteSchema.Field.payload, NoteSchema.Field.encryptedPayload] {
+            guard let value = record[field: field] else { continue }
             guard case .bytes(let bytes) = value else {
-                throw error(.invalidField, NoteSchema.Field.payload, "expected BYTES, found \(value.defaultTypeName)")
+                throw error(.invalidField, field, "expected BYTES, found \(value.defaultTypeName)")
             }
-            states.append(try decodePayload(bytes, field: NoteSchema.Field.payload))
-            fields.append(NoteSchema.Field.payload)
+            states.append(try decodePayload(bytes, field: field))
+            fields.append(field)
         }
         if let value = record[field: NoteSchema.Field.payloadAsset] {
             guard case .asset = value else {
@@ -97,7 +100,8 @@ extension NoteRecord {
         do {
             union = try NoteText.union(states)
         } catch {
-            throw self.error(.inconsistentStates, NoteSchema.Field.payloadAsset, "payload and payloadAsset contradict each other: \(error)")
+            throw self.error(.inconsistentStates, fields.last ?? NoteSchema.Field.payloadAsset,
+                             "the payload fields \(fields.joined(separator: ", ")) contradict each other: \(error)")
         }
         guard let state = union else { return .plain(text ?? "") }
         if let shown = try mirroredBytes() {
@@ -192,7 +196,7 @@ extension NoteRecord {
                 throw NoteRecordError(
                     .newerVersion, recordName: recordName, field: field,
                     "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(supported)",
-                    newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
+                    newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.newestVersion,
                                         payloadRequiredReader: required, supportedReader: supported))
             }
             throw self.error(.corruptPayload, field, error.decodingError.map { "\($0)" } ?? error.message)

@@ -1,5 +1,5 @@
 extension NoteRecord {
-    /// Writes `note` into the note fields: `version` 2, the snapshot in `format` (format 1, which
+    /// Writes `note` into the note fields: `version` 2 (3 in the encrypted layout), the snapshot in `format` (format 1, which
     /// every release reads, unless asked; the sync engine picks what its fleet reads, see
     /// ``NoteSyncConfiguration/payloadFormat``) as `payload` (or as
     /// `payloadAsset` when over the inline limit), the `text` mirror in the one type `mirror`
@@ -8,6 +8,11 @@ extension NoteRecord {
     /// `modified` from the latest edit's clock (see ``modifiedMilliseconds(for:)``). Every
     /// other field is kept. Every field is written with one type whatever the note's size, as
     /// CloudKit's schema requires.
+    ///
+    /// `layout` (``NoteRecordLayout``; nil: the record's own, plain for a new record) says where
+    /// the inline snapshot goes: `payload` (`version` 2) or the encrypted `encryptedPayload`
+    /// (`version` 3, where a STRING mirror is not written: `mirroredBytes` 0 instead). The
+    /// other inline field is removed, so a record is in one layout.
     ///
     /// Refuses with `.limitExceeded`, changing nothing, a note beyond `limits` (elements,
     /// replicas, runs, text bytes) or whose payload would be larger than
@@ -20,7 +25,8 @@ extension NoteRecord {
     /// New ASSET fields get a reference with `size`, a local checksum and the bytes, but no
     /// `downloadURL` (see ``assetsToSave``).
     public mutating func write(_ note: NoteText, limits: NoteLimits = .default, mirror: NoteTextMirror = .asset,
-                               format: SnapshotFormat = .version1) throws(NoteRecordError) {
+                               format: SnapshotFormat = .version1, layout: NoteRecordLayout? = nil) throws(NoteRecordError) {
+        let layout = layout ?? self.layout
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: true)
         do {
@@ -42,8 +48,9 @@ extension NoteRecord {
         }
         let text = note.utf8
         var payloadInline = payload.count <= limits.maxInlinePayload
-        // Only a STRING mirror counts toward the record's size; one that does not fit is left out.
-        var stringMirror = mirror == .string && text.count <= limits.maxInlineText
+        // Only a STRING mirror counts toward the record's size; one that does not fit is left out,
+        // and the encrypted layout has none (a plain `text` would show what it encrypts).
+        var stringMirror = mirror == .string && layout == .plain && text.count <= limits.maxInlineText
         let others = otherFieldsSize()
         func total() -> Int {
             others + (payloadInline ? payload.count : 0) + (stringMirror ? text.count : 0)
@@ -51,12 +58,16 @@ extension NoteRecord {
         if total() > limits.recordBudget { stringMirror = false }
         if total() > limits.recordBudget { payloadInline = false }
 
-        record[field: NoteSchema.Field.version] = .int64(NoteSchema.currentVersion)
+        record[field: NoteSchema.Field.version] = .int64(layout.schemaVersion)
+        for field in [NoteSchema.Field.payload, NoteSchema.Field.encryptedPayload] where field != layout.inlinePayloadField {
+            record[field: field] = nil
+        }
         if payloadInline {
-            record[field: NoteSchema.Field.payload] = .bytes(payload)
+            record[field: layout.inlinePayloadField] = .bytes(payload)
+            record.fields[layout.inlinePayloadField]?.isEncrypted = layout == .encrypted
             record[field: NoteSchema.Field.payloadAsset] = nil
         } else {
-            record[field: NoteSchema.Field.payload] = nil
+            record[field: layout.inlinePayloadField] = nil
             setAsset(NoteSchema.Field.payloadAsset, payload)
         }
         if mirror == .asset {
@@ -90,21 +101,22 @@ extension NoteRecord {
         return Int64(trusted?.milliseconds ?? now)
     }
 
-    /// A copy with `note` written (see ``write(_:limits:mirror:format:)``).
+    /// A copy with `note` written (see ``write(_:limits:mirror:format:layout:)``).
     public func writing(_ note: NoteText, limits: NoteLimits = .default, mirror: NoteTextMirror = .asset,
-                        format: SnapshotFormat = .version1) throws(NoteRecordError) -> NoteRecord {
+                        format: SnapshotFormat = .version1, layout: NoteRecordLayout? = nil) throws(NoteRecordError) -> NoteRecord {
         var copy = self
-        try copy.write(note, limits: limits, mirror: mirror, format: format)
+        try copy.write(note, limits: limits, mirror: mirror, format: format, layout: layout)
         return copy
     }
 
-    /// A new record named `recordName` holding `note` (see ``write(_:limits:mirror:format:)``; a
-    /// fresh record has no version or payload to refuse, but any error `write` reports is thrown,
-    /// not hidden).
+    /// A new record named `recordName` holding `note` (see ``write(_:limits:mirror:format:layout:)``;
+    /// a fresh record has no version or payload to refuse, but any error `write` reports is
+    /// thrown, not hidden). The layout is plain unless `layout` says otherwise.
     public init(recordName: String, note: NoteText, zoneID: RecordZoneID? = nil, limits: NoteLimits = .default,
-                mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1) throws(NoteRecordError) {
+                mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1,
+                layout: NoteRecordLayout = .plain) throws(NoteRecordError) {
         self.init(recordName: recordName, zoneID: zoneID)
-        try write(note, limits: limits, mirror: mirror, format: format)
+        try write(note, limits: limits, mirror: mirror, format: format, layout: layout)
     }
 
     /// Asset note fields whose bytes still have to be stored: references without a `downloadURL`.

@@ -32,11 +32,13 @@ public struct NoteRecord: Hashable, Sendable {
     /// The record's name.
     public var recordName: String { record.recordName }
 
-    /// The schema version: the `version` field, or when it is absent, 2 if the record has a
-    /// payload and 1 otherwise. Throws `.invalidField` for a non-INT64 or non-positive value.
+    /// The schema version: the `version` field, or when it is absent, 3 if the record has an
+    /// `encryptedPayload`, 2 if it has another payload field and 1 otherwise. Throws
+    /// `.invalidField` for a non-INT64 or non-positive value.
     public func schemaVersion() throws(NoteRecordError) -> Int64 {
         switch record[field: NoteSchema.Field.version] {
         case nil:
+            if record[field: NoteSchema.Field.encryptedPayload] != nil { return NoteSchema.encryptedVersion }
             return hasPayload ? NoteSchema.currentVersion : NoteSchema.legacyVersion
         case .int64(let v)?:
             guard v >= 1 else {
@@ -56,20 +58,34 @@ public struct NoteRecord: Hashable, Sendable {
         }
     }
 
-    /// Whether the record has a `payload` or `payloadAsset` field.
+    /// Whether the record has a `payload`, `encryptedPayload` or `payloadAsset` field.
     package var hasPayload: Bool {
-        record[field: NoteSchema.Field.payload] != nil || record[field: NoteSchema.Field.payloadAsset] != nil
+        Self.payloadFields.contains { record[field: $0] != nil }
     }
 
-    /// The version gate: throws `.newerVersion` when the record's `version` is newer than this
-    /// library reads. (A payload needing a newer reader is found when it is read.)
-    package func checkVersion() throws(NoteRecordError) {
+    /// The fields that can hold a snapshot, inline ones first.
+    static let payloadFields = [NoteSchema.Field.payload, NoteSchema.Field.encryptedPayload, NoteSchema.Field.payloadAsset]
+
+    /// The layout the record is in: encrypted for schema version 3 (a `version` of 3, or no
+    /// `version` and an `encryptedPayload`), else plain.
+    public var layout: NoteRecordLayout {
+        switch record[field: NoteSchema.Field.version] {
+        case .int64(NoteSchema.encryptedVersion)?: return .encrypted
+        case nil: return record[field: NoteSchema.Field.encryptedPayload] != nil ? .encrypted : .plain
+        default: return .plain
+        }
+    }
+
+    /// The version gate: throws `.newerVersion` when the record's `version` is newer than
+    /// `supported` (this library's newest by default; lower where a device plays an older
+    /// release). (A payload needing a newer reader is found when it is read.)
+    package func checkVersion(supported: Int64 = NoteSchema.newestVersion) throws(NoteRecordError) {
         let version = try schemaVersion()
-        if version > NoteSchema.currentVersion {
+        if version > supported {
             throw NoteRecordError(
                 .newerVersion, recordName: recordName, field: NoteSchema.Field.version,
-                "newer version available: the record has schema version \(version), this crdtnote reads up to \(NoteSchema.currentVersion)",
-                newerVersion: .init(recordVersion: version, supportedRecordVersion: NoteSchema.currentVersion,
+                "newer version available: the record has schema version \(version), this crdtnote reads up to \(supported)",
+                newerVersion: .init(recordVersion: version, supportedRecordVersion: supported,
                                     payloadRequiredReader: nil, supportedReader: NoteFormat.readerVersion))
         }
     }
@@ -87,7 +103,7 @@ public struct NoteRecord: Hashable, Sendable {
             throw NoteRecordError(
                 .newerVersion, recordName: recordName, field: field,
                 "newer version available: the payload needs reader version \(required), this crdtnote reads up to \(supportedReader); leaving it alone",
-                newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.currentVersion,
+                newerVersion: .init(recordVersion: nil, supportedRecordVersion: NoteSchema.newestVersion,
                                     payloadRequiredReader: required, supportedReader: supportedReader))
         }
     }
@@ -96,9 +112,10 @@ public struct NoteRecord: Hashable, Sendable {
     /// without its bytes, or bytes without a header, are left out).
     func payloadReaderVersions() -> [(field: String, required: UInt16)] {
         var out: [(field: String, required: UInt16)] = []
-        if case .bytes(let bytes)? = record[field: NoteSchema.Field.payload],
-           let required = PayloadHeader.requiredReaderVersion(of: bytes) {
-            out.append((NoteSchema.Field.payload, required))
+        for field in [NoteSchema.Field.payload, NoteSchema.Field.encryptedPayload] {
+            if case .bytes(let bytes)? = record[field: field], let required = PayloadHeader.requiredReaderVersion(of: bytes) {
+                out.append((field, required))
+            }
         }
         if let bytes = record.assetBytes(NoteSchema.Field.payloadAsset), let required = PayloadHeader.requiredReaderVersion(of: bytes) {
             out.append((NoteSchema.Field.payloadAsset, required))
@@ -112,11 +129,11 @@ public struct NoteRecord: Hashable, Sendable {
         payloadReaderVersions().map(\.required).max()
     }
 
-    /// Refuses (`.newerVersion`) a record a reader of payload version `readerVersion` cannot
-    /// read: the schema gate, then each payload's header. What a device announcing that it reads
-    /// only up to `readerVersion` applies before reading or merging a record.
-    package func checkReadable(by readerVersion: UInt16) throws(NoteRecordError) {
-        try checkVersion()
+    /// Refuses (`.newerVersion`) a record a reader of payload version `readerVersion` and schema
+    /// version `recordVersion` cannot read: the schema gate, then each payload's header. What a
+    /// device announcing what it reads applies before reading or merging a record.
+    package func checkReadable(by readerVersion: UInt16, recordVersion: Int64 = NoteSchema.newestVersion) throws(NoteRecordError) {
+        try checkVersion(supported: recordVersion)
         try checkPayloadVersions(requireAssetBytes: false, supportedReader: readerVersion)
     }
 

@@ -6,10 +6,11 @@
 ///
 /// | field | type | meaning |
 /// | --- | --- | --- |
-/// | `version` | INT64 | 1 = legacy plain text, 2 = crdtnote |
+/// | `version` | INT64 | 1 = legacy plain text, 2 = crdtnote, 3 = crdtnote, encrypted layout |
 /// | `text` | ASSET, or STRING in containers where it is one (one per container) | v1: the note; v2: plain-text mirror for old clients |
 /// | `modified` | TIMESTAMP | ms since 1970 of the latest edit (HLC physical part) |
-/// | `payload` | BYTES | the encoded CRDT snapshot, when small enough |
+/// | `payload` | BYTES | the encoded CRDT snapshot, when small enough (version 2) |
+/// | `encryptedPayload` | BYTES, encrypted | the encoded CRDT snapshot, when small enough (version 3) |
 /// | `payloadAsset` | ASSET | the encoded CRDT snapshot, when larger (then no `payload`) |
 /// | `mirroredBytes` | INT64 | v2 only, when `text` does not mirror the whole note: how many leading UTF-8 bytes of it `text` showed (crdtnote writes 0: no `text`) |
 public enum NoteSchema {
@@ -26,6 +27,9 @@ public enum NoteSchema {
         public static let modified = "modified"
         /// BYTES: inline encoded snapshot.
         public static let payload = "payload"
+        /// BYTES, encrypted (`CKRecord.encryptedValues`): the inline encoded snapshot of the
+        /// encrypted layout (version 3), in place of `payload`.
+        public static let encryptedPayload = "encryptedPayload"
         /// ASSET: encoded snapshot too large to inline.
         public static let payloadAsset = "payloadAsset"
         /// INT64, written with a v2 record whose `text` does not mirror the whole note: the
@@ -37,11 +41,16 @@ public enum NoteSchema {
         /// from the library, not part of ``all``.
         public static let fieldStamps = "fieldStamps"
         /// Every field this library computes; all other fields belong to the app and are kept.
-        public static let all: Set<String> = [version, text, modified, payload, payloadAsset, mirroredBytes]
+        public static let all: Set<String> = [version, text, modified, payload, encryptedPayload, payloadAsset, mirroredBytes]
     }
 
     /// Schema version of legacy plain-text note records.
     package static let legacyVersion: Int64 = 1
-    /// Schema version written by this library (and the newest it reads).
+    /// Schema version of the plain layout this library writes (``NoteRecordLayout/plain``).
     public static let currentVersion: Int64 = 2
+    /// Schema version of the encrypted layout (``NoteRecordLayout/encrypted``): releases before
+    /// it read up to 2 and refuse it at their version gate.
+    public static let encryptedVersion: Int64 = 3
+    /// The newest schema version this library reads.
+    package static let newestVersion: Int64 = encryptedVersion
 }

@@ -47,7 +47,11 @@ public struct RecordField: Hashable, Sendable {
     /// inferred) and none is written back while the value still infers the same way.
     /// A spelling that no longer fits the value is replaced by the value's own type on write.
     public var typeName: String?
-    /// Unknown keys in the field dictionary (e.g. `isEncrypted`), kept verbatim.
+    /// Whether the field is encrypted: in CloudKit a key of `CKRecord.encryptedValues`, in the
+    /// Web Services JSON a field dictionary with `"isEncrypted": true`. CloudKit fixes a field's
+    /// encryption with its type (Docs/RECORD-FORMAT.md, "Schema"); keep it as read.
+    public var isEncrypted = false
+    /// Unknown keys in the field dictionary, kept verbatim.
     package var extra: JSONObject
 
     /// A field whose type is the value's default type.
@@ -68,9 +72,10 @@ public struct RecordField: Hashable, Sendable {
     }
 
     /// The same, with keys of the exported form this model does not interpret.
-    package init(_ value: RecordFieldValue, typeName: String?, extra: JSONObject) {
+    package init(_ value: RecordFieldValue, typeName: String?, extra: JSONObject, isEncrypted: Bool = false) {
         self.value = value
         self.typeName = typeName
         self.extra = extra
+        self.isEncrypted = isEncrypted
     }
 }

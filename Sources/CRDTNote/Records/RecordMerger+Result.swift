@@ -6,25 +6,31 @@ extension RecordMerger {
         guard let unchecked = merged else { throw NoteRecordError(.noRecords, recordName: base.recordName, "nothing to merge") }
         // A lone loaded state merged with nothing still has its runs checked before it is kept.
         let merged = try unchecked.built(forRecord: base.recordName)
+        let layout = self.layout ?? (([base] + others).contains { $0.layout == .encrypted } ? .encrypted : .plain)
         var out = base
-        if !Self.holdsExactly(merged, record: base, source: baseSource) {
+        if !Self.holdsExactly(merged, record: base, source: baseSource, layout: layout) {
             // Written by this device now: `modified` follows the drift rule against the system clock
             // (the decoded states' clocks are not this device's).
-            try out.write(merged.forked(as: merged.replica, clock: HybridLogicalClock()), limits: limits, mirror: mirror, format: format)
+            try out.write(merged.forked(as: merged.replica, clock: HybridLogicalClock()), limits: limits, mirror: mirror, format: format,
+                          layout: layout)
         }
         Self.mergeAppFields(into: &out.record, from: others, base: base.record, ancestor: ancestor?.record)
         return RecordMergeResult(record: out, note: merged, serverUnchanged: out.record == base.record, notes: log)
     }
 
-    /// Whether `record` is a clean v2 record (one payload, a matching mirror or none by
-    /// `mirroredBytes`) of exactly `state`, so that rewriting it would change nothing but the
-    /// payload's byte layout. Its mirror's type is left as it is: the server's record shows the
-    /// type its container has.
-    static func holdsExactly(_ state: NoteText, record: NoteRecord, source: NoteSource) -> Bool {
+    /// Whether `record` is a clean record of `layout` (its `version`, one payload field of that
+    /// layout, a matching mirror or none by `mirroredBytes`) of exactly `state`, so that
+    /// rewriting it would change nothing but the payload's byte layout. Its mirror's type is left
+    /// as it is: the server's record shows the type its container has.
+    static func holdsExactly(_ state: NoteText, record: NoteRecord, source: NoteSource, layout: NoteRecordLayout) -> Bool {
+        let fields = record.record
+        let payloads = NoteRecord.payloadFields.filter { fields[field: $0] != nil }
         guard case .crdt(let stored, .payload) = source,
-              record.record[field: NoteSchema.Field.version] == .int64(NoteSchema.currentVersion),
-              record.record[field: NoteSchema.Field.text] != nil || record.record[field: NoteSchema.Field.mirroredBytes] != nil,
-              (record.record[field: NoteSchema.Field.payload] == nil) != (record.record[field: NoteSchema.Field.payloadAsset] == nil)
+              fields[field: NoteSchema.Field.version] == .int64(layout.schemaVersion),
+              fields[field: NoteSchema.Field.text] != nil || fields[field: NoteSchema.Field.mirroredBytes] != nil,
+              payloads == [layout.inlinePayloadField] || payloads == [NoteSchema.Field.payloadAsset],
+              layout == .plain || (fields.fields[NoteSchema.Field.encryptedPayload].map(\.isEncrypted) ?? true
+                                   && fields[field: NoteSchema.Field.text]?.scalarKind != .string)
         else { return false }
         return stored.version == state.version && stored.scalarCount == state.scalarCount
             && NoteReplicaDerivation.digest(stored) == NoteReplicaDerivation.digest(state)

@@ -2,7 +2,7 @@
 /// (`CKError.serverRecordChanged`: ancestor, client, server) into one record, automatically
 /// and without losing anyone's edits — never by last-writer-wins.
 ///
-/// - client and server both crdtnote (v2): the merged state is the union of both states.
+/// - client and server both crdtnote (v2 or v3, either layout): the merged state is the union of both states.
 ///   The ancestor only passes the version gate; it is not decoded.
 /// - a plain-text side (a v1 record without payload): its text is diffed against the
 ///   ancestor's text and applied to the ancestor's state as edits of a replica derived from
@@ -34,11 +34,18 @@ public struct RecordMerger: Sendable {
     /// engine passes the format its fleet reads, `crdtnote merge` the newest among its inputs).
     public var format: SnapshotFormat
 
-    /// A merger writing records with `limits`, `mirror` and `format`.
-    public init(limits: NoteLimits = .default, mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1) {
+    /// The layout of the merged record (``NoteRecordLayout``); nil (the default): the newest
+    /// among the records merged (encrypted when any of them is), so a merge never takes a
+    /// note out of the encrypted layout on its own. The sync engine passes what its fleet reads.
+    public var layout: NoteRecordLayout?
+
+    /// A merger writing records with `limits`, `mirror`, `format` and `layout`.
+    public init(limits: NoteLimits = .default, mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1,
+                layout: NoteRecordLayout? = nil) {
         self.limits = limits
         self.mirror = mirror
         self.format = format
+        self.layout = layout
     }
 
     /// Three-way merge of a conflict. `ancestor` is what the client started from, if CloudKit

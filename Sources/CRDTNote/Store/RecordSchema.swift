@@ -19,10 +19,17 @@ package struct RecordSchema: Hashable, Sendable {
     }
 
     /// The type `field` is saved as: its value's kind (`ASSETID` and `ASSET` are one type), a
-    /// list's `<element>_LIST`, an opaque value's type name. nil when the value does not tell
-    /// (an empty list without a `*_LIST` spelling, an opaque value without a type name): such a
-    /// field is neither checked nor fixed.
+    /// list's `<element>_LIST`, an opaque value's type name, each prefixed with `ENCRYPTED_` for
+    /// an encrypted field (as CloudKit names them, e.g. `ENCRYPTED_BYTES`: a field's encryption
+    /// is fixed with its type, so an encrypted and a plain field of one name conflict). nil when
+    /// the value does not tell (an empty list without a `*_LIST` spelling, an opaque value
+    /// without a type name): such a field is neither checked nor fixed.
     package static func schemaType(of field: RecordField) -> String? {
+        guard let type = plainSchemaType(of: field) else { return nil }
+        return field.isEncrypted ? "ENCRYPTED_" + type : type
+    }
+
+    private static func plainSchemaType(of field: RecordField) -> String? {
         switch field.value {
         case .list(let elements):
             if let first = elements.first { return first.defaultTypeName + "_LIST" }

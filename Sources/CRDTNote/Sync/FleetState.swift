@@ -12,6 +12,9 @@ struct FleetState: Equatable, Sendable {
     /// The highest minimum reader of a payload written or received here: automatic choices
     /// never go below it.
     var highWater: UInt16 = 1
+    /// Whether a note record in the encrypted layout was written or received (and read) here:
+    /// automatic choices keep that layout from then on.
+    var encryptedSeen = false
     /// When this device first read the change feed while keeping device records (ms), nil: not yet.
     var watchingSince: Int64?
     /// Whether the change feed has been read from its start to its end since then.
@@ -74,12 +77,13 @@ struct FleetState: Equatable, Sendable {
         var devices: [String: KnownDevice]
         var skipped: [String: UInt16]?
         var skippedOverflow: UInt16?
+        var encryptedSeen: Bool?
     }
 
     func encoded() throws(NoteSyncError) -> [UInt8] {
         let stored = Stored(version: 1, deviceID: deviceID, replicas: replicas, highWater: highWater, watchingSince: watchingSince,
                             feedReadFromStart: feedReadFromStart, ownRecord: ownRecord.map(StoredRecord.init), devices: devices,
-                            skipped: skipped, skippedOverflow: skippedOverflow)
+                            skipped: skipped, skippedOverflow: skippedOverflow, encryptedSeen: encryptedSeen ? true : nil)
         do {
             return Array(try JSONEncoder().encode(stored))
         } catch {
@@ -133,6 +137,7 @@ struct FleetState: Equatable, Sendable {
             state.devices = stored.devices
             state.skipped = stored.skipped ?? [:]
             state.skippedOverflow = stored.skippedOverflow
+            state.encryptedSeen = stored.encryptedSeen ?? false
             return state
         } catch let error as NoteSyncError {
             throw error

@@ -31,10 +31,13 @@ public struct NoteFleet: Hashable, Sendable {
     public var devices: [SyncDevice]
     /// The format note records are written in now.
     public var writtenFormat: SnapshotFormat
+    /// The record layout note records are written in now (``NoteSyncConfiguration/recordEncryption``).
+    public var writtenLayout: NoteRecordLayout
     /// Whether this device has seen the devices in the zone yet (read the change feed from its
     /// start, or watched it for a day); until then the automatic choice is format 1.
     public var knowsDevices: Bool
-    /// Active devices that read less than this release writes: the fleet writes the older format
-    /// for them, so the app may ask the user to update them.
+    /// Active devices that read less than this release writes, or do not announce a capability
+    /// it announces (the encrypted layout): the fleet writes the older format or the plain
+    /// layout for them, so the app may ask the user to update them.
     public var heldBackBy: [SyncDevice]
 }

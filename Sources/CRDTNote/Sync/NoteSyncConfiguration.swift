@@ -51,6 +51,10 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     /// Which snapshot format note records are written in: ``PayloadFormatPolicy/automatic``
     /// (default: the newest every active device reads, Docs/FORMAT.md "Mixed fleets") or pinned.
     public var payloadFormat: PayloadFormatPolicy
+    /// Whether note records are written in the encrypted layout (``NoteRecordLayout/encrypted``):
+    /// ``RecordEncryptionPolicy/automatic`` (default: once every active device announces that it
+    /// reads it, Docs/FORMAT.md "Mixed fleets"), `always` or `never`.
+    public var recordEncryption: RecordEncryptionPolicy
     /// How recently a device must have announced itself (the server's modification time of its
     /// device record, else the time it wrote in it) to count when the automatic format is
     /// chosen: 30 days by default, at least 2 days (twice the ``announcementInterval``). A
@@ -63,6 +67,9 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     /// The newest payload minimum reader this device reads and announces: this release's, or
     /// lower where the simulation plays a device on an older release.
     package var readerVersion: UInt16 = NoteFormat.readerVersion
+    /// Whether this device reads (and announces) the encrypted record layout: true for this
+    /// release, false where a test plays a device on a release before it (0.2.0 and earlier).
+    package var readsEncryptedLayout = true
     /// Most records remembered as passed over for needing a newer reader (each one rewrites the
     /// library's fleet state); beyond it the change feed is read again from its start instead.
     package var maximumRecordsRemembered = 1_000
@@ -77,7 +84,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
                 userDeletedZonePolicy: UserDeletedZonePolicy = .recreateAndUpload, recordType: String = NoteSchema.recordType,
                 recordLimits: NoteLimits = .default, textMirror: NoteTextMirror = .asset,
                 payloadFormat: PayloadFormatPolicy = .automatic, activityWindow: Duration = .seconds(30 * 86_400),
-                deviceName: String? = nil) {
+                deviceName: String? = nil, recordEncryption: RecordEncryptionPolicy = .automatic) {
         self.zone = zone
         self.maxAttempts = max(maxAttempts, 1)
         self.batchSize = max(batchSize, 1)
@@ -93,6 +100,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
         self.payloadFormat = payloadFormat
         self.activityWindow = max(activityWindow, Self.announcementInterval * 2)
         self.deviceName = deviceName
+        self.recordEncryption = recordEncryption
     }
 
     /// The wait before retry `attempt` (1-based) when the store suggests none.

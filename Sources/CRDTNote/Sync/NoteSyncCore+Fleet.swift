@@ -1,7 +1,7 @@
 import Foundation
 
-/// Devices announcing themselves, and the payload format written for the devices in the zone
-/// (Docs/FORMAT.md, "Mixed fleets"; Docs/RECORD-FORMAT.md, "Device records").
+/// Devices announcing themselves, and the payload format and record layout written for the
+/// devices in the zone (Docs/FORMAT.md, "Mixed fleets"; Docs/RECORD-FORMAT.md, "Device records").
 extension NoteSyncCore {
     /// Most other devices remembered (those heard from least recently go first).
     static let maximumKnownDevices = 256
@@ -14,7 +14,7 @@ extension NoteSyncCore {
             let window = FleetState.milliseconds(configuration.activityWindow)
             let own = configuration.ownReader
             let ownDevice = SyncDevice(id: state.deviceID, name: configuration.deviceName, release: CRDTNoteRelease.version,
-                                       reads: own, capabilities: [], lastSeen: Self.date(state.ownRecord?.modified?.timestamp ?? now),
+                                       reads: own, capabilities: configuration.ownCapabilities, lastSeen: Self.date(state.ownRecord?.modified?.timestamp ?? now),
                                        replicas: state.replicas.map(ReplicaID.init(rawValue:)), isThisDevice: true, isActive: true)
             var others: [SyncDevice] = []
             for (id, known) in state.devices.sorted(by: { $0.key < $1.key }) {
@@ -25,8 +25,12 @@ extension NoteSyncCore {
             }
             var copy = state
             let format = Self.format(for: &copy, configuration: configuration, now: now)
-            let held = others.filter { $0.isActive && $0.reads < NoteFormat.readerVersion }
-            return NoteFleet(devices: [ownDevice] + others, writtenFormat: format, knowsDevices: state.knowsFleet(now: now), heldBackBy: held)
+            let layout = Self.layout(for: &copy, configuration: configuration, now: now)
+            let held = others.filter {
+                $0.isActive && ($0.reads < NoteFormat.readerVersion || !Set($0.capabilities).isSuperset(of: configuration.ownCapabilities))
+            }
+            return NoteFleet(devices: [ownDevice] + others, writtenFormat: format, writtenLayout: layout,
+                             knowsDevices: state.knowsFleet(now: now), heldBackBy: held)
         }
     }
 
@@ -139,15 +143,18 @@ extension NoteSyncCore {
     }
 
     /// Raises the fleet's high-water format to the payload of `record`, received here, when
-    /// this device reads it (inside an access).
+    /// this device reads it, and marks the encrypted layout seen when the record is in it
+    /// (inside an access).
     static func sawPayload(of record: CloudRecord, _ access: LibrarySyncAccess, configuration: NoteSyncConfiguration,
                            now: Int64) throws(NoteSyncError) {
-        guard let version = NoteRecord(record).payloadReaderVersion, version > 1, version <= configuration.ownReader else { return }
+        let note = NoteRecord(record)
         let state = try loadFleet(access, replica: access.library.replica, now: now)
-        guard version > state.highWater else { return }
         var raised = state
-        raised.highWater = version
-        try storeFleet(raised, access)
+        if let version = note.payloadReaderVersion, version > 1, version <= configuration.ownReader {
+            raised.highWater = max(raised.highWater, version)
+        }
+        if note.layout == .encrypted, configuration.readsEncryptedLayout { raised.encryptedSeen = true }
+        if raised != state { try storeFleet(raised, access) }
     }
 
     /// The zone is gone, and this device's record with it: it is created again at the next
@@ -224,14 +231,37 @@ extension NoteSyncCore {
         }
     }
 
-    /// The format for a note record, inside an access (the high-water mark kept when raised).
-    static func writtenFormat(_ access: LibrarySyncAccess, configuration: NoteSyncConfiguration, now: Int64) throws(NoteSyncError) -> SnapshotFormat {
-        if case .pinned(let format) = configuration.payloadFormat { return format }
+    /// The layout to write a note record in now (marking the encrypted layout seen when chosen):
+    /// the policy's, or automatically the encrypted one once every active device announces it
+    /// (and this device reads it), or once it was seen here.
+    static func layout(for state: inout FleetState, configuration: NoteSyncConfiguration, now: Int64) -> NoteRecordLayout {
+        switch configuration.recordEncryption {
+        case .always: return .encrypted
+        case .never: return .plain
+        case .automatic:
+            guard configuration.readsEncryptedLayout else { return .plain }
+            if !state.encryptedSeen, state.knowsFleet(now: now) {
+                let window = FleetState.milliseconds(configuration.activityWindow)
+                state.encryptedSeen = state.devices.values.allSatisfy {
+                    now - $0.modified > window || $0.announcement.capabilities.contains(DeviceSchema.encryptedFieldsCapability)
+                }
+            }
+            return state.encryptedSeen ? .encrypted : .plain
+        }
+    }
+
+    /// The format and layout for a note record, inside an access (the high-water marks kept
+    /// when raised).
+    static func writtenForm(_ access: LibrarySyncAccess, configuration: NoteSyncConfiguration, now: Int64) throws(NoteSyncError) -> RecordForm {
+        if case .pinned(let format) = configuration.payloadFormat, configuration.recordEncryption != .automatic {
+            return RecordForm(format: format, layout: configuration.recordEncryption == .always ? .encrypted : .plain)
+        }
         var state = try loadFleet(access, replica: access.library.replica, now: now)
         let before = state
-        let format = Self.format(for: &state, configuration: configuration, now: now)
+        let form = RecordForm(format: Self.format(for: &state, configuration: configuration, now: now),
+                              layout: Self.layout(for: &state, configuration: configuration, now: now))
         if state != before { try storeFleet(state, access) }
-        return format
+        return form
     }
 
     // MARK: State
@@ -245,7 +275,8 @@ extension NoteSyncCore {
 
     /// What this device announces now.
     static func announcement(_ state: FleetState, configuration: NoteSyncConfiguration, now: Int64) -> DeviceAnnouncement {
-        DeviceAnnouncement(release: CRDTNoteRelease.version, reads: configuration.ownReader, capabilities: [], lastSync: now,
+        DeviceAnnouncement(release: CRDTNoteRelease.version, reads: configuration.ownReader, capabilities: configuration.ownCapabilities,
+                           lastSync: now,
                            name: configuration.deviceName.map { DeviceAnnouncement.cut($0, toBytes: DeviceSchema.maximumNameBytes) },
                            replicas: state.replicas)
     }
@@ -299,4 +330,8 @@ extension NoteSyncCore {
 extension NoteSyncConfiguration {
     /// The newest payload format this device reads (this release's, or the simulation's lower one).
     var ownReader: UInt16 { max(min(readerVersion, NoteFormat.readerVersion), 1) }
+    /// The newest note record schema version this device reads.
+    var ownRecordVersion: Int64 { readsEncryptedLayout ? NoteSchema.newestVersion : NoteSchema.currentVersion }
+    /// The capabilities this device announces (Docs/FORMAT.md, "Minimum readers by feature").
+    var ownCapabilities: [String] { readsEncryptedLayout ? [DeviceSchema.encryptedFieldsCapability] : [] }
 }

@@ -55,12 +55,12 @@ extension NoteSyncCore {
                 if local.unsaved {
                     // Local changes meet a newer server record: merge as a conflict would.
                     let metadata = try access.server(of: name)
-                    let format = try Self.writtenFormat(access, configuration: configuration, now: now)
+                    let form = try Self.writtenForm(access, configuration: configuration, now: now)
                     let client = try Self.makeRecord(for: before, name: name, state: local, basedOn: metadata,
-                                                     configuration: configuration, format: format)
+                                                     configuration: configuration, form: form)
                     let ancestor = metadata.flatMap { ServerMetadata(record: $0).isPlainText ? $0 : nil }
                     let merged = try Self.merge(RecordConflict(ancestor: ancestor, client: client, server: stored),
-                                                limits: configuration.recordLimits, mirror: configuration.textMirror, format: format)
+                                                limits: configuration.recordLimits, mirror: configuration.textMirror, form: form)
                     remote = merged.note
                     base = merged.record
                 } else {

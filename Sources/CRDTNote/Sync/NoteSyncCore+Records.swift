@@ -5,7 +5,7 @@ extension NoteSyncCore {
     /// The record for note `name`: its app fields (``NoteFieldStamps``) and `text` written on
     /// `base`, the server metadata (every other field kept), or on a new record.
     static func makeRecord(for text: NoteText, name: String, state: SyncNoteState, basedOn base: CloudRecord?,
-                           configuration: NoteSyncConfiguration, format: SnapshotFormat) throws(NoteSyncError) -> CloudRecord {
+                           configuration: NoteSyncConfiguration, form: RecordForm) throws(NoteSyncError) -> CloudRecord {
         var note = base.map(NoteRecord.init) ?? NoteRecord(recordName: name)
         if base == nil {
             note.record.recordType = configuration.recordType
@@ -13,7 +13,8 @@ extension NoteSyncCore {
         }
         NoteFieldStamps.write(state, into: &note.record)
         do {
-            try note.write(text, limits: configuration.recordLimits, mirror: configuration.textMirror, format: format)
+            try note.write(text, limits: configuration.recordLimits, mirror: configuration.textMirror, format: form.format,
+                           layout: form.layout)
         } catch {
             throw syncError(error, name: name)
         }
@@ -31,9 +32,9 @@ extension NoteSyncCore {
 
     /// The merge of a conflict (built on the server record) and the merged note.
     static func merge(_ conflict: RecordConflict, limits: NoteLimits, mirror: NoteTextMirror,
-                      format: SnapshotFormat) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
+                      form: RecordForm) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
         do {
-            let result = try RecordMerger(limits: limits, mirror: mirror, format: format).merge(
+            let result = try RecordMerger(limits: limits, mirror: mirror, format: form.format, layout: form.layout).merge(
                 ancestor: conflict.ancestor.map(NoteRecord.init), client: NoteRecord(conflict.client), server: NoteRecord(conflict.server))
             return (result.record.record, result.note)
         } catch {
@@ -45,7 +46,7 @@ extension NoteSyncCore {
     /// at the reader version this device announces.
     func checkReadable(_ record: CloudRecord) throws(NoteSyncError) {
         do {
-            try NoteRecord(record).checkReadable(by: configuration.ownReader)
+            try NoteRecord(record).checkReadable(by: configuration.ownReader, recordVersion: configuration.ownRecordVersion)
         } catch {
             throw Self.syncError(error, name: record.recordName)
         }

@@ -19,9 +19,9 @@ extension NoteSyncCore {
             do {
                 try access.flush()
                 let note = try access.note(name)
-                let format = try Self.writtenFormat(access, configuration: configuration, now: now)
+                let form = try Self.writtenForm(access, configuration: configuration, now: now)
                 let record = try Self.makeRecord(for: note, name: name, state: local, basedOn: try access.server(of: name),
-                                                 configuration: configuration, format: format)
+                                                 configuration: configuration, form: form)
                 return SentRecord(revision: local.revision, record: record)
             } catch {
                 throw NoteSyncError(mixed: error, note: name)
@@ -131,8 +131,8 @@ extension NoteSyncCore {
                 guard let local = access.state(of: name) else { return false }
                 do {
                     try Self.sawPayload(of: conflict.server, access, configuration: configuration, now: now)
-                    let format = try Self.writtenFormat(access, configuration: configuration, now: now)
-                    let merged = try Self.merge(conflict, limits: configuration.recordLimits, mirror: configuration.textMirror, format: format)
+                    let form = try Self.writtenForm(access, configuration: configuration, now: now)
+                    let merged = try Self.merge(conflict, limits: configuration.recordLimits, mirror: configuration.textMirror, form: form)
                     let before = try access.note(name)
                     var note = before
                     do {

@@ -7,7 +7,7 @@ import CRDTNoteSupport
 struct RecordSummary: Sendable {
     /// The encoded CRDT payload of a record.
     struct Payload: Sendable {
-        /// `payload` (inline BYTES) or `payloadAsset`.
+        /// `payload` (inline BYTES), `encryptedPayload` (inline encrypted BYTES) or `payloadAsset`.
         var field: String
         /// Whether the bytes are inline in the record or in an asset file.
         var inline: Bool
@@ -21,7 +21,7 @@ struct RecordSummary: Sendable {
 
     /// Which record it is.
     var identity: RecordIdentity
-    /// The schema version (1 legacy, 2 crdtnote).
+    /// The schema version (1 legacy, 2 crdtnote, 3 crdtnote's encrypted layout).
     var schemaVersion: Int64
     /// Where the note's state came from.
     var origin: NoteOrigin
@@ -77,8 +77,8 @@ struct RecordSummary: Sendable {
     private static func payloads(of record: NoteRecord, file: String) throws(CLIError) -> [Payload] {
         var out: [Payload] = []
         var found: [(String, Bool, [UInt8])] = []
-        if case .bytes(let bytes)? = record.record[field: NoteSchema.Field.payload] {
-            found.append((NoteSchema.Field.payload, true, bytes))
+        for field in [NoteSchema.Field.payload, NoteSchema.Field.encryptedPayload] {
+            if case .bytes(let bytes)? = record.record[field: field] { found.append((field, true, bytes)) }
         }
         if let bytes = record.record.assetBytes(NoteSchema.Field.payloadAsset) {
             found.append((NoteSchema.Field.payloadAsset, false, bytes))

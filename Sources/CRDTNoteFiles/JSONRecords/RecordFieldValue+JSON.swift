@@ -98,14 +98,35 @@ extension RecordField {
             throw RecordJSONError(.missingKey, path: path, "field has no \"value\"")
         }
         let decoded = try RecordFieldValue.decode(type: type, value: value, path: JSONPath.member(path, "value"))
-        self.init(decoded, typeName: type, extra: object.removing(["value", "type"]))
+        // `"isEncrypted": true` marks an encrypted field, as CloudKit Web Services writes it;
+        // `false` is a plain field and stays an extra key, so the file writes back as read.
+        var encrypted = false
+        var known: Set<String> = ["value", "type"]
+        if let flag = object[Self.encryptedKey] {
+            guard case .bool(let isEncrypted) = flag else {
+                throw RecordJSONError(.wrongType, path: JSONPath.member(path, Self.encryptedKey), "expected true or false, found \(flag.typeDescription)")
+            }
+            if isEncrypted {
+                encrypted = true
+                known.insert(Self.encryptedKey)
+            }
+        }
+        self.init(decoded, typeName: type, extra: object.removing(known), isEncrypted: encrypted)
     }
 
-    /// The field dictionary: `value`, `type`, then the extra keys.
+    /// The field dictionary key marking an encrypted field.
+    static let encryptedKey = "isEncrypted"
+
+    /// The field dictionary: `value`, `type`, `"isEncrypted": true` for an encrypted field, then
+    /// the extra keys. An encrypted field always has its `type` (CloudKit refuses an encrypted
+    /// value whose type it would have to infer).
     func jsonValue() -> JSONValue {
         var object = JSONObject([("value", value.jsonValue())])
-        if let type = writtenTypeName { object.append(key: "type", value: .string(type)) }
-        for member in extra.members { object.append(key: member.key, value: member.value) }
+        if let type = writtenTypeName ?? (isEncrypted ? value.defaultTypeName : nil) { object.append(key: "type", value: .string(type)) }
+        if isEncrypted { object.append(key: Self.encryptedKey, value: .bool(true)) }
+        for member in extra.members where !(isEncrypted && member.key == Self.encryptedKey) {
+            object.append(key: member.key, value: member.value)
+        }
         return .object(object)
     }
 }

@@ -79,7 +79,7 @@ struct CloudRecordJSONTests {
         #expect(r.deleted == false)
         #expect(r[field: "version"] == .int64(2))
         #expect(r[field: "title"] == .string("Groceries ✓"))
-        #expect(r.fields["title"]?.extra["isEncrypted"] == .bool(true))
+        #expect(r.fields["title"]?.isEncrypted == true)
         #expect(r[field: "score"] == .double(4.25))
         #expect(r[field: "modified"] == .timestamp(1_700_000_123_456))
         #expect(r[field: "payload"] == .bytes([0, 1, 2, 3, 4, 255]))
@@ -165,7 +165,7 @@ struct CloudRecordJSONTests {
         record[field: "zzz"] = .int64(5)
         record[field: "aaa"] = .bytes([1])
         record[field: "payload"] = nil
-        #expect(record.fields["title"]?.extra["isEncrypted"] == .bool(true))
+        #expect(record.fields["title"]?.isEncrypted == true)
         #expect(record.orderedFieldNames.suffix(2) == ["zzz", "aaa"])
         #expect(!record.orderedFieldNames.contains("payload"))
         // A type spelling that no longer fits is replaced; one that fits is kept.

@@ -74,7 +74,7 @@ struct RecordMergerTests {
         server.record[field: "pinned"] = .int64(0)
         server.record[field: "color"] = .opaque(OpaqueFieldValue(typeName: "LOCATION", value: .object(JSONObject([("latitude", .number(JSONNumber(1.5)))]))))
         server.record.extra["pluginFields"] = .object(JSONObject())
-        server.record.fields["color"]?.extra["isEncrypted"] = .bool(true)
+        server.record.fields["color"]?.isEncrypted = true
         client.record[field: "title"] = .string("Shopping list")   // changed by the client only
         client.record[field: "pinned"] = .int64(0)
         client.record[field: "folder"] = .reference(RecordReference(recordName: "folder-1"))   // client-only field

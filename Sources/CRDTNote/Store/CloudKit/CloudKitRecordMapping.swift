@@ -20,7 +20,16 @@ enum CloudKitRecordMapping {
         record.zoneID = RecordZoneID(zoneName: ck.recordID.zoneID.zoneName, ownerName: ck.recordID.zoneID.ownerName)
         if let date = ck.creationDate { record.created = RecordTimestampInfo(timestamp: milliseconds(date)) }
         if let date = ck.modificationDate { record.modified = RecordTimestampInfo(timestamp: milliseconds(date)) }
-        for key in ck.allKeys().sorted() {
+        // Encrypted values (never assets: CloudKit keeps those out of `encryptedValues`) come
+        // first and are marked; a key among them is not read again as a plain one.
+        let encrypted = ck.encryptedValues
+        let encryptedKeys = Set(encrypted.allKeys())
+        for key in encryptedKeys.sorted() {
+            guard let value = encrypted[key], let field = fieldValue(value) else { continue }
+            record[field: key] = field
+            record.fields[key]?.isEncrypted = true
+        }
+        for key in ck.allKeys().sorted() where !encryptedKeys.contains(key) {
             guard let value = ck.object(forKey: key) else { continue }
             if let asset = value as? CKAsset {
                 // An unreadable file leaves the bytes nil: reading the note then reports the
@@ -86,14 +95,19 @@ enum CloudKitRecordMapping {
                 }
                 staged.append(url)
                 ck[name] = CKAsset(fileURL: url)
-            } else if let value = record[field: name] {
-                set(value, key: name, on: ck, zoneID: zoneID)
+            } else if let field = record.fields[name] {
+                set(field.value, key: name, on: field.isEncrypted ? ck.encryptedValues : ck, zoneID: zoneID)
             }
         }
         // Note fields the record no longer has (e.g. `payloadAsset` after the payload moved
-        // back inline) are removed on the server too.
+        // back inline, `encryptedPayload` after a write in the plain layout) are removed on the
+        // server too, each where it is kept.
         for name in NoteSchema.Field.all where record[field: name] == nil && restored != nil {
-            ck.setObject(nil, forKey: name)
+            if name == NoteSchema.Field.encryptedPayload {
+                ck.encryptedValues[name] = nil
+            } else {
+                ck.setObject(nil, forKey: name)
+            }
         }
         return ck
     }
@@ -106,9 +120,9 @@ enum CloudKitRecordMapping {
         return ck
     }
 
-    /// Sets one mapped value. ASSET fields without bytes and opaque values are not sent, so the
-    /// server keeps what it has.
-    static func set(_ value: RecordFieldValue, key: String, on ck: CKRecord, zoneID: CKRecordZone.ID) {
+    /// Sets one mapped value on a record's plain values (the `CKRecord`) or its `encryptedValues`.
+    /// ASSET fields without bytes and opaque values are not sent, so the server keeps what it has.
+    static func set(_ value: RecordFieldValue, key: String, on ck: any CKRecordKeyValueSetting, zoneID: CKRecordZone.ID) {
         switch value {
         case .string(let text): ck[key] = text
         case .int64(let number): ck[key] = number
@@ -127,7 +141,7 @@ enum CloudKitRecordMapping {
     }
 
     /// Lists of one scalar kind; mixed or unsupported lists are not sent.
-    static func setList(_ elements: [RecordFieldValue], key: String, on ck: CKRecord, zoneID: CKRecordZone.ID) {
+    static func setList(_ elements: [RecordFieldValue], key: String, on ck: any CKRecordKeyValueSetting, zoneID: CKRecordZone.ID) {
         func all<T>(_ pick: (RecordFieldValue) -> T?) -> [T]? {
             let values = elements.compactMap(pick)
             return values.count == elements.count ? values : nil
