@@ -18,7 +18,7 @@ import CRDTNoteTestSupport
 
     /// A note of random text typed and partly deleted by a few replicas.
     static func randomNote(_ rng: inout SplitMix64) throws -> NoteText {
-        var note = NoteText("", replica: .test(1), clock: NoteFixtures.clock(1_700_000_000_000))
+        var note = try NoteText("", replica: .test(1), clock: NoteFixtures.clock(1_700_000_000_000))
         let words = ["milk", "eggs", "é", "🍞", "\n", " ", "tea", "€"]
         for step in 0..<Int.random(in: 0...40, using: &rng) {
             if step % 7 == 6 { note = note.forked(as: .test(UInt64(step)), clock: NoteFixtures.clock(1_700_000_000_000 + UInt64(step))) }
@@ -66,7 +66,7 @@ import CRDTNoteTestSupport
             }
             #expect(back == withoutBytes, "round \(round)")
             #expect(back.jsonBytes() == json)
-            if limits == .default {
+            if limits == .default && mirror != .asset { // nothing in an asset, whose bytes JSON does not carry
                 #expect(try NoteRecord(back).read(as: .test(9)).note.string == note.string)
             }
         }
