@@ -84,7 +84,7 @@ import CRDTNoteDurableFiles
     /// delete against the server's record (`deleteToSend(for:afterFetching:)`), every note B
     /// edited survives with B's text, on the server and on both devices; the rest of A's
     /// deletes go through.
-    @Test(arguments: 1...12 as ClosedRange<UInt64>)
+    @Test(arguments: 1...24 as ClosedRange<UInt64>)
     func aDeleteNeverRemovesAnEditItHasNotSeen(seed: UInt64) async throws {
         var random = SplitMix64(seed: seed)
         let db = InMemoryCloudDatabase()
