@@ -181,6 +181,7 @@ struct FleetState: Equatable, Sendable {
         skipped = [:]
         skippedOverflow = nil
         highWater = 1
+        encryptedSeen = false
         zone = .needsSaving
     }
 }
