@@ -140,7 +140,7 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let newer = try CLIFixtures.exampleText("ancestor.json")
-            .replacingOccurrences(of: "\"value\": 2,", with: "\"value\": 3,")
+            .replacingOccurrences(of: "\"value\": 2,", with: "\"value\": 4,") // 3: the encrypted layout, read
         try CLIFixtures.write(newer, to: "ancestor.json", in: folder)
         var arguments = Self.conflictArguments
         arguments[2] = "ancestor.json"

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What a note library keeps of a note's server record: the record without the fields crdtnote
-/// writes from the note (payload, payload asset, text mirror, `mirroredBytes`, `modified`,
+/// writes from the note (payload, encrypted payload, payload asset, text mirror, `mirroredBytes`, `modified`,
 /// `version`, `fieldStamps`), so there is no second copy of the note. It holds the change tag, CloudKit's
 /// system fields (as `encodeSystemFields` archives them), the record type and zone, and every
 /// other field (the app's). The next save writes the note onto it.

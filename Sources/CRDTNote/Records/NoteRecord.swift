@@ -2,8 +2,9 @@
 ///
 /// The underlying ``CloudRecord`` keeps everything: fields this library does not know, unknown
 /// keys, system fields, and the bytes of ASSET fields. Reading never changes the record; writing
-/// only touches the note fields (`version`, `text`, `modified`, `payload`, `payloadAsset`,
-/// `mirroredBytes`), each in its one type (`text`'s is the container's: ``NoteTextMirror``).
+/// only touches the note fields (`version`, `text`, `modified`, `payload`, `encryptedPayload`,
+/// `payloadAsset`, `mirroredBytes`), each in its one type (`text`'s is the container's:
+/// ``NoteTextMirror``), in one of two layouts (``NoteRecordLayout``).
 ///
 /// ```swift
 /// let stored = try NoteRecord(record, loadingAssetsFrom: storage)   // or NoteRecord(fetched)

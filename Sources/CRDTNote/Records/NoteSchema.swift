@@ -7,7 +7,7 @@
 /// | field | type | meaning |
 /// | --- | --- | --- |
 /// | `version` | INT64 | 1 = legacy plain text, 2 = crdtnote, 3 = crdtnote, encrypted layout |
-/// | `text` | ASSET, or STRING in containers where it is one (one per container) | v1: the note; v2: plain-text mirror for old clients |
+/// | `text` | ASSET, or STRING in containers where it is one (one per container) | v1: the note; v2: plain-text mirror for old clients; v3: an ASSET mirror only |
 /// | `modified` | TIMESTAMP | ms since 1970 of the latest edit (HLC physical part) |
 /// | `payload` | BYTES | the encoded CRDT snapshot, when small enough (version 2) |
 /// | `encryptedPayload` | BYTES, encrypted | the encoded CRDT snapshot, when small enough (version 3) |

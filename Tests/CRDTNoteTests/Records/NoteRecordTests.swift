@@ -111,14 +111,14 @@ struct NoteRecordTests {
 
     @Test func recordVersionNewerThanSupportedIsRefused() throws {
         var record = try NoteFixtures.v2(NoteText("future", replica: .test(1)))
-        record.record[field: "version"] = .int64(3)
+        record.record[field: "version"] = .int64(4) // 3 is the encrypted layout, which this release reads
         do {
             _ = try record.read(as: .test(2))
             Issue.record("expected newerVersion")
         } catch {
             #expect(error.code == .newerVersion)
-            #expect(error.newerVersion?.recordVersion == 3)
-            #expect(error.newerVersion?.supportedRecordVersion == 2)
+            #expect(error.newerVersion?.recordVersion == 4)
+            #expect(error.newerVersion?.supportedRecordVersion == 3)
         }
         let before = record
         #expect(throws: NoteRecordError.self) { try record.write(try NoteText("past", replica: .test(2))) }

@@ -174,7 +174,7 @@ struct TextMirrorTests {
     @Test(arguments: NoteTextMirror.allCases)
     func theVersionGateRefusesToOverwriteNewerRecordsWhateverTheMirror(_ mirror: NoteTextMirror) throws {
         var newer = try NoteRecord(recordName: "n", note: Self.note("from the future"), mirror: .string)
-        newer.record[field: NoteSchema.Field.version] = .int64(NoteSchema.currentVersion + 1)
+        newer.record[field: NoteSchema.Field.version] = .int64(NoteSchema.encryptedVersion + 1)
         let before = newer
         let past = try Self.note("past", replica: 2)
         do {

@@ -21,6 +21,15 @@ import CRDTNoteSupport
         return configuration
     }
 
+    /// An empty in-memory database, a store on it and a shared manual clock (the server's
+    /// modification times follow it).
+    static func world() async -> (InMemoryCloudDatabase, CloudKitStyleRecordStore<InMemoryCloudDatabase>, ManualPhysicalClock) {
+        let db = InMemoryCloudDatabase()
+        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        await db.setModificationClock(time.clock)
+        return (db, CloudKitStyleRecordStore(database: db), time)
+    }
+
     static func serverRecord(_ db: InMemoryCloudDatabase, _ name: String) async throws -> NoteRecord {
         NoteRecord(try #require(await db.allRecords(in: zone).first { $0.recordName == name }))
     }
@@ -41,9 +50,7 @@ import CRDTNoteSupport
     /// With one active device not announcing the capability nothing encrypted is written; once
     /// it updates, the next writes switch to the encrypted layout, and every device reads them.
     @Test func theLayoutSwitchesOnlyOnceEveryActiveDeviceReadsIt() async throws {
-        let db = InMemoryCloudDatabase()
-        let store = CloudKitStyleRecordStore(database: db)
-        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        let (db, store, time) = await Self.world()
         let a = try Device(store, replica: 1, time: time)
         let b = try Device(store, replica: 2, time: time)
         var c = try Device(store, replica: 3, time: time, configuration: Self.older)
@@ -85,10 +92,7 @@ import CRDTNoteSupport
     /// it reports it, leaves the server record exactly as it was, keeps its own edit; updated,
     /// it merges, and nothing typed on either side is lost.
     @Test func anOlderDeviceLeavesEncryptedRecordsAloneAndKeepsItsEdits() async throws {
-        let db = InMemoryCloudDatabase()
-        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
-        await db.setModificationClock(time.clock)
-        let store = CloudKitStyleRecordStore(database: db)
+        let (db, store, time) = await Self.world()
         let a = try Device(store, replica: 1, time: time)
         var c = try Device(store, replica: 3, time: time, configuration: Self.older)
         for device in [a, c, a, c] { try await device.engine.sync() }
@@ -124,9 +128,7 @@ import CRDTNoteSupport
     /// The knob: `.never` writes the plain layout whatever the devices read (even over an
     /// encrypted record), `.always` the encrypted one even before the devices are known.
     @Test func thePolicyCanRequireOrForbidTheLayout() async throws {
-        let db = InMemoryCloudDatabase()
-        let store = CloudKitStyleRecordStore(database: db)
-        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        let (db, store, time) = await Self.world()
         var always = NoteSyncConfiguration()
         always.recordEncryption = .always
         let fresh = try Device(store, replica: 1, time: time, configuration: always)

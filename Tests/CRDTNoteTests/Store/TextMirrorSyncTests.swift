@@ -39,8 +39,9 @@ struct TextMirrorSyncTests {
         return store
     }
 
-    static func device(_ store: RecordingStore, _ replica: UInt64, mirror: NoteTextMirror = .asset) throws -> TestDevice {
-        try TestDevice(store, replica: replica, configuration: NoteSyncConfiguration(maxAttempts: 4, textMirror: mirror),
+    static func device(_ store: RecordingStore, _ replica: UInt64, mirror: NoteTextMirror = .asset,
+                       encryption: RecordEncryptionPolicy = .automatic) throws -> TestDevice {
+        try TestDevice(store, replica: replica, configuration: NoteSyncConfiguration(maxAttempts: 4, textMirror: mirror, recordEncryption: encryption),
                        retryClock: SleepRecorder())
     }
 
@@ -138,7 +139,8 @@ struct TextMirrorSyncTests {
         let root = StoreFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let store = try await Self.container(kind, .classicApp, root: root)
-        let misconfigured = try Self.device(store, 1, mirror: .string)
+        // In the plain layout: the encrypted one writes no STRING mirror at all.
+        let misconfigured = try Self.device(store, 1, mirror: .string, encryption: .never)
         try misconfigured.create("small", text: Self.small)
         do {
             try await misconfigured.engine.sync()
