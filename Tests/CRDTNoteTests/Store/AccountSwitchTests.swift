@@ -231,8 +231,9 @@ import CRDTNoteDurableFiles
     }
 
     /// Through the core, as a `CKSyncEngine` adapter drives it: after a switch the transport
-    /// state is gone, nothing is pending, a kept note builds no record, and a delete made in the
-    /// old account is forgotten.
+    /// state is gone, nothing is pending, a kept note builds no record, a save of the old
+    /// account confirmed late leaves no change tag behind, and a delete made in the old account
+    /// is forgotten.
     @Test func theCoreForgetsTheOldAccountsServerState() async throws {
         let world = try World()
         try await world.storeA.createZone(zone)
@@ -248,8 +249,12 @@ import CRDTNoteDurableFiles
         try world.library.delete("gone")
         try world.library.setText("A-secret, more", of: "n")
         #expect(try core.pendingChanges().recordsToDelete == ["gone"])
+        // A save in flight when the account changes, confirmed after the switch.
+        let inFlight = try #require(try core.recordToSend(for: "n"))
+        let savedLate = try await world.storeA.save(inFlight, in: zone)
 
         let change = try core.accountChanged(to: "B", localNotes: .keep)
+        try core.recordWasSaved(savedLate)
         #expect(change.transportMustReset && change.keptLocally == ["n"])
         #expect(try core.transportState() == nil)
         #expect(try core.account() == "B")
