@@ -44,6 +44,7 @@ struct BenchArguments {
         "library": spec("library", [notesOption, runsOption, jsonOption]),
         "sync": spec("sync", [notesOption, runsOption, jsonOption, formatOption]),
         "density": spec("density", [jsonOption]),
+        "growth": spec("growth", [jsonOption]),
     ]
 
     private static func spec(_ name: String, _ options: [OptionSpec]) -> CommandSpec {

@@ -40,6 +40,8 @@ let usage = """
                                          everything above except standard, as one table
       density [TRACE ...] [--json]       runs and decoded column bytes per snapshot byte of real notes
                                          (default: the three shared traces, and M1's notes), both formats
+      growth [--json]                    payload growth: a to-do list edited on 3 devices for 60,000 line
+                                         edits; the synced note's payload, and after every 10,000 edits
 
     --runs N: timed repetitions (default 5; medians are reported). Build with -c release.
     """
@@ -113,6 +115,9 @@ func runBench() -> Int32 {
                 : args.positionals
             let result = try DensityBench.run(paths: traces)
             return emit(result.json, result.lines, asJSON: args.json, passed: true)
+        case "growth":
+            let result = try GrowthBench.run()
+            return emit(result.json, result.lines, asJSON: args.json, passed: result.converged)
         case "all":
             let result = try AllBench.run(tracePath: args.trace, runs: runs)
             let passed = result.m1.passed && result.records.passed && result.replays.allSatisfy(\.correct) && result.setText.passed && result.views.passed
