@@ -1,0 +1,63 @@
+/// The engine's events: what each changes in the library and in the engine's pending changes.
+extension ExternalSyncAdapter {
+    /// Handles one event of the engine (`CKSyncEngineDelegate.handleEvent`). Events arrive one
+    /// at a time, in the engine's order.
+    public func handle(_ event: ExternalSyncEvent, engine: some ExternalSyncEngine) async {
+        switch event {
+        case .stateUpdate(let bytes):
+            saveEngineState(bytes)
+        case .accountChange(let change):
+            await accountChanged(change, engine: engine)
+        case .fetchedDatabaseChanges(_, let deleted):
+            for deletion in deleted where deletion.zone == zone {
+                await zoneWentAway(deletion.reason, engine: engine)
+            }
+        case .fetchedRecordZoneChanges(let modified, let deleted):
+            await received(modified, deleted: deleted, engine: engine)
+        case .sentDatabaseChanges(let sent):
+            for (failedZone, error) in sent.failedSaves where failedZone == zone {
+                failed(NoteSyncError(.storeFailure, storeError: error, "cannot create the notes zone: \(error)"))
+            }
+            for (failedZone, error) in sent.failedDeletes where failedZone == zone {
+                failed(NoteSyncError(.storeFailure, storeError: error, "cannot delete the notes zone: \(error)"))
+            }
+        case .sentRecordZoneChanges(let sent):
+            await sentRecords(sent, engine: engine)
+        case .didFetchRecordZoneChanges(let fetchedZone, let error?) where fetchedZone == zone:
+            failed(NoteSyncError(.storeFailure, storeError: error, "cannot fetch the notes zone's changes: \(error)"))
+        case .didFetchChanges:
+            // The device records of the zone are known from here on: the payload format follows them.
+            let fromStart = startedWithoutState
+            guard attempt({ (core) throws(NoteSyncError) in try core.changesFetched(fromStart: fromStart) }) != nil else { break }
+            startedWithoutState = false
+            if case let device?? = attempt({ (core) throws(NoteSyncError) in try core.announcementDue() }) {
+                await engine.addPendingRecordChanges([.save(device)])
+            }
+        case .willFetchChanges, .willFetchRecordZoneChanges, .didFetchRecordZoneChanges, .willSendChanges, .didSendChanges:
+            break
+        }
+    }
+
+    /// Keeps the engine's state in the library's transport slot, written behind every note
+    /// received so far and made durable with them, so a saved state never says a change was
+    /// fetched that the library lost.
+    func saveEngineState(_ bytes: [UInt8]) {
+        guard !libraryFailed else { return }
+        attempt { (core) throws(NoteSyncError) in try core.saveTransportState(bytes) }
+    }
+
+    /// Merges fetched records and deletions into the library; each failure is reported and the
+    /// others go on.
+    func received(_ modified: [CloudRecord], deleted: [String], engine: some ExternalSyncEngine) async {
+        var touched = Set<String>()
+        for record in modified where record.zoneID == nil || record.zoneID == zone {
+            touched.insert(record.recordName)
+            attempt { (core) throws(NoteSyncError) in try core.receive(record) }
+        }
+        for name in deleted {
+            touched.insert(name)
+            attempt { (core) throws(NoteSyncError) in try core.receiveDeletion(of: name) }
+        }
+        await followUp(touched, engine: engine)
+    }
+}

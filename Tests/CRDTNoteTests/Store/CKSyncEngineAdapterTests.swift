@@ -1,0 +1,206 @@
+import Foundation
+import Testing
+@testable import CRDTNote
+import CRDTNoteTestSupport
+@testable import CRDTNoteTesting
+import CRDTNoteToolSupport
+import CRDTNoteDurableFiles
+
+/// The library's CKSyncEngine adapter (`ExternalSyncAdapter`), driven by `SyncEngineModel` as
+/// CKSyncEngine drives it on a device. Each test is a finding of issue #30 the hand-written
+/// delegate of the old Docs/CloudKitSample got wrong.
+@Suite struct CKSyncEngineAdapterTests {
+    let zone = NoteSyncConfiguration().zone
+
+    func database() async throws -> InMemoryCloudDatabase {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(zone)
+        return database
+    }
+
+    /// Outbox: several devices type (every edit flushed: the user saw it saved), sync, and crash
+    /// at random events, losing the engine's state updates since the last one and whatever the
+    /// library had not flushed. Afterwards every token each device typed is on the server
+    /// exactly once, and every device holds the server's text. The oracle is the list of
+    /// tokens typed, not the sync code.
+    @Test(arguments: 1...6)
+    func everyTypedNoteReachesTheServerAcrossCrashes(seed: UInt64) async throws {
+        var rng = SplitMix64(seed: seed)
+        let database = try await database()
+        var devices = try (1...3).map { try EngineDevice(UInt64($0), database: database) }
+        for device in devices { await device.start() }
+        var typed: [String: [String]] = [:]   // note → tokens typed into it
+        var crashes = 0
+        for step in 0..<60 {
+            let index = Int.random(in: 0..<devices.count, using: &rng)
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<5:
+                let known = try devices[index].library.list().map(\.name)
+                let name = known.isEmpty || Int.random(in: 0..<3, using: &rng) == 0 ? "d\(index)-\(step)" : known.randomElement(using: &rng) ?? "x"
+                let token = "<\(index):\(step)>"
+                try await devices[index].type(token, into: name)
+                typed[name, default: []].append(token)
+            case 5..<8:
+                await devices[index].sync()
+            default:
+                await devices[index].model.crash(afterEvents: Int.random(in: 0..<14, using: &rng))
+                await devices[index].sync()
+                try await devices[index].crashAndRelaunch()
+                crashes += 1
+            }
+        }
+        for _ in 0..<4 {
+            for index in devices.indices { #expect(await devices[index].sync()) }
+        }
+        let server = try await serverNotes(database)
+        #expect(Set(server.keys) == Set(typed.keys), "seed \(seed)")
+        for (name, tokens) in typed {
+            for token in tokens {
+                #expect(occurrences(of: token, in: server[name] ?? "") == 1, "seed \(seed): \(token) in \(name): \(server[name] ?? "missing")")
+            }
+        }
+        for device in devices {
+            #expect(try libraryNotes(device.library) == server, "seed \(seed), device \(device.id)")
+            #expect(try NoteSyncCore(library: device.library).unsavedNoteNames().isEmpty)
+            #expect(device.errors.isEmpty, "seed \(seed): \(device.errors)")
+        }
+        #expect(crashes > 0)
+    }
+
+    /// A note edited while its record is in flight stays unsaved when the save is answered;
+    /// the adapter adds it again and the next batch carries the edit.
+    @Test func anEditDuringASendIsSent() async throws {
+        let database = try await database()
+        var a = try EngineDevice(1, database: database)
+        await a.start()
+        try await a.type("one", into: "n")
+        let library = a.library
+        await a.model.whenBatchSent { try? library.setText("one two", of: "n") }
+        await a.sync()
+        #expect(try await serverNotes(database) == ["n": "one two"])
+        #expect(a.errors.isEmpty && a.failures.isEmpty)
+    }
+
+    /// A conflict merged into the note leaves it unsaved: CKSyncEngine dropped the failed
+    /// change, the adapter adds it again, and the merge reaches the server.
+    @Test func aMergedConflictIsSent() async throws {
+        let database = try await database()
+        var a = try EngineDevice(1, database: database)
+        var b = try EngineDevice(2, database: database)
+        await a.start()
+        await b.start()
+        try await a.type("base", into: "n")
+        await a.sync()
+        await b.sync()
+        try await a.type(" +a", into: "n")
+        try await b.type(" +b", into: "n")
+        try await a.model.sendChanges()
+        try await b.model.sendChanges()   // no fetch first: serverRecordChanged
+        let server = try await serverNotes(database)
+        #expect(occurrences(of: "+a", in: server["n"] ?? "") == 1 && occurrences(of: "+b", in: server["n"] ?? "") == 1, "\(server)")
+        #expect(try NoteSyncCore(library: b.library).unsavedNoteNames().isEmpty)
+    }
+}
+
+/// Conflicts on notes whose payload is an asset, deletes against edits, and errors.
+@Suite struct CKSyncEngineAdapterConflictTests {
+    let zone = NoteSyncConfiguration().zone
+
+    /// Zero inline limits force every payload and text into assets; the conflict's server record
+    /// comes without its asset bytes (as CloudKit may send it), so the core asks for the
+    /// server's record: the adapter fetches it by name (not through the change feed, which
+    /// does not deliver a version it already passed) and the merge reaches the server.
+    @Test func aConflictOnANoteWithAnAssetResolvesByFetchingTheRecordByName() async throws {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(zone)
+        let configuration = NoteSyncConfiguration(recordLimits: NoteLimits(maxInlinePayload: 0, maxInlineText: 0))
+        var a = try EngineDevice(1, database: database, configuration: configuration)
+        var b = try EngineDevice(2, database: database, configuration: configuration)
+        await a.start()
+        await b.start()
+        try await a.type("base", into: "n")
+        await a.sync()
+        await b.sync()
+        let saved = await database.allRecords(in: zone).first { $0.recordName == "n" }
+        #expect(saved.map(NoteSyncCore.lacksAssetBytes) == false)
+        #expect(saved?.fields.values.contains { if case .asset = $0.value { return true }; return false } == true)
+        try await a.type(" +a", into: "n")
+        try await b.type(" +b", into: "n")
+        try await a.model.sendChanges()
+        await b.model.setConflictsWithoutAssets(true)
+        let eventsBefore = await b.model.eventLog.count
+        try await b.model.sendChanges()
+        #expect(await b.model.recordsFetchedByName == ["n"])
+        #expect(await b.model.eventLog.dropFirst(eventsBefore).contains("willFetchChanges") == false)   // no change-feed fetch
+        let server = try await serverNotes(database)
+        #expect(occurrences(of: "+a", in: server["n"] ?? "") == 1 && occurrences(of: "+b", in: server["n"] ?? "") == 1, "\(server)")
+        await b.collectReport()
+        #expect(b.failures.isEmpty && b.errors.isEmpty, "\(b.failures) \(b.errors)")
+        await a.sync()
+        #expect(try libraryNotes(a.library) == server)
+    }
+
+    /// A delete sent after another device edited the note (and this one has not fetched yet):
+    /// CloudKit deletes unconditionally, so the adapter fetches the record by name first, finds
+    /// a version it did not delete, and brings the note back instead. The edit survives.
+    @Test func aDeleteDoesNotRemoveAnEditItHasNotSeen() async throws {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(zone)
+        var a = try EngineDevice(1, database: database)
+        var b = try EngineDevice(2, database: database)
+        await a.start()
+        await b.start()
+        try await a.type("keep", into: "n")
+        await a.sync()
+        await b.sync()
+        try await a.delete("n")
+        try await b.type(" this", into: "n")
+        await b.sync()
+        try await a.model.sendChanges()   // no fetch first
+        #expect(try await serverNotes(database) == ["n": "keep this"])
+        #expect(try libraryNotes(a.library) == ["n": "keep this"])
+        #expect(await a.model.pendingRecordChanges().isEmpty)
+    }
+
+    /// The delete is pending in the engine when the fetch brings another device's edit back:
+    /// the pending delete is dropped, not sent later.
+    @Test func aPendingDeleteDoesNotDeleteANoteAnEditBroughtBack() async throws {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(zone)
+        var a = try EngineDevice(1, database: database)
+        var b = try EngineDevice(2, database: database)
+        await a.start()
+        await b.start()
+        try await a.type("keep", into: "n")
+        await a.sync()
+        await b.sync()
+        try await a.delete("n")
+        #expect(await a.model.pendingRecordChanges() == [.delete("n")])
+        try await b.type(" this", into: "n")
+        await b.sync()
+        try await a.model.fetchChanges()
+        #expect(await a.model.pendingRecordChanges().isEmpty)
+        try await a.model.sendChanges()
+        #expect(try await serverNotes(database) == ["n": "keep this"])
+        #expect(try libraryNotes(a.library) == ["n": "keep this"])
+    }
+
+    /// A record the device cannot read is reported, naming the note; the other notes arrive.
+    @Test func receiveErrorsAreReported() async throws {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(zone)
+        var a = try EngineDevice(1, database: database)
+        var b = try EngineDevice(2, database: database)
+        await a.start()
+        await b.start()
+        try await a.type("fine", into: "good")
+        try await a.type("soon damaged", into: "bad")
+        await a.sync()
+        var damaged = try #require(await database.allRecords(in: zone).first { $0.recordName == "bad" })
+        damaged.fields["payload"]?.value = .bytes([0xFF, 0x00, 0x13])
+        _ = try await database.modifyRecords(saving: [damaged], deleting: [], in: zone)
+        await b.sync()
+        #expect(try libraryNotes(b.library) == ["good": "fine"])
+        #expect(b.failures["bad"]?.code == .recordUnreadable, "\(b.failures)")
+    }
+}
