@@ -74,6 +74,11 @@ package struct LibrarySyncAccess {
                              fields: note.fields, removedFields: note.removedFields)
     }
 
+    /// Note `name`'s listed title, nil when there is no such note.
+    package func title(of name: String) -> String? {
+        library.state.numbers[name].flatMap { library.state.notes[$0]?.title }
+    }
+
     /// Note `name`'s text state.
     package func note(_ name: String) throws(NoteLibraryError) -> NoteText {
         try library.load(library.number(of: name))
@@ -154,8 +159,14 @@ package struct LibrarySyncAccess {
         try library.syncJournal()
     }
 
-    /// The transport's saved state, nil when none.
-    package var transportState: [UInt8]? { library.state.index.transport }
+    /// The transport's saved state, nil when none (or cleared: ``clearTransportState()``).
+    package var transportState: [UInt8]? { library.state.index.transport.flatMap { $0.isEmpty ? nil : $0 } }
+
+    /// Forgets the transport's state (its account or zone went away); durable with the next flush.
+    package func clearTransportState() throws(NoteLibraryError) {
+        guard transportState != nil else { return }
+        try library.append(.transport(0..<0), blob: [])
+    }
 
     /// Saves the transport's state durably, after every change before it: a crash can leave
     /// notes newer than the state (a page fetched again, which merging absorbs), never a state

@@ -1,9 +1,11 @@
 import Foundation
 
-/// What the sync engine keeps in the note library about the devices syncing the zone
-/// (Docs/LIBRARY.md, "Sync metadata"; Docs/FORMAT.md, "Mixed fleets"): this device's id and
-/// replicas, its last saved device record, the device records of the others, and the highest
-/// payload format it has seen in use (the fleet's format never goes down on its own).
+/// What the sync engine keeps in the note library about the account, the zone and the devices
+/// syncing it (Docs/LIBRARY.md, "Sync metadata"; Docs/FORMAT.md, "Mixed fleets"): this
+/// device's id and replicas, its last saved device record, the device records of the others,
+/// the highest payload format it has seen in use (the fleet's format never goes down on its
+/// own), the account the synced data belongs to, the notes kept from earlier accounts, and
+/// whether the zone is known to exist.
 struct FleetState: Equatable, Sendable {
     /// This device's record name (``DeviceSchema/recordNamePrefix`` and an id).
     var deviceID: String
@@ -26,6 +28,16 @@ struct FleetState: Equatable, Sendable {
     /// Set when more records were passed over than ``skipped`` keeps: the reader version this
     /// device had then; once it reads more, the whole change feed is read again instead.
     var skippedOverflow: UInt16?
+    /// The account the zone's data (change tags, device records, transport state) belongs to;
+    /// nil: none yet, or signed out.
+    var account: String?
+    /// Whether an account was signed out and none signed in since.
+    var signedOut = false
+    /// Notes kept on this device from an earlier account (name → that account), synced nowhere
+    /// until the app adopts them or that account signs in again.
+    var localOnly: [String: String] = [:]
+    /// Whether the zone is known to exist, to be saved, or deleted and waiting for the app.
+    var zone: NoteSyncZoneStatus = .needsSaving
 
     /// Another device as last received.
     struct KnownDevice: Codable, Equatable, Sendable {
@@ -74,12 +86,17 @@ struct FleetState: Equatable, Sendable {
         var devices: [String: KnownDevice]
         var skipped: [String: UInt16]?
         var skippedOverflow: UInt16?
+        var account: String?
+        var signedOut: Bool?
+        var localOnly: [String: String]?
+        var zone: String?
     }
 
     func encoded() throws(NoteSyncError) -> [UInt8] {
         let stored = Stored(version: 1, deviceID: deviceID, replicas: replicas, highWater: highWater, watchingSince: watchingSince,
                             feedReadFromStart: feedReadFromStart, ownRecord: ownRecord.map(StoredRecord.init), devices: devices,
-                            skipped: skipped, skippedOverflow: skippedOverflow)
+                            skipped: skipped, skippedOverflow: skippedOverflow, account: account, signedOut: signedOut ? true : nil,
+                            localOnly: localOnly.isEmpty ? nil : localOnly, zone: zone.storedName)
         do {
             return Array(try JSONEncoder().encode(stored))
         } catch {
@@ -133,6 +150,11 @@ struct FleetState: Equatable, Sendable {
             state.devices = stored.devices
             state.skipped = stored.skipped ?? [:]
             state.skippedOverflow = stored.skippedOverflow
+            state.account = stored.account
+            state.signedOut = stored.signedOut ?? false
+            state.localOnly = stored.localOnly ?? [:]
+            // A state written before zones were tracked: the zone is saved (once) when next needed.
+            state.zone = stored.zone.flatMap(NoteSyncZoneStatus.init(storedName:)) ?? .needsSaving
             return state
         } catch let error as NoteSyncError {
             throw error
@@ -142,4 +164,37 @@ struct FleetState: Equatable, Sendable {
     }
 
     private init(deviceID: String) { self.deviceID = deviceID }
+
+    /// Forgets everything the zone's account told this device: its own record, the other
+    /// devices, what the feed held, and whether the zone exists.
+    mutating func forgetAccountData() {
+        ownRecord = nil
+        devices = [:]
+        watchingSince = nil
+        feedReadFromStart = false
+        skipped = [:]
+        skippedOverflow = nil
+        highWater = 1
+        zone = .needsSaving
+    }
+}
+
+extension NoteSyncZoneStatus {
+    /// The name kept in the library.
+    var storedName: String {
+        switch self {
+        case .needsSaving: return "needsSaving"
+        case .exists: return "exists"
+        case .deletedAwaitingConsent: return "deletedAwaitingConsent"
+        }
+    }
+
+    init?(storedName: String) {
+        switch storedName {
+        case "needsSaving": self = .needsSaving
+        case "exists": self = .exists
+        case "deletedAwaitingConsent": self = .deletedAwaitingConsent
+        default: return nil
+        }
+    }
 }

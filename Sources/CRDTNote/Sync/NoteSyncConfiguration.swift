@@ -11,12 +11,17 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
         case deleteWins
     }
 
-    /// What happens when the user deleted the zone (`userDeletedZone`).
+    /// What happens when the zone was deleted: a request fails with `userDeletedZone`, or the
+    /// server reports the zone deleted (``NoteSyncZoneDeletion/Reason/deleted``). A purged
+    /// zone always removes the local notes; a zone that vanished (`zoneNotFound`, a server
+    /// reset) is always saved again.
     public enum UserDeletedZonePolicy: Hashable, Sendable {
-        /// Recreate the zone and upload every local note again (default).
+        /// Keep the local notes, send nothing and do not create the zone again until the app
+        /// consents (``NoteSyncCore/consentToRecreateZone()``); until then syncing throws
+        /// `.zoneDeletedByUser` (default: re-creating a zone the user deleted needs the user).
+        case waitForConsent
+        /// Create the zone again and send every local note into it.
         case recreateAndUpload
-        /// Stop and throw `.zoneDeletedByUser`; the app decides (e.g. asks, or wipes local data).
-        case stopSyncing
     }
 
     /// The zone holding the notes.
@@ -74,7 +79,7 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     public init(zone: RecordZoneID = RecordZoneID(zoneName: "Notes"), maxAttempts: Int = 8, batchSize: Int = 200,
                 pageLimit: Int = 200, baseBackoff: Duration = .milliseconds(500), maxBackoff: Duration = .seconds(60),
                 deleteConflictPolicy: DeleteConflictPolicy = .editResurrects,
-                userDeletedZonePolicy: UserDeletedZonePolicy = .recreateAndUpload, recordType: String = NoteSchema.recordType,
+                userDeletedZonePolicy: UserDeletedZonePolicy = .waitForConsent, recordType: String = NoteSchema.recordType,
                 recordLimits: NoteLimits = .default, textMirror: NoteTextMirror = .asset,
                 payloadFormat: PayloadFormatPolicy = .automatic, activityWindow: Duration = .seconds(30 * 86_400),
                 deviceName: String? = nil) {

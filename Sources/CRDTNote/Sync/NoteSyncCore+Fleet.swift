@@ -37,13 +37,16 @@ extension NoteSyncCore {
     public func announcementDue() throws(NoteSyncError) -> String? {
         let configuration = self.configuration
         let now = self.now
-        return try readFleet { (state) throws(NoteSyncError) -> String? in
-            let wanted = Self.announcement(state, configuration: configuration, now: now)
-            // Never saved, or a saved copy that no longer reads as a device record: save it (again).
-            guard let saved = state.ownRecord, let said = try? DeviceAnnouncement(record: saved) else { return state.deviceID }
-            let fresh = now - said.lastSync < FleetState.milliseconds(NoteSyncConfiguration.announcementInterval) && now >= said.lastSync
-            return said.sameContent(as: wanted) && fresh ? nil : state.deviceID
-        }
+        return try readFleet { Self.dueAnnouncement($0, configuration: configuration, now: now) }
+    }
+
+    /// This device's record name when its record is due to be saved, else nil.
+    static func dueAnnouncement(_ state: FleetState, configuration: NoteSyncConfiguration, now: Int64) -> String? {
+        let wanted = announcement(state, configuration: configuration, now: now)
+        // Never saved, or a saved copy that no longer reads as a device record: save it (again).
+        guard let saved = state.ownRecord, let said = try? DeviceAnnouncement(record: saved) else { return state.deviceID }
+        let fresh = now - said.lastSync < FleetState.milliseconds(NoteSyncConfiguration.announcementInterval) && now >= said.lastSync
+        return said.sameContent(as: wanted) && fresh ? nil : state.deviceID
     }
 
     /// The device record to save now (on the last saved copy, so its change tag is current).
@@ -135,6 +138,8 @@ extension NoteSyncCore {
         try updateFleet { state, _ in
             if state.watchingSince == nil { state.watchingSince = now }
             if fromStart { state.feedReadFromStart = true }
+            // The feed was read from the zone, so it exists (a zone awaiting consent stays so).
+            if state.zone == .needsSaving { state.zone = .exists }
         }
     }
 

@@ -5,10 +5,25 @@ extension NoteSyncCore {
     /// A note with unsaved changes is merged as a conflict would be, so nothing typed is lost;
     /// app fields stamped on both sides keep the later change of each. Throws, changing nothing,
     /// when the record cannot be read (damaged, newer than this library, asset not downloaded);
-    /// the caller goes on with the other records. Records of another type (device records)
-    /// are passed over.
+    /// the failure is also named in the report's ``NoteSyncReport/failures`` and the caller
+    /// goes on with the other records. Records of another type are passed over.
+    ///
+    /// The base kept for the next save is the newer of the one held and `stored`: a record
+    /// older than the base (by the server's modification time, when both carry one; records
+    /// can arrive late and out of order) is merged in, which is harmless, but does not replace
+    /// the base, so the next save is not built on a change tag the server has moved past.
     @discardableResult
     public mutating func receive(_ stored: CloudRecord) throws(NoteSyncError) -> NoteSyncChange? {
+        do {
+            return try receiveRecord(stored)
+        } catch {
+            noteFailed(error, name: stored.recordName)
+            throw error
+        }
+    }
+
+    /// ``receive(_:)`` without the report of its failure.
+    mutating func receiveRecord(_ stored: CloudRecord) throws(NoteSyncError) -> NoteSyncChange? {
         if stored.recordType == DeviceSchema.recordType {
             try receiveDevice(stored)
             return nil
@@ -43,6 +58,7 @@ extension NoteSyncCore {
                         // Changed elsewhere, and this device deleted it without seeing that change.
                         if configuration.deleteConflictPolicy == .deleteWins { return nil }
                         statistics.notesResurrected += 1
+                        report.droppedDeletes.insert(name)
                     }
                     let text = try Self.text(from: stored, replica: access.library.replica)
                     try access.createSynced(name, note: text, fields: NoteFieldStamps.updates(from: stored, over: nil), server: stored)
@@ -50,11 +66,11 @@ extension NoteSyncCore {
                     return .added
                 }
                 let before = try access.note(name)
+                let metadata = try access.server(of: name)
                 let remote: NoteText
-                let base: CloudRecord
+                var base: CloudRecord
                 if local.unsaved {
                     // Local changes meet a newer server record: merge as a conflict would.
-                    let metadata = try access.server(of: name)
                     let format = try Self.writtenFormat(access, configuration: configuration, now: now)
                     let client = try Self.makeRecord(for: before, name: name, state: local, basedOn: metadata,
                                                      configuration: configuration, format: format)
@@ -67,6 +83,7 @@ extension NoteSyncCore {
                     remote = try Self.text(from: stored, replica: access.library.replica)
                     base = stored
                 }
+                if let metadata, Self.isNewer(metadata, than: stored) { base = metadata } // delivered late: keep the newer base
                 var note = before
                 do {
                     try note.merge(remote, recordingPatch: false)
@@ -87,14 +104,35 @@ extension NoteSyncCore {
         }
     }
 
+    /// Whether `known` (the base held) is a later server version than `arriving`: both carry the
+    /// server's modification time and `known`'s is later. Without both times the arriving
+    /// record is taken (it is what the server sent last).
+    static func isNewer(_ known: CloudRecord, than arriving: CloudRecord) -> Bool {
+        guard known.recordChangeTag != nil, let knownTime = known.modified?.timestamp,
+              let arrivingTime = arriving.modified?.timestamp else { return false }
+        return knownTime > arrivingTime
+    }
+
     /// A note was deleted on the server; returns `.removed` when the local note went away
     /// (a note with unsaved changes follows the delete policy).
     @discardableResult
     public mutating func receiveDeletion(of name: String) throws(NoteSyncError) -> NoteSyncChange? {
+        do {
+            return try receiveDeletionOf(name)
+        } catch {
+            noteFailed(error, name: name)
+            throw error
+        }
+    }
+
+    /// ``receiveDeletion(of:)`` without the report of its failure.
+    mutating func receiveDeletionOf(_ name: String) throws(NoteSyncError) -> NoteSyncChange? {
         sent[name] = nil
         if try receiveDeviceDeletion(name) { return nil }
         let policy = configuration.deleteConflictPolicy
-        let outcome = try access { (access) throws(NoteSyncError) -> DeletionOutcome in
+        let outcome = try updateFleet { (state, access) throws(NoteSyncError) -> DeletionOutcome in
+            // A note kept from another account is not this zone's record.
+            guard state.localOnly[name] == nil else { return .none }
             do throws(NoteLibraryError) {
                 try access.deleteWasSent(name)
                 guard let local = access.state(of: name) else { return .none }

@@ -1,21 +1,23 @@
 /// Saving: which record to send, what a saved record confirms, what a failed save needs.
 extension NoteSyncCore {
     /// The record to send for a note (its text and app fields written on the server metadata
-    /// the library keeps), or nil when the note is gone or has nothing unsaved. Makes every
+    /// the library keeps), or nil when the note is gone, has nothing unsaved, was kept from
+    /// another account, or nothing is sent now (signed out, zone awaiting consent). Makes every
     /// change in the library durable first, so nothing reaches the server that a crash could
     /// take back. Remembers the record and the note's revision for ``recordWasSaved(_:)``.
     /// Throws when the record cannot be written (e.g. the base record is newer than this library).
     /// The name ``announcementDue()`` returns gives this device's record.
     public mutating func recordToSend(for name: String) throws(NoteSyncError) -> CloudRecord? {
         if try isOwnDevice(name) {
+            guard !(try readFleet { $0.sendingBlocked }) else { return nil }
             let record = try deviceRecordToSend()
             sent[name] = SentRecord(revision: 0, record: record)
             return record
         }
         let configuration = self.configuration
         let now = self.now
-        let built = try access { (access) throws(NoteSyncError) -> SentRecord? in
-            guard let local = access.state(of: name), local.unsaved else { return nil }
+        let built = try updateFleet { (state, access) throws(NoteSyncError) -> SentRecord? in
+            guard let local = access.state(of: name), local.unsaved, !state.sendingBlocked, state.localOnly[name] == nil else { return nil }
             do {
                 try access.flush()
                 let note = try access.note(name)
@@ -79,8 +81,16 @@ extension NoteSyncCore {
     }
 
     /// Decides what a failed save of note `name` needs; merges conflicts into the note and
-    /// applies the delete policy on the way. Permanent failures are recorded in the report.
+    /// applies the delete policy on the way. Permanent failures are recorded in the report
+    /// (`.giveUp` in its ``NoteSyncReport/failures``, `.stop` in its ``NoteSyncReport/errors``).
     public mutating func recordSaveFailed(_ name: String, error: RecordStoreError) -> SaveFailureDecision {
+        let decision = saveFailureDecision(name, error: error)
+        if case .stop(let stop) = decision { report.errors.append(stop) }
+        return decision
+    }
+
+    /// What a failed save of note `name` needs (``recordSaveFailed(_:error:)``).
+    mutating func saveFailureDecision(_ name: String, error: RecordStoreError) -> SaveFailureDecision {
         sent[name] = nil
         do {
             if try isOwnDevice(name) { return deviceSaveFailed(name, error: error) }

@@ -136,33 +136,4 @@ public struct NoteSyncCore: Sendable {
         if error.noteName == nil { error.noteName = name }
         report.failures[name] = error
     }
-
-    // MARK: Zone
-
-    /// The zone vanished (`zoneNotFound`, or `userDeletedZone` with `.recreateAndUpload`):
-    /// forgets pending deletes and marks every note to be created again. Call it once per failed
-    /// request, however many of its items reported the zone; the transport forgets its own
-    /// state (change token). Throws `.zoneDeletedByUser` under `.stopSyncing`.
-    public mutating func zoneWasLost(_ error: RecordStoreError) throws(NoteSyncError) {
-        if error.zoneErrorCode == .userDeletedZone && configuration.userDeletedZonePolicy == .stopSyncing {
-            throw NoteSyncError(.zoneDeletedByUser, storeError: error, "the user deleted the notes zone")
-        }
-        statistics.zoneRecoveries += 1
-        sent.removeAll()
-        try forgetOwnDeviceRecord()
-        try access { (access) throws(NoteSyncError) in
-            do throws(NoteLibraryError) {
-                for name in access.names() { try Self.forgetServerIdentity(of: name, in: access) }
-                for pending in access.pendingDeletes() { try access.deleteWasSent(pending.name) }
-            } catch {
-                throw NoteSyncError(library: error)
-            }
-        }
-    }
-
-    /// Marks note `name` to be created again on the server (its record no longer exists there).
-    static func forgetServerIdentity(of name: String, in access: LibrarySyncAccess) throws(NoteLibraryError) {
-        guard let base = try access.server(of: name) else { return }
-        try access.recordSynced(name, merged: nil, fields: [], confirms: nil, server: base.withoutServerIdentity())
-    }
 }

@@ -2,7 +2,7 @@
 extension NoteSyncEngine {
     /// Sends pending deletes in batches.
     func pushDeletes() async throws(NoteSyncError) {
-        let names = try core.pendingDeleteNames()
+        let names = try core.pendingChanges().recordsToDelete
         // A delete leaves the device only once the library holds it durably.
         if !names.isEmpty { try flushLibrary() }
         var start = 0
@@ -52,21 +52,7 @@ extension NoteSyncEngine {
         }
         var keep: [String] = []
         for name in names {
-            guard let stored = current[name] else {
-                try core.deleteWasSent(name) // already gone
-                continue
-            }
-            if stored.recordChangeTag == (try core.pendingDeleteTag(name)) || configuration.deleteConflictPolicy == .deleteWins {
-                keep.append(name)
-            } else {
-                do {
-                    try core.receive(stored)
-                } catch where error.code == .persistFailed {
-                    throw error
-                } catch {
-                    core.noteFailed(error, name: name) // unreadable: neither deleted nor applied
-                }
-            }
+            if try core.deleteToSend(for: name, afterFetching: current[name]) { keep.append(name) }
         }
         return keep
     }

@@ -130,7 +130,11 @@ extension NoteSyncEngine {
             throw error
         } catch where error.code == .assetUnavailable {
             core.statistics.recordsRefetched += 1
-            if !(try await refetchAndReceive(stored.recordName)) { core.statistics.recordsPassedOver += 1 }
+            if try await refetchAndReceive(stored.recordName) {
+                core.report.failures[stored.recordName] = nil // the copy fetched again was read
+            } else {
+                core.statistics.recordsPassedOver += 1
+            }
         } catch {
             passOver(stored.recordName, error)
         }

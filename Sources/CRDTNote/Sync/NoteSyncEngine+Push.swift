@@ -6,7 +6,7 @@ extension NoteSyncEngine {
         try await ensureZone()
         try await pushDeletes()
         // This device's record, when due, goes with the first batch of notes.
-        let names = (try core.announcementDue().map { [$0] } ?? []) + (try core.unsavedNoteNames())
+        let names = try core.pendingChanges().recordsToSave
         var start = 0
         while start < names.count {
             let end = min(start + configuration.batchSize, names.count)
@@ -52,7 +52,7 @@ extension NoteSyncEngine {
             if let zoneCode = error.zoneErrorCode, zoneCode != .changeTokenExpired {
                 // One recovery for the request, however many of its items named the zone.
                 try await recoverZone(after: error)
-                remaining = try core.unsavedNoteNames().filter { remaining.contains($0) }
+                remaining = try core.pendingChanges().recordsToSave.filter { remaining.contains($0) }
                 if attempt >= configuration.maxAttempts {
                     throw NoteSyncError(.attemptsExhausted, storeError: error, "the zone kept vanishing: \(error)")
                 }

@@ -118,39 +118,57 @@ public actor NoteSyncEngine {
         }
     }
 
-    /// Creates the zone once per engine (and again after it vanished).
+    /// Makes sure the zone exists: saved only when the library does not know it exists (first
+    /// sync, after it vanished, after the app consented to re-creating it), never on every
+    /// launch, which would undo a deletion made while the app was closed. Throws `.signedOut`
+    /// after a sign-out and `.zoneDeletedByUser` while a deleted zone waits for consent.
     func ensureZone() async throws(NoteSyncError) {
         guard !zoneReady else { return }
-        var attempt = 0
-        while true {
-            attempt += 1
-            do {
-                try await store.createZone(configuration.zone)
-                zoneReady = true
-                break
-            } catch {
-                guard error.isTransient else { throw zoneFailure(error) }
-                try await backOff(after: error, attempt: attempt)
-            }
+        if try core.isSignedOut() {
+            throw NoteSyncError(.signedOut, "the account signed out; nothing syncs until an account signs in")
+        }
+        switch try core.zoneStatus() {
+        case .deletedAwaitingConsent:
+            throw NoteSyncCore.zoneDeletedByUser(nil)
+        case .exists:
+            zoneReady = true
+        case .needsSaving:
+            try await saveZone()
         }
         try await ensureSubscription()
     }
 
-    /// The error to throw for a zone-level failure that cannot be retried.
-    func zoneFailure(_ error: RecordStoreError) -> NoteSyncError {
-        if error.zoneErrorCode == .userDeletedZone && configuration.userDeletedZonePolicy == .stopSyncing {
-            return NoteSyncError(.zoneDeletedByUser, storeError: error, "the user deleted the notes zone")
+    /// Saves the zone and remembers that it exists.
+    func saveZone() async throws(NoteSyncError) {
+        var attempt = 0
+        while true {
+            attempt += 1
+            do throws(RecordStoreError) {
+                try await store.createZone(configuration.zone)
+            } catch {
+                guard error.isTransient else { throw NoteSyncError(.storeFailure, noteName: error.recordName, storeError: error, "\(error)") }
+                try await backOff(after: error, attempt: attempt)
+                continue
+            }
+            try core.zoneWasSaved()
+            zoneReady = true
+            return
         }
-        return NoteSyncError(.storeFailure, noteName: error.recordName, storeError: error, "\(error)")
     }
 
     /// After the zone vanished (server reset, user deletion), once per failed request: recreate
-    /// it and read the feed from the start; notes are created again after that.
+    /// it and read the feed from the start; notes are created again after that. A zone the user
+    /// deleted waits for the app's consent instead (`.zoneDeletedByUser`).
     func recoverZone(after error: RecordStoreError) async throws(NoteSyncError) {
-        try core.zoneWasLost(error)
         // The zone's change feed and subscriptions went with it.
+        try forgetZoneTransport()
+        try core.zoneWasLost(error)
+        try await ensureZone()
+    }
+
+    /// Forgets the change token and subscription of a zone that is gone.
+    func forgetZoneTransport() throws(NoteSyncError) {
         try saveTransport(EngineTransportState())
         zoneReady = false
-        try await ensureZone()
     }
 }

@@ -48,8 +48,12 @@ extension CRDTNoteErrorCode<NoteSyncError> {
     public static var attemptsExhausted: Self { Self(rawValue: "attemptsExhausted") }
     /// A note's record is over the store's per-record limit even alone.
     public static var recordTooLarge: Self { Self(rawValue: "recordTooLarge") }
-    /// The user deleted the zone and the policy is `.stopSyncing`.
+    /// The zone was deleted and waits for the app's consent to be created again
+    /// (`UserDeletedZonePolicy.waitForConsent`); nothing is sent until then.
     public static var zoneDeletedByUser: Self { Self(rawValue: "zoneDeletedByUser") }
+    /// The account signed out (``NoteSyncCore/accountChanged(to:localNotes:)`` with nil):
+    /// nothing syncs until an account signs in.
+    public static var signedOut: Self { Self(rawValue: "signedOut") }
     /// A record could not be read or merged (corrupt payload, newer schema version, or a
     /// state that contradicts the local one).
     public static var recordUnreadable: Self { Self(rawValue: "recordUnreadable") }

@@ -81,6 +81,12 @@ public struct NoteSyncReport: Hashable, Sendable {
     /// Notes that could not be read, merged or saved, and why. Their local data and their
     /// server record are left as they were; the rest of the sync went on.
     public var failures: [String: NoteSyncError] = [:]
+    /// Failures not about one note that stopped a step (`.stop` decisions: quota full, the
+    /// library cannot be written), in order.
+    public var errors: [NoteSyncError] = []
+    /// Pending deletes dropped because an edit made on another device after the version
+    /// deleted here brought the note back: a transport with its own queue removes them from it.
+    public var droppedDeletes: Set<String> = []
 
     /// Nothing done.
     package init() {}
