@@ -48,7 +48,7 @@ extension SyncEngineModel {
 
     /// The zone went away on the server for `reason`; the next fetch reports it. The caller
     /// deletes the zone in the database itself.
-    public func zoneWasDeleted(reason: ExternalSyncEvent.ZoneDeletion.Reason) {
+    public func zoneWasDeleted(reason: NoteSyncZoneDeletion.Reason) {
         zoneNotices.append(ExternalSyncEvent.ZoneDeletion(zone: zone, reason: reason))
     }
 

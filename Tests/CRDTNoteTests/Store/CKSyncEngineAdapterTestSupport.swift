@@ -76,7 +76,7 @@ struct EngineDevice {
     /// Keeps what the adapter reported.
     mutating func collectReport() async {
         let report = await adapter.takeReport()
-        errors += report.errors
+        errors += report.notes.errors
         failures.merge(report.notes.failures) { $1 }
     }
 

@@ -204,3 +204,92 @@ import CRDTNoteDurableFiles
         #expect(b.failures["bad"]?.code == .recordUnreadable, "\(b.failures)")
     }
 }
+
+/// Accounts and zones: the engine clears its queue at an account change, a zone goes away.
+@Suite struct CKSyncEngineAdapterAccountTests {
+    let zone = NoteSyncConfiguration().zone
+
+    /// After switching from account A to B (and after a crash right after the switch, which
+    /// loses the engine's latest state), no note of A is ever saved in B's database; the notes
+    /// stay on the device, and a note typed in B after the switch reaches B.
+    @Test func noRecordOfOneAccountIsSavedInAnother() async throws {
+        let databaseA = InMemoryCloudDatabase()
+        let databaseB = InMemoryCloudDatabase()
+        try await databaseA.saveZone(zone)
+        try await databaseB.saveZone(zone)
+        var device = try EngineDevice(1, database: databaseA, account: "A")
+        await device.start()
+        try await device.type("of A", into: "a1")
+        try await device.type("also A", into: "a2")
+        await device.sync()
+        #expect(try await serverNotes(databaseA) == ["a1": "of A", "a2": "also A"])
+        try await device.type(" edited", into: "a1")   // unsaved when the account changes
+        device.database = databaseB
+        device.account = "B"
+        try await device.model.changeAccount(to: "B", database: databaseB)
+        await device.sync()
+        try await device.crashAndRelaunch()
+        await device.sync()
+        #expect(try await serverNotes(databaseB).isEmpty)
+        #expect(Set(try libraryNotes(device.library).keys) == ["a1", "a2"])
+        try await device.type("of B", into: "b1")
+        await device.sync()
+        #expect(try await serverNotes(databaseB) == ["b1": "of B"])
+        #expect(try await serverNotes(databaseA) == ["a1": "of A", "a2": "also A"])
+    }
+
+    /// The user purged the app's data: the local copies go (listed in the report for an
+    /// export), and nothing is uploaded again, even after an edit.
+    @Test func aPurgedZoneIsNotFilledAgain() async throws {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(zone)
+        var device = try EngineDevice(1, database: database)
+        await device.start()
+        try await device.type("secret", into: "n")
+        await device.sync()
+        _ = await device.adapter.takeReport()
+        try await database.deleteZone(zone)
+        await device.model.zoneWasDeleted(reason: .purged)
+        await device.sync()
+        try? await device.type("typed later", into: "m")
+        await device.sync()
+        #expect(await database.allRecords(in: zone).isEmpty)
+        #expect(try libraryNotes(device.library)["n"] == nil)
+    }
+
+    /// An encrypted-data reset: the zone comes back and every note is uploaded again.
+    @Test func anEncryptedDataResetUploadsEveryNoteAgain() async throws {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(zone)
+        var device = try EngineDevice(1, database: database)
+        await device.start()
+        try await device.type("one", into: "n1")
+        try await device.type("two", into: "n2")
+        await device.sync()
+        try await database.deleteZone(zone)
+        await device.model.zoneWasDeleted(reason: .encryptedDataReset)
+        await device.sync()
+        #expect(try await serverNotes(database) == ["n1": "one", "n2": "two"])
+        #expect(device.errors.isEmpty, "\(device.errors)")
+    }
+
+    /// A zone deleted by a program is not re-created until the app consents; then every note
+    /// goes up again.
+    @Test func aDeletedZoneWaitsForConsent() async throws {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(zone)
+        var device = try EngineDevice(1, database: database)
+        await device.start()
+        try await device.type("one", into: "n1")
+        await device.sync()
+        try await database.deleteZone(zone)
+        await device.model.zoneWasDeleted(reason: .deleted)
+        await device.sync()
+        try await device.type(" more", into: "n1")
+        await device.sync()
+        #expect(await database.allRecords(in: zone).isEmpty)
+        await device.adapter.consentToRecreateZone(engine: device.model)
+        await device.sync()
+        #expect(try await serverNotes(database) == ["n1": "one more"])
+    }
+}

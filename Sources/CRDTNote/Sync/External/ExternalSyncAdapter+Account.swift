@@ -1,45 +1,45 @@
-/// Account changes and zones that went away: nothing is ever uploaded into an account the
-/// library's notes do not belong to, and a zone the user removed is not filled again unasked.
+/// Account changes and zones that went away, by the core's rules (``NoteSyncCore/accountChanged(to:localNotes:)``,
+/// ``NoteSyncCore/zoneWasDeleted(_:)``): nothing is ever uploaded into an account the library's
+/// notes do not belong to, and a zone the user removed is not filled again unasked.
 extension ExternalSyncAdapter {
-    /// Why sending is held back until the app decides (nil: sending goes on).
-    enum Hold: Hashable, Sendable {
-        /// The account changed or was signed out of; the notes belong to `previous`.
-        case account(previous: String)
-        /// The notes zone was deleted or purged by the user.
-        case zoneRemoved(ExternalSyncEvent.ZoneDeletion.Reason)
-    }
-
-    /// Whether batches may be built.
-    var sendingAllowed: Bool { hold == nil }
-
-    /// The engine cleared its pending changes and tokens for an account change. Signing in (the
-    /// first account this process sees) sends what the library holds; signing out or switching
-    /// holds every send, so the previous account's notes never reach another account.
+    /// The engine cleared its pending changes and tokens for an account change; the core decides
+    /// what becomes of the notes, and the engine's queue is built again from the library.
     func accountChanged(_ change: ExternalSyncEvent.AccountChange, engine: some ExternalSyncEngine) async {
+        let account: String?
         switch change {
-        case .signIn:
-            guard sendingAllowed else { return }
-            await reconcile(engine: engine)
-        case .signOut(let previous), .switchAccounts(let previous, _):
-            if hold == nil { hold = .account(previous: previous) }
-            await engine.removePendingRecordChanges(await engine.pendingRecordChanges())
-            failed(NoteSyncError(.storeFailure, "the iCloud account changed: sending is held until the app decides what becomes of the notes"))
+        case .signIn(let current), .switchAccounts(_, let current): account = current
+        case .signOut: account = nil
         }
+        let policy = notesAtAccountChange
+        guard let outcome = attempt({ (core) throws(NoteSyncError) in try core.accountChanged(to: account, localNotes: policy) }) else { return }
+        if outcome.kind != .unchanged { accountChanges.append(outcome) }
+        if outcome.transportMustReset { await engine.removePendingRecordChanges(await engine.pendingRecordChanges()) }
+        await reconcile(engine: engine)
     }
 
-    /// The notes zone went away. An encrypted-data reset re-creates it and uploads every note
-    /// again; a zone the user deleted or purged is not filled again unless the configuration's
-    /// `userDeletedZonePolicy` says so for a deleted one.
-    func zoneWentAway(_ reason: ExternalSyncEvent.ZoneDeletion.Reason, engine: some ExternalSyncEngine) async {
-        switch reason {
-        case .encryptedDataReset:
-            await recreateZone(after: RecordStoreError(.zoneNotFound, "the user reset their encrypted data"), engine: engine)
-        case .deleted where core.configuration.userDeletedZonePolicy == .recreateAndUpload:
-            await recreateZone(after: RecordStoreError(.userDeletedZone, "the notes zone was deleted"), engine: engine)
-        case .deleted, .purged:
-            hold = .zoneRemoved(reason)
-            await engine.removePendingRecordChanges(await engine.pendingRecordChanges())
-            failed(NoteSyncError(.zoneDeletedByUser, "the notes zone was \(reason == .purged ? "purged" : "deleted") by the user: nothing is uploaded again"))
-        }
+    /// The notes zone went away: a purge removes the local copies (listed in the report), a
+    /// deletion waits for the app's consent (``consentToRecreateZone(engine:)``), an
+    /// encrypted-data reset sends every note again into a new zone.
+    func zoneWentAway(_ reason: NoteSyncZoneDeletion.Reason, engine: some ExternalSyncEngine) async {
+        guard let outcome = attempt({ (core) throws(NoteSyncError) in try core.zoneWasDeleted(reason) }) else { return }
+        zoneDeletions.append(outcome)
+        await engine.removePendingRecordChanges(await engine.pendingRecordChanges())
+        await reconcile(engine: engine)
+    }
+
+    /// The app consents to create the notes zone again after the user deleted it: every note is
+    /// sent again.
+    public func consentToRecreateZone(engine: some ExternalSyncEngine) async {
+        guard attempt({ (core) throws(NoteSyncError) in try core.consentToRecreateZone() }) != nil else { return }
+        await reconcile(engine: engine)
+    }
+
+    /// Lets notes kept on the device from an earlier account (nil: all of them) sync into the
+    /// current one; returns the names adopted.
+    @discardableResult
+    public func adoptLocalNotes(_ names: [String]? = nil, engine: some ExternalSyncEngine) async -> [String] {
+        guard let adopted = attempt({ (core) throws(NoteSyncError) in try core.adoptLocalNotes(names) }) else { return [] }
+        await reconcile(engine: engine)
+        return adopted
     }
 }

@@ -15,6 +15,7 @@ extension ExternalSyncAdapter {
         case .fetchedRecordZoneChanges(let modified, let deleted):
             await received(modified, deleted: deleted, engine: engine)
         case .sentDatabaseChanges(let sent):
+            if sent.saved.contains(zone) { attempt { (core) throws(NoteSyncError) in try core.zoneWasSaved() } }
             for (failedZone, error) in sent.failedSaves where failedZone == zone {
                 failed(NoteSyncError(.storeFailure, storeError: error, "cannot create the notes zone: \(error)"))
             }

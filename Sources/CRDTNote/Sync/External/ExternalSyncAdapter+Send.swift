@@ -9,10 +9,7 @@ extension ExternalSyncAdapter {
     /// the one deleted here (CloudKit deletes unconditionally): a version saved elsewhere since
     /// is received instead, so another device's edit is not deleted unseen.
     public func nextBatch(pending: [PendingRecordChange], engine: some ExternalSyncEngine) async -> ExternalSyncBatch? {
-        guard sendingAllowed, !pending.isEmpty else { return nil }
-        guard attempt({ (core) throws(NoteSyncError) in try core.flushLibrary() }) != nil,
-              let deletes = attempt({ (core) throws(NoteSyncError) in Set(try core.pendingDeleteNames()) })
-        else { return nil }
+        guard !pending.isEmpty, attempt({ (core) throws(NoteSyncError) in try core.flushLibrary() }) != nil else { return nil }
         var records: [CloudRecord] = []
         var bytes = 0
         var toDelete: [String] = []
@@ -21,10 +18,8 @@ extension ExternalSyncAdapter {
             guard records.count + toDelete.count < batchLimits.maxRecordsPerRequest else { break }
             switch change {
             case .delete(let name):
-                guard deletes.contains(name) else { dropped.append(change); continue }
-                if await deleteIsCurrent(name, engine: engine) { toDelete.append(name) } else { dropped.append(change) }
+                if await deleteToSend(name, engine: engine) { toDelete.append(name) } else { dropped.append(change) }
             case .save(let name):
-                if deletes.contains(name) { dropped.append(change); continue }
                 guard case let record?? = attempt({ (core) throws(NoteSyncError) in try core.recordToSend(for: name) }) else {
                     dropped.append(change)   // nothing left to send, or it cannot be built (reported)
                     continue
@@ -40,23 +35,23 @@ extension ExternalSyncAdapter {
         return ExternalSyncBatch(recordsToSave: records, recordNamesToDelete: toDelete)
     }
 
-    /// Whether the server still holds the version of `name` this device deleted (or nothing).
-    /// A newer version is received (by default it brings the note back). A fetch that fails
-    /// lets the delete go, as `NoteSyncEngine` does: the send reports its own failure.
-    func deleteIsCurrent(_ name: String, engine: some ExternalSyncEngine) async -> Bool {
-        guard core.configuration.deleteConflictPolicy == .editResurrects else { return true }
+    /// Whether the delete of `name` is still to be sent (``NoteSyncCore/deleteToSend(for:)``)
+    /// and the server holds no version this device has not seen: the record is fetched by name
+    /// first, and a newer version is received instead of deleted
+    /// (``NoteSyncCore/deleteToSend(for:afterFetching:)``). A fetch that fails lets the delete
+    /// go, as `NoteSyncEngine` does: the send reports its own failure.
+    func deleteToSend(_ name: String, engine: some ExternalSyncEngine) async -> Bool {
+        guard attempt({ (core) throws(NoteSyncError) in try core.deleteToSend(for: name) }) == true else { return false }
         let current: CloudRecord?
         do {
             current = try await engine.fetchRecord(named: name)
         } catch {
-            if !error.isTransient { failed(NoteSyncError(.storeFailure, noteName: name, storeError: error, "cannot check the note before deleting it: \(error)")) }
+            if !error.isTransient {
+                failed(NoteSyncError(.storeFailure, noteName: name, storeError: error, "cannot check the note before deleting it: \(error)"))
+            }
             return true
         }
-        guard let current else { return true }
-        guard let tag = attempt({ (core) throws(NoteSyncError) in try core.pendingDeleteTag(name) }) else { return false }
-        if current.recordChangeTag == tag { return true }
-        attempt { (core) throws(NoteSyncError) in try core.receive(current) }
-        return false
+        return attempt({ (core) throws(NoteSyncError) in try core.deleteToSend(for: name, afterFetching: current) }) == true
     }
 
     /// The answer to a batch: saved records confirm their notes, failed ones are resolved as the
@@ -82,22 +77,18 @@ extension ExternalSyncAdapter {
                 zoneLost = error
             case .giveUp, .done:
                 break   // a note given up is named in the report's failures
-            case .stop(let error):
-                failed(error)
+            case .stop:
+                break   // in the report's errors
             }
         }
         for name in sent.deleted {
             attempt { (core) throws(NoteSyncError) in try core.deleteWasSent(name) }
         }
         for (name, error) in sent.failedDeletes.sorted(by: { $0.key < $1.key }) {
-            if error.code == .unknownItem {
-                attempt { (core) throws(NoteSyncError) in try core.deleteWasSent(name) }   // already gone
-            } else if error.zoneErrorCode == .zoneNotFound || error.zoneErrorCode == .userDeletedZone {
-                zoneLost = error
-            } else if error.isTransient {
-                again.append(.delete(name))
-            } else {
-                failed(NoteSyncError(.storeFailure, noteName: name, storeError: error, "cannot delete note: \(error)"))
+            switch core.deleteFailed(name, error: error) {
+            case .sendAgain, .retryLater: again.append(.delete(name))
+            case .recreateZone: zoneLost = error
+            case .fetchServerRecord, .giveUp, .done, .stop: break   // settled, or in the report's errors
             }
         }
         if !again.isEmpty { await engine.addPendingRecordChanges(again) }
@@ -119,11 +110,12 @@ extension ExternalSyncAdapter {
         }
     }
 
-    /// The zone is gone: one recovery for the whole batch, then the zone is saved again and every
-    /// note sent again.
+    /// The zone is gone (``NoteSyncCore/zoneWasLost(_:)``, once for the whole batch): the zone
+    /// is saved again and every note sent again, unless the user deleted it and the app has not
+    /// consented to re-create it.
     func recreateZone(after error: RecordStoreError, engine: some ExternalSyncEngine) async {
-        guard attempt({ (core) throws(NoteSyncError) in try core.zoneWasLost(error) }) != nil else { return }
-        await engine.addPendingZoneSave()
+        attempt { (core) throws(NoteSyncError) in try core.zoneWasLost(error) }
+        await engine.removePendingRecordChanges(await engine.pendingRecordChanges())
         await reconcile(engine: engine)
     }
 }

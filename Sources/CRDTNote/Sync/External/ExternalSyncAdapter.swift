@@ -13,23 +13,28 @@
 public actor ExternalSyncAdapter {
     /// Every sync decision, on the library.
     var core: NoteSyncCore
-    /// Failures since the last report that are not about one note.
-    var errors: [NoteSyncError] = []
+    /// What became of the notes at account changes and zone deletions since the last report.
+    var accountChanges: [NoteSyncAccountChange] = []
+    var zoneDeletions: [NoteSyncZoneDeletion] = []
+    /// What becomes of this device's notes when the account is signed out of or switched.
+    let notesAtAccountChange: NoteSyncAccountChange.LocalNotes
     /// Set when the library could not take a fetched change: the engine's state is then ahead of
     /// the notes and is not saved again in this process (the next launch fetches from the last
     /// state saved).
     var libraryFailed = false
     /// Whether the engine started without a saved state (its first fetch reads the zone from the start).
     var startedWithoutState: Bool
-    /// Why sending is held back (an account change, a zone the user removed); nil: it is not.
-    var hold: Hold?
     /// The most records and bytes one batch holds (CloudKit's request limits).
     let batchLimits: RecordStoreLimits
 
-    /// An adapter for `library`'s notes. `savedState` is what ``savedEngineState()`` returned for
-    /// the engine's configuration (nil on the first launch).
+    /// An adapter for `library`'s notes. `startedWithoutState`: the engine was created without a
+    /// saved state (``savedEngineState(in:)`` returned nil), so its first fetch reads the whole
+    /// zone. `notesAtAccountChange`: what becomes of the notes when the user signs out or
+    /// switches accounts (kept on the device, synced nowhere; or removed).
     public init(library: NoteLibrary, configuration: NoteSyncConfiguration = NoteSyncConfiguration(),
-                startedWithoutState: Bool, batchLimits: RecordStoreLimits = .cloudKit) {
+                notesAtAccountChange: NoteSyncAccountChange.LocalNotes = .keep, startedWithoutState: Bool,
+                batchLimits: RecordStoreLimits = .cloudKit) {
+        self.notesAtAccountChange = notesAtAccountChange
         self.core = NoteSyncCore(library: library, configuration: configuration)
         self.startedWithoutState = startedWithoutState
         self.batchLimits = batchLimits
@@ -45,10 +50,13 @@ public actor ExternalSyncAdapter {
     public var zone: RecordZoneID { core.configuration.zone }
 
     /// What happened since the last call: the core's report (changed notes, failures by note,
-    /// counts) and the failures that are about no one note (library, zone, account, fetch).
+    /// counts, failures about no one note in `notes.errors`), account changes and zone deletions.
     public func takeReport() -> ExternalSyncReport {
-        defer { errors = [] }
-        return ExternalSyncReport(notes: core.takeReport(), errors: errors)
+        defer {
+            accountChanges = []
+            zoneDeletions = []
+        }
+        return ExternalSyncReport(notes: core.takeReport(), accountChanges: accountChanges, zoneDeletions: zoneDeletions)
     }
 
     /// Records a failure for the report.
@@ -56,7 +64,7 @@ public actor ExternalSyncAdapter {
         if let name = error.noteName {
             core.noteFailed(error, name: name)
         } else {
-            errors.append(error)
+            core.report.errors.append(error)
         }
         if error.code == .persistFailed { libraryFailed = true }
     }
@@ -72,29 +80,22 @@ public actor ExternalSyncAdapter {
         }
     }
 
-    /// Makes the engine's pending changes match the library: a save for every unsaved note (and
-    /// this device's record when due), a delete for every pending delete, and no other change.
-    /// Call it at launch; the adapter calls it itself after account changes and zone resets.
+    /// Makes the engine's pending changes match the library (``NoteSyncCore/pendingChanges()``):
+    /// a save for every unsaved note and this device's record when due, a delete for every
+    /// pending delete, no other change; and a zone save when the zone is to be created. Call it
+    /// at launch; the adapter calls it itself after account changes and zone resets.
     public func reconcile(engine: some ExternalSyncEngine) async {
-        guard let wanted = attempt({ (core) throws(NoteSyncError) in try Self.wantedChanges(core) }) else { return }
-        let pending = Set(await engine.pendingRecordChanges())
-        let stale = pending.subtracting(wanted)
-        if !stale.isEmpty { await engine.removePendingRecordChanges(stale.sorted(by: Self.order)) }
-        let missing = wanted.subtracting(pending)
-        if !missing.isEmpty { await engine.addPendingRecordChanges(missing.sorted(by: Self.order)) }
-    }
-
-    /// Every change the library still has to send.
-    static func wantedChanges(_ core: NoteSyncCore) throws(NoteSyncError) -> Set<PendingRecordChange> {
-        var wanted = Set(try core.unsavedNoteNames().map(PendingRecordChange.save))
-        if let device = try core.announcementDue() { wanted.insert(.save(device)) }
-        for name in try core.pendingDeleteNames() { wanted.insert(.delete(name)) }
-        return wanted
-    }
-
-    /// A stable order for the changes handed to the engine.
-    static func order(_ a: PendingRecordChange, _ b: PendingRecordChange) -> Bool {
-        (a.recordName, a == .save(a.recordName) ? 0 : 1) < (b.recordName, b == .save(b.recordName) ? 0 : 1)
+        guard let (changes, zoneStatus) = attempt({ (core) throws(NoteSyncError) in (try core.pendingChanges(), try core.zoneStatus()) })
+        else { return }
+        let wanted = Set(changes.recordsToSave.map(PendingRecordChange.save) + changes.recordsToDelete.map(PendingRecordChange.delete))
+        let pending = await engine.pendingRecordChanges()
+        let stale = pending.filter { !wanted.contains($0) }
+        if !stale.isEmpty { await engine.removePendingRecordChanges(stale) }
+        let have = Set(pending)
+        let missing = changes.recordsToSave.map(PendingRecordChange.save).filter { !have.contains($0) }
+            + changes.recordsToDelete.map(PendingRecordChange.delete).filter { !have.contains($0) }
+        if zoneStatus == .needsSaving { await engine.addPendingZoneSave() }
+        if !missing.isEmpty { await engine.addPendingRecordChanges(missing) }
     }
 
     /// Tells the engine about notes the app changed through the library (edited, created,
@@ -111,9 +112,9 @@ public actor ExternalSyncAdapter {
     /// loses its pending delete).
     func followUp(_ names: Set<String>, engine: some ExternalSyncEngine) async {
         guard !names.isEmpty else { return }
-        guard let (unsaved, deletes) = attempt({ (core) throws(NoteSyncError) in
-            (Set(try core.unsavedNoteNames()), Set(try core.pendingDeleteNames()))
-        }) else { return }
+        guard let changes = attempt({ (core) throws(NoteSyncError) in try core.pendingChanges() }) else { return }
+        let unsaved = Set(changes.recordsToSave)
+        let deletes = Set(changes.recordsToDelete)
         var wanted: [PendingRecordChange] = []
         var unwanted: [PendingRecordChange] = []
         for name in names.sorted() {
@@ -129,9 +130,12 @@ public actor ExternalSyncAdapter {
 public struct ExternalSyncReport: Sendable {
     /// The notes that changed and failed, and the counts (``NoteSyncCore/takeReport()``).
     public var notes: NoteSyncReport
-    /// Failures about no one note: the library, the zone, the account, a fetch or send request.
-    public var errors: [NoteSyncError]
+    /// Account changes handled (which notes were kept on the device, removed, synced again).
+    public var accountChanges: [NoteSyncAccountChange]
+    /// Zone deletions handled; a purge lists the notes it removed, with their text, so the app
+    /// can offer to export them.
+    public var zoneDeletions: [NoteSyncZoneDeletion]
 
-    /// Whether nothing failed.
-    public var isClean: Bool { notes.failures.isEmpty && errors.isEmpty }
+    /// Whether nothing failed (no note failed, no error about the library, zone or account).
+    public var isClean: Bool { notes.failures.isEmpty && notes.errors.isEmpty }
 }

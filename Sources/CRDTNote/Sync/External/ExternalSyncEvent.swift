@@ -40,22 +40,13 @@ public enum ExternalSyncEvent: Sendable {
 
     /// A zone that went away, and why (`CKDatabase.DatabaseChange.Deletion`).
     public struct ZoneDeletion: Hashable, Sendable {
-        /// Why a zone went away.
-        public enum Reason: Hashable, Sendable {
-            /// Deleted by a program (this app on another device, or another app).
-            case deleted
-            /// Purged by the user ("delete data from iCloud"): its data must not be uploaded again.
-            case purged
-            /// The user reset their encrypted data (lost keys): the data is to be uploaded again.
-            case encryptedDataReset
-        }
         /// The zone.
         public var zone: RecordZoneID
         /// Why it went away.
-        public var reason: Reason
+        public var reason: NoteSyncZoneDeletion.Reason
 
         /// A zone deletion.
-        public init(zone: RecordZoneID, reason: Reason) {
+        public init(zone: RecordZoneID, reason: NoteSyncZoneDeletion.Reason) {
             self.zone = zone
             self.reason = reason
         }
