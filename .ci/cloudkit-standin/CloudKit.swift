@@ -380,6 +380,27 @@ open class CKContainer: NSObject, @unchecked Sendable {
     open var sharedCloudDatabase: CKDatabase { fatalError() }
 }
 
+/// `CKAccountStatus` (NSInteger).
+@available(macOS 10.10, iOS 8.0, tvOS 9.0, watchOS 3.0, *)
+public enum CKAccountStatus: Int, @unchecked Sendable {
+    case couldNotDetermine = 0
+    case available = 1
+    case restricted = 2
+    case noAccount = 3
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+    case temporarilyUnavailable = 4
+}
+
+@available(macOS 10.10, iOS 8.0, tvOS 9.0, watchOS 3.0, *)
+extension CKContainer {
+    /// `- accountStatusWithCompletionHandler:`, in its async form.
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+    public func accountStatus() async throws -> CKAccountStatus { fatalError() }
+    /// `- fetchUserRecordIDWithCompletionHandler:`, in its async form.
+    @available(macOS 12.0, iOS 15.0, tvOS 15.0, watchOS 8.0, *)
+    public func userRecordID() async throws -> CKRecord.ID { fatalError() }
+}
+
 /// `CKDatabase : NSObject`. NS_SWIFT_SENDABLE.
 @available(macOS 10.10, iOS 8.0, tvOS 9.0, watchOS 3.0, *)
 open class CKDatabase: NSObject, @unchecked Sendable {

@@ -12,6 +12,8 @@ final class NotesSync {
     let library: NoteLibrary
     /// Syncs the library's notes with CloudKit.
     let engine: NoteSyncEngine
+    /// Whose private database the engine syncs with (the signed-in iCloud account's).
+    let container: CKContainer
 
     /// `replica` is this process's own id, made once with `ReplicaID.random()` and kept in this
     /// device's keychain, never in UserDefaults or an app group (GETTING-STARTED.md, "Replica ids").
@@ -20,6 +22,7 @@ final class NotesSync {
         library = try Self.openLibrary(folder: support.appendingPathComponent("Notes").path, replica: replica,
                                        oldState: support.appendingPathComponent("notes-sync-state.bin"))
         let store = CloudKitRecordStore(database: container.privateCloudDatabase)
+        self.container = container
         engine = NoteSyncEngine(
             library: library,
             store: store,
@@ -39,6 +42,7 @@ final class NotesSync {
     /// (debounced) after edits.
     func sync() async {
         do {
+            guard try await accountIsKnown() else { return }
             let report = try await engine.sync()
             for (name, change) in report.changes {
                 refreshEditor(showing: name, change)   // .added, .textChanged or .removed
@@ -48,11 +52,31 @@ final class NotesSync {
                 // .newerVersionAvailable); the rest of the notes synced.
                 print("note \(name) not synced: \(failure)")
             }
+        } catch let error as NoteSyncError where error.code == .zoneDeletedByUser {
+            // The notes zone was deleted (the user, in Settings): ask before uploading again.
+            // Yes: try? await engine.consentToRecreateZone(), then sync. No: the notes stay here.
         } catch {
             // Nothing is lost: unsaved edits stay in the library and go out on the next sync.
-            // error.code tells why (attemptsExhausted, cancelled, zoneDeletedByUser, storeFailure,
+            // error.code tells why (attemptsExhausted, cancelled, signedOut, storeFailure,
             // persistFailed with error.libraryError when the library could not be written, ...).
         }
+    }
+
+    /// Tells the engine whose private database it syncs with before every sync (the user can
+    /// sign out or switch accounts in Settings while the app is away); false: not known now.
+    /// After a switch the old account's notes stay here, sent nowhere until the user agrees.
+    func accountIsKnown() async throws -> Bool {
+        let account: String?
+        switch try await container.accountStatus() {
+        case .available: account = try await container.userRecordID().recordName
+        case .noAccount: account = nil
+        default: return false   // restricted, or not known now: try again later
+        }
+        let change = try await engine.accountChanged(to: account, localNotes: .keep)
+        if !change.keptLocally.isEmpty {
+            // Offer to move them into this account: try await engine.adoptLocalNotes().
+        }
+        return account != nil
     }
 
     /// Call when the app moves to the background: edits made since are then safe from power loss.

@@ -11,12 +11,15 @@
 ///
 /// ```swift
 /// var core = NoteSyncCore(library: library)
+/// try core.accountChanged(to: userRecordName, localNotes: .keep) // launch, accountChange
+/// let pending = try core.pendingChanges()                 // what the engine's queue must hold
 /// let record = try core.recordToSend(for: "note-1")      // nextRecordZoneChangeBatch
 /// try core.recordWasSaved(savedRecord)                    // sentRecordZoneChanges
 /// switch core.recordSaveFailed("note-1", error: error) { case .sendAgain: ... }
 /// let change = try core.receive(fetchedRecord)            // fetchedRecordZoneChanges
 /// try core.changesFetched(fromStart: false)               // didFetchChanges
 /// try core.saveTransportState(serialization)              // stateUpdate
+/// let purge = try core.zoneWasDeleted(.purged)            // fetchedDatabaseChanges
 /// let report = core.takeReport()                          // notes that changed, failures
 /// ```
 ///
@@ -33,8 +36,9 @@ public struct NoteSyncCore: Sendable {
         /// The conflict's server record lacks a downloaded asset: fetch the record, hand it to
         /// ``receive(_:)`` (which merges it), then send again.
         case fetchServerRecord
-        /// The zone is gone: call ``zoneWasLost(_:)`` once for the whole batch, create the zone,
-        /// then send every unsaved note.
+        /// The zone is gone: call ``zoneWasLost(_:)`` once for the whole batch (it throws
+        /// `.zoneDeletedByUser` when a zone the user deleted waits for the app's consent), save
+        /// the zone, then send ``pendingChanges()``.
         case recreateZone
         /// The note cannot be saved (too large, server record newer than this library): it stays
         /// unsaved, untouched, and is named in the report's `failures`.

@@ -19,6 +19,11 @@
 ///   A record that cannot be read is passed over and reported.
 /// - **Delete vs. edit.** See `NoteSyncConfiguration.DeleteConflictPolicy`; by default an edit
 ///   the deleting device had not seen brings the note back.
+/// - **Accounts and zones.** Tell it the signed-in account before syncing
+///   (``accountChanged(to:localNotes:)``): nothing of one account is sent into another. The
+///   zone is saved only when the library does not know it exists; a zone the user deleted is
+///   created again only after ``consentToRecreateZone()``, and a purged one removes the local
+///   notes after reporting them (``zoneWasDeleted(_:)``).
 ///
 /// ```swift
 /// let library = try NoteLibrary(folder: folder, replica: replica)

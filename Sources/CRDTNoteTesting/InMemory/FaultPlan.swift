@@ -58,9 +58,11 @@ public struct FaultPlan: Hashable, Sendable {
 
         /// Faults a client survives by retrying (network, throttling, partial, limits).
         public static let transient: Kinds = [.networkFailure, .requestRateLimited, .serviceUnavailable, .partialFailure, .limitExceeded]
-        /// The original kinds, including the destructive zone faults (what `NoteSyncSimulation`
-        /// injects by default). The kinds after `userDeletedZone` are not in it: add them by name.
-        public static let all: Kinds = [.transient, .zoneNotFound, .userDeletedZone]
+        /// The original kinds and the server reset (what `NoteSyncSimulation` injects by
+        /// default). Not `userDeletedZone`: under the default `UserDeletedZonePolicy` a client
+        /// waits for the app's consent instead of recovering on its own. The kinds after it are
+        /// not in it either: add them by name.
+        public static let all: Kinds = [.transient, .zoneNotFound]
         /// Every kind a client must survive without losing or diverging: `all` plus lost
         /// responses, cancelled operations, expired tokens, partial saved records and assets not
         /// downloaded. (The record faults, `unreadableRecord`, `newerRecord`, `recordTooLarge`,

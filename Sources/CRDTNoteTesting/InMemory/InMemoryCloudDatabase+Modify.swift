@@ -30,7 +30,7 @@ extension InMemoryCloudDatabase {
     }
 
     /// Faults a save (or a save with deletes) can meet.
-    static let saveFaults: FaultPlan.Kinds = [.all, .serverResponseLost, .operationCancelled, .recordTooLarge, .partialSavedRecords,
+    static let saveFaults: FaultPlan.Kinds = [.all, .userDeletedZone, .serverResponseLost, .operationCancelled, .recordTooLarge, .partialSavedRecords,
                                              .assetNotDownloaded]
     /// Faults a request that only deletes can meet.
     static let deleteFaults: FaultPlan.Kinds = [.networkFailure, .requestRateLimited, .serviceUnavailable, .zoneNotFound, .userDeletedZone,

@@ -31,6 +31,8 @@ public actor InMemoryCloudDatabase: CloudKitStyleDatabase {
     /// Each field's type per record type, fixed when first saved (CloudKit's schema rule).
     var schema = RecordSchema()
     var userDeletedZones: Set<String> = []
+    /// Zone deletions in order, for database-change fetches (``zoneDeletions(since:)``).
+    var deletionLog: [ZoneDeletion] = []
     var nextTag: UInt64 = 0
     private var nextIncarnation: UInt64 = 0
     var plan: FaultPlan
@@ -90,11 +92,10 @@ public actor InMemoryCloudDatabase: CloudKitStyleDatabase {
     }
 
     /// Deletes the zone, its records and its subscriptions (`CKDatabase.deleteRecordZone(withID:)`);
-    /// its change tokens expire.
+    /// its change tokens expire, and the database-change log says `.deleted`.
     public func deleteZone(_ zone: RecordZoneID) async throws(CloudKitFailure) {
         try begin(Self.zoneRequestFaults, zone: nil)
-        zones[zone.zoneName] = nil
-        dropSubscriptions(of: zone.zoneName)
+        removeZone(zone, reason: .deleted)
     }
 
     /// Faults a zone or subscription request can meet.

@@ -125,7 +125,10 @@ final class SimulationRun {
         random = SplitMix64(seed: simulation.seed)
         database = InMemoryCloudDatabase(faults: FaultPlan(rate: simulation.faultRate, kinds: simulation.faultKinds,
                                                            seed: simulation.seed ^ 0x5EED_FA17))
-        var configuration = NoteSyncConfiguration(zone: zone, maxAttempts: 6, batchSize: 50, pageLimit: 50)
+        // An injected `userDeletedZone` stands for a zone lost on the server, not for a user
+        // to ask: the simulated app consents at once.
+        var configuration = NoteSyncConfiguration(zone: zone, maxAttempts: 6, batchSize: 50, pageLimit: 50,
+                                                  userDeletedZonePolicy: .recreateAndUpload)
         if simulation.dropPushRate != nil { configuration.subscriptionID = "notes-changes" }
         self.configuration = configuration
         report = NoteSyncSimulationReport(devices: simulation.devices, notes: simulation.notes, edits: 0)

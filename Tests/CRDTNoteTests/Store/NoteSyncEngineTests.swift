@@ -288,10 +288,10 @@ import CRDTNoteDurableFiles
         #expect(await db.allRecords(in: config.zone).notes.count == 2)
     }
 
-    @Test func userDeletedZoneCanStopSyncing() async throws {
+    @Test func userDeletedZoneWaitsForConsent() async throws {
         let db = InMemoryCloudDatabase()
         let store = CloudKitStyleRecordStore(database: db)
-        var config = NoteSyncConfiguration(userDeletedZonePolicy: .stopSyncing)
+        var config = NoteSyncConfiguration(userDeletedZonePolicy: .waitForConsent)
         config.maxAttempts = 3
         let device = try SyncTestDevice(store: store, replica: .test(1), configuration: config)
         try device.library.create("n", text: "mine")
