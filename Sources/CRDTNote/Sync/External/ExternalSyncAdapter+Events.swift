@@ -9,22 +9,22 @@ extension ExternalSyncAdapter {
         case .accountChange(let change):
             await accountChanged(change, engine: engine)
         case .fetchedDatabaseChanges(_, let deleted):
-            for deletion in deleted where deletion.zone == zone {
+            for deletion in deleted where isNotesZone(deletion.zone) {
                 await zoneWentAway(deletion.reason, engine: engine)
             }
         case .fetchedRecordZoneChanges(let modified, let deleted):
             await received(modified, deleted: deleted, engine: engine)
         case .sentDatabaseChanges(let sent):
-            if sent.saved.contains(zone) { attempt { (core) throws(NoteSyncError) in try core.zoneWasSaved() } }
-            for (failedZone, error) in sent.failedSaves where failedZone == zone {
+            if sent.saved.contains(where: isNotesZone) { attempt { (core) throws(NoteSyncError) in try core.zoneWasSaved() } }
+            for (failedZone, error) in sent.failedSaves where isNotesZone(failedZone) {
                 failed(NoteSyncError(.storeFailure, storeError: error, "cannot create the notes zone: \(error)"))
             }
-            for (failedZone, error) in sent.failedDeletes where failedZone == zone {
+            for (failedZone, error) in sent.failedDeletes where isNotesZone(failedZone) {
                 failed(NoteSyncError(.storeFailure, storeError: error, "cannot delete the notes zone: \(error)"))
             }
         case .sentRecordZoneChanges(let sent):
             await sentRecords(sent, engine: engine)
-        case .didFetchRecordZoneChanges(let fetchedZone, let error?) where fetchedZone == zone:
+        case .didFetchRecordZoneChanges(let fetchedZone, let error?) where isNotesZone(fetchedZone):
             failed(NoteSyncError(.storeFailure, storeError: error, "cannot fetch the notes zone's changes: \(error)"))
         case .didFetchChanges:
             // The device records of the zone are known from here on: the payload format follows them.
@@ -39,6 +39,11 @@ extension ExternalSyncAdapter {
         }
     }
 
+    /// Whether `other` is the notes zone (by name: CloudKit fills in the owner name).
+    func isNotesZone(_ other: RecordZoneID) -> Bool {
+        other.zoneName == zone.zoneName
+    }
+
     /// Keeps the engine's state in the library's transport slot, written behind every note
     /// received so far and made durable with them, so a saved state never says a change was
     /// fetched that the library lost.
@@ -51,7 +56,7 @@ extension ExternalSyncAdapter {
     /// others go on.
     func received(_ modified: [CloudRecord], deleted: [String], engine: some ExternalSyncEngine) async {
         var touched = Set<String>()
-        for record in modified where record.zoneID == nil || record.zoneID == zone {
+        for record in modified where record.zoneID.map(isNotesZone) ?? true {
             touched.insert(record.recordName)
             attempt { (core) throws(NoteSyncError) in try core.receive(record) }
         }
