@@ -120,3 +120,18 @@ func libraryNotes(_ library: NoteLibrary) throws -> [String: String] {
 func occurrences(of token: String, in text: String) -> Int {
     text.components(separatedBy: token).count - 1
 }
+
+/// A database with the notes zone and two devices that both hold note `name` with `text`.
+func twoDevices(sharing name: String, text: String, configuration: NoteSyncConfiguration = NoteSyncConfiguration()) async throws
+    -> (InMemoryCloudDatabase, EngineDevice, EngineDevice) {
+    let database = InMemoryCloudDatabase()
+    try await database.saveZone(configuration.zone)
+    var a = try EngineDevice(1, database: database, configuration: configuration)
+    var b = try EngineDevice(2, database: database, configuration: configuration)
+    await a.start()
+    await b.start()
+    try await a.type(text, into: name)
+    await a.sync()
+    await b.sync()
+    return (database, a, b)
+}

@@ -84,14 +84,7 @@ import CRDTNoteDurableFiles
     /// A conflict merged into the note leaves it unsaved: CKSyncEngine dropped the failed
     /// change, the adapter adds it again, and the merge reaches the server.
     @Test func aMergedConflictIsSent() async throws {
-        let database = try await database()
-        var a = try EngineDevice(1, database: database)
-        var b = try EngineDevice(2, database: database)
-        await a.start()
-        await b.start()
-        try await a.type("base", into: "n")
-        await a.sync()
-        await b.sync()
+        var (database, a, b) = try await twoDevices(sharing: "n", text: "base")
         try await a.type(" +a", into: "n")
         try await b.type(" +b", into: "n")
         try await a.model.sendChanges()
@@ -111,16 +104,8 @@ import CRDTNoteDurableFiles
     /// server's record: the adapter fetches it by name (not through the change feed, which
     /// does not deliver a version it already passed) and the merge reaches the server.
     @Test func aConflictOnANoteWithAnAssetResolvesByFetchingTheRecordByName() async throws {
-        let database = InMemoryCloudDatabase()
-        try await database.saveZone(zone)
         let configuration = NoteSyncConfiguration(recordLimits: NoteLimits(maxInlinePayload: 0, maxInlineText: 0))
-        var a = try EngineDevice(1, database: database, configuration: configuration)
-        var b = try EngineDevice(2, database: database, configuration: configuration)
-        await a.start()
-        await b.start()
-        try await a.type("base", into: "n")
-        await a.sync()
-        await b.sync()
+        var (database, a, b) = try await twoDevices(sharing: "n", text: "base", configuration: configuration)
         let saved = await database.allRecords(in: zone).first { $0.recordName == "n" }
         #expect(saved.map(NoteSyncCore.lacksAssetBytes) == false)
         #expect(saved?.fields.values.contains { if case .asset = $0.value { return true }; return false } == true)
@@ -144,15 +129,7 @@ import CRDTNoteDurableFiles
     /// CloudKit deletes unconditionally, so the adapter fetches the record by name first, finds
     /// a version it did not delete, and brings the note back instead. The edit survives.
     @Test func aDeleteDoesNotRemoveAnEditItHasNotSeen() async throws {
-        let database = InMemoryCloudDatabase()
-        try await database.saveZone(zone)
-        var a = try EngineDevice(1, database: database)
-        var b = try EngineDevice(2, database: database)
-        await a.start()
-        await b.start()
-        try await a.type("keep", into: "n")
-        await a.sync()
-        await b.sync()
+        var (database, a, b) = try await twoDevices(sharing: "n", text: "keep")
         try await a.delete("n")
         try await b.type(" this", into: "n")
         await b.sync()
@@ -165,15 +142,7 @@ import CRDTNoteDurableFiles
     /// The delete is pending in the engine when the fetch brings another device's edit back:
     /// the pending delete is dropped, not sent later.
     @Test func aPendingDeleteDoesNotDeleteANoteAnEditBroughtBack() async throws {
-        let database = InMemoryCloudDatabase()
-        try await database.saveZone(zone)
-        var a = try EngineDevice(1, database: database)
-        var b = try EngineDevice(2, database: database)
-        await a.start()
-        await b.start()
-        try await a.type("keep", into: "n")
-        await a.sync()
-        await b.sync()
+        var (database, a, b) = try await twoDevices(sharing: "n", text: "keep")
         try await a.delete("n")
         #expect(await a.model.pendingRecordChanges() == [.delete("n")])
         try await b.type(" this", into: "n")
