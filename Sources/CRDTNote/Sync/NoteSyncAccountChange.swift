@@ -15,7 +15,7 @@ public struct NoteSyncAccountChange: Hashable, Sendable {
         /// The account signed out: its server metadata is gone, its notes kept or removed.
         case signedOut
         /// Another account signed in: the old one's server metadata is gone, its notes kept
-        /// (local only) or removed.
+        /// (local only) or removed; notes kept from the new one before sync with it again.
         case switched
     }
 
@@ -39,7 +39,7 @@ public struct NoteSyncAccountChange: Hashable, Sendable {
     public var keptLocally: [String] = []
     /// Notes removed from this device, sorted.
     public var removed: [String] = []
-    /// Notes kept from this account at an earlier sign-out that sync with it again, sorted.
+    /// Notes kept from this account at an earlier sign-out or switch that sync with it again, sorted.
     public var readopted: [String] = []
 
     /// An account change.

@@ -31,8 +31,6 @@ extension NoteSyncCore {
                 change.kind = .signedIn
                 state.account = new
                 state.signedOut = false
-                change.readopted = state.localOnly.filter { $0.value == new }.map(\.key).sorted()
-                for name in change.readopted { state.localOnly[name] = nil }
             case (let old?, let new):
                 change.kind = new == nil ? .signedOut : .switched
                 do throws(NoteLibraryError) {
@@ -43,6 +41,9 @@ extension NoteSyncCore {
                 state.account = new
                 state.signedOut = new == nil
             }
+            // Notes kept from the account now signed in sync with it again.
+            change.readopted = state.localOnly.filter { $0.value == account }.map(\.key).sorted()
+            for name in change.readopted { state.localOnly[name] = nil }
             try Self.storeFleet(state, access)
             do throws(NoteLibraryError) { try access.flush() } catch { throw NoteSyncError(library: error) }
             return change

@@ -138,8 +138,6 @@ extension NoteSyncCore {
         try updateFleet { state, _ in
             if state.watchingSince == nil { state.watchingSince = now }
             if fromStart { state.feedReadFromStart = true }
-            // The feed was read from the zone, so it exists (a zone awaiting consent stays so).
-            if state.zone == .needsSaving { state.zone = .exists }
         }
     }
 

@@ -46,8 +46,10 @@ extension NoteSyncCore {
             try ownDeviceSaved(version)
             return
         }
-        let known = try access { (access) throws(NoteSyncError) -> Bool in
+        let known = try updateFleet { (state, access) throws(NoteSyncError) -> Bool in
             guard access.state(of: name) != nil else { return false } // deleted locally meanwhile: the delete follows
+            // A save of the previous account finishing after a switch: its metadata is not kept.
+            guard state.localOnly[name] == nil else { return false }
             do throws(NoteLibraryError) {
                 try access.recordSynced(name, merged: nil, fields: [], confirms: sentRecord?.revision, server: version)
             } catch {

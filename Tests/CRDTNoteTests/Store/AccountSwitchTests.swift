@@ -195,6 +195,27 @@ import CRDTNoteDurableFiles
         #expect(try await engine.localOnlyNoteNames().isEmpty)
     }
 
+    /// A → B → A: each account's notes are kept when it goes and sync with it again when it
+    /// comes back (merged with what it holds), never with the other one.
+    @Test func switchingBackReadoptsTheNotesOfThatAccount() async throws {
+        let world = try World()
+        let engineA = world.engine(world.storeA)
+        try await engineA.accountChanged(to: "A", localNotes: .keep)
+        try world.library.create("a", text: "A-secret")
+        try await engineA.sync()
+        let engineB = world.engine(world.storeB)
+        #expect(try await engineB.accountChanged(to: "B", localNotes: .keep).keptLocally == ["a"])
+        try world.library.create("b", text: "written in B")
+        try world.library.setText("A-secret, edited while B was signed in", of: "a")
+        try await engineB.sync()
+        let back = try await engineA.accountChanged(to: "A", localNotes: .keep)
+        #expect(back.kind == .switched && back.readopted == ["a"] && back.keptLocally == ["b"])
+        try await engineA.sync()
+        #expect(try await serverTexts(world.dbA) == ["a": "A-secret, edited while B was signed in"])
+        #expect(try await serverTexts(world.dbB) == ["b": "written in B"])
+        #expect(try await engineA.localOnlyNoteNames() == ["b"])
+    }
+
     /// A fresh library adopts the first account: notes written before it go into it; telling
     /// the same account again changes nothing.
     @Test func aFreshLibraryAdoptsTheFirstAccount() async throws {
@@ -210,8 +231,9 @@ import CRDTNoteDurableFiles
     }
 
     /// Through the core, as a `CKSyncEngine` adapter drives it: after a switch the transport
-    /// state is gone, nothing is pending, a kept note builds no record, and a delete made in the
-    /// old account is forgotten.
+    /// state is gone, nothing is pending, a kept note builds no record, a save of the old
+    /// account confirmed late leaves no change tag behind, and a delete made in the old account
+    /// is forgotten.
     @Test func theCoreForgetsTheOldAccountsServerState() async throws {
         let world = try World()
         try await world.storeA.createZone(zone)
@@ -227,8 +249,12 @@ import CRDTNoteDurableFiles
         try world.library.delete("gone")
         try world.library.setText("A-secret, more", of: "n")
         #expect(try core.pendingChanges().recordsToDelete == ["gone"])
+        // A save in flight when the account changes, confirmed after the switch.
+        let inFlight = try #require(try core.recordToSend(for: "n"))
+        let savedLate = try await world.storeA.save(inFlight, in: zone)
 
         let change = try core.accountChanged(to: "B", localNotes: .keep)
+        try core.recordWasSaved(savedLate)
         #expect(change.transportMustReset && change.keptLocally == ["n"])
         #expect(try core.transportState() == nil)
         #expect(try core.account() == "B")
