@@ -69,6 +69,7 @@ extension SyncEngineModel {
         started = true
         if restoredAccount == nil && account != nil {
             try await emit(.accountChange(.signIn(current: account ?? "")), "accountChange")
+            try await saveState()
         } else if restoredAccount != account {
             try await accountChanged(from: restoredAccount, to: account)
         }

@@ -268,3 +268,42 @@ import CRDTNoteDurableFiles
         #expect(try await serverNotes(database) == ["n1": "one more"])
     }
 }
+
+/// The model itself: the order of its events, and what a crash takes from its state.
+@Suite struct SyncEngineModelTests {
+    /// A first launch fetches then sends in CKSyncEngine's order: the account is announced, the
+    /// zone's changes are bracketed by will/did events, the zone is saved before the records, each
+    /// batch is answered once.
+    @Test func eventsComeInTheEnginesOrder() async throws {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(NoteSyncConfiguration().zone)
+        var device = try EngineDevice(1, database: database, stateUpdateInterval: 100)
+        await device.start()
+        try await device.type("x", into: "n")
+        await device.sync()
+        let log = await device.model.eventLog
+        #expect(log == [
+            "accountChange", "stateUpdate", "willFetchChanges", "willFetchRecordZoneChanges", "fetchedRecordZoneChanges",
+            "didFetchRecordZoneChanges", "didFetchChanges", "willSendChanges", "sentDatabaseChanges", "sentRecordZoneChanges",
+            "didSendChanges",
+        ], "\(log)")
+    }
+
+    /// Pending changes added after the last state update are gone after a crash; the engine
+    /// restarts from the state the adapter saved, and the adapter queues them again.
+    @Test func aCrashLosesTheStateSinceTheLastUpdate() async throws {
+        let database = InMemoryCloudDatabase()
+        try await database.saveZone(NoteSyncConfiguration().zone)
+        var device = try EngineDevice(1, database: database, stateUpdateInterval: 100)
+        await device.start()
+        try await device.model.fetchChanges()   // the state saved at the sign-in: nothing pending
+        try await device.type("x", into: "n")
+        #expect(await device.model.pendingRecordChanges().contains(.save("n")))
+        let saved = try #require(try ExternalSyncAdapter.savedEngineState(in: device.library))
+        let restarted = try SyncEngineModel(adapter: device.adapter, database: database, account: "alice",
+                                            zone: NoteSyncConfiguration().zone, stateSerialization: saved)
+        #expect(await restarted.pendingRecordChanges().contains(.save("n")) == false)
+        try await device.crashAndRelaunch(stateUpdateInterval: 100)
+        #expect(await device.model.pendingRecordChanges().contains(.save("n")))
+    }
+}
