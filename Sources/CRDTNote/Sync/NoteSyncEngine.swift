@@ -151,7 +151,7 @@ public actor NoteSyncEngine {
             do throws(RecordStoreError) {
                 try await store.createZone(configuration.zone)
             } catch {
-                guard error.isTransient else { throw NoteSyncError(.storeFailure, noteName: error.recordName, storeError: error, "\(error)") }
+                guard error.isTransient else { throw NoteSyncError(.storeFailure, storeError: error, "cannot save the notes zone: \(error)") }
                 try await backOff(after: error, attempt: attempt)
                 continue
             }

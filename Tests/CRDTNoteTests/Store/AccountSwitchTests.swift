@@ -32,11 +32,7 @@ import CRDTNoteDurableFiles
 
     /// The texts of the note records of `db`'s notes zone, by name (read as a device would).
     func serverTexts(_ db: InMemoryCloudDatabase) async throws -> [String: String] {
-        var texts: [String: String] = [:]
-        for record in await db.allRecords(in: zone).notes {
-            texts[record.recordName] = try NoteSyncCore.text(from: record, replica: .test(99)).string
-        }
-        return texts
+        try await db.noteTexts(in: zone)
     }
 
     /// Account A's notes (texts marked "A-secret"), edits and unsent deletes; a switch to B

@@ -91,3 +91,14 @@ extension Array where Element == CloudRecord {
     /// The note records among these (device records left out: every syncing device keeps one).
     var notes: [CloudRecord] { filter { $0.recordType != DeviceSchema.recordType } }
 }
+
+extension InMemoryCloudDatabase {
+    /// The texts of the note records of `zone`, by record name, read as a device reads them.
+    func noteTexts(in zone: RecordZoneID) throws -> [String: String] {
+        var texts: [String: String] = [:]
+        for record in allRecords(in: zone).notes {
+            texts[record.recordName] = try NoteSyncCore.text(from: record, replica: .test(99)).string
+        }
+        return texts
+    }
+}

@@ -85,10 +85,7 @@ import CRDTNoteDurableFiles
         let toSend = try await device.engine.consentToRecreateZone()
         #expect(toSend.filter { !$0.hasPrefix(DeviceSchema.recordNamePrefix) } == (Array(texts.keys) + ["meanwhile"]).sorted())
         try await device.engine.sync()
-        var onServer: [String: String] = [:]
-        for record in await db.allRecords(in: zone).notes {
-            onServer[record.recordName] = try NoteSyncCore.text(from: record, replica: .test(99)).string
-        }
+        let onServer = try await db.noteTexts(in: zone)
         #expect(onServer == texts.merging(["meanwhile": "written while the zone is gone"]) { $1 })
     }
 
@@ -126,10 +123,7 @@ import CRDTNoteDurableFiles
         #expect(!reset.awaitsConsent && reset.removedNotes.isEmpty)
         #expect(reset.notesToSend.filter { !$0.hasPrefix(DeviceSchema.recordNamePrefix) } == texts.keys.sorted())
         try await device.engine.sync()
-        var onServer: [String: String] = [:]
-        for record in await db.allRecords(in: zone).notes {
-            onServer[record.recordName] = try NoteSyncCore.text(from: record, replica: .test(99)).string
-        }
+        let onServer = try await db.noteTexts(in: zone)
         #expect(onServer == texts)
         #expect(try device.unsaved().isEmpty)
     }
