@@ -7,13 +7,15 @@ extension SyncEngineModel {
         try await startIfNeeded()
         guard let database else { return }
         try await emit(.willFetchChanges, "willFetchChanges")
-        if !zoneNotices.isEmpty {
-            let notices = zoneNotices
-            zoneNotices = []
-            if notices.contains(where: { $0.zone == zone }) {
-                state.token = nil
-                unsavedStateChanges += 1
-            }
+        // The database's zone deletions since the last fetch (none reported at the first one).
+        let (deletions, position) = await database.zoneDeletions(since: state.databasePosition ?? Int.max)
+        if state.databasePosition != position {
+            state.databasePosition = position
+            unsavedStateChanges += 1
+        }
+        if !deletions.isEmpty {
+            if deletions.contains(where: { $0.zone.zoneName == zone.zoneName }) { state.token = nil }
+            let notices = deletions.map { ExternalSyncEvent.ZoneDeletion(zone: $0.zone, reason: $0.reason) }
             try await emit(.fetchedDatabaseChanges(modified: [], deleted: notices), "fetchedDatabaseChanges")
         }
         try await emit(.willFetchRecordZoneChanges(zone), "willFetchRecordZoneChanges")
@@ -44,12 +46,6 @@ extension SyncEngineModel {
         try await emit(.didFetchRecordZoneChanges(zone, error: failure), "didFetchRecordZoneChanges")
         try await emit(.didFetchChanges, "didFetchChanges")
         try await checkpoint()
-    }
-
-    /// The zone went away on the server for `reason`; the next fetch reports it. The caller
-    /// deletes the zone in the database itself.
-    public func zoneWasDeleted(reason: NoteSyncZoneDeletion.Reason) {
-        zoneNotices.append(ExternalSyncEvent.ZoneDeletion(zone: zone, reason: reason))
     }
 
     /// The device's account changes to `account` with `database` (nil: signed out): pending

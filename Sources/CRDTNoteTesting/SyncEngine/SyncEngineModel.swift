@@ -11,7 +11,8 @@ import Foundation
 /// `didFetchChanges`; `willSendChanges`, zone saves, one `sentRecordZoneChanges` per batch,
 /// `didSendChanges`); a state serialization handed over in `stateUpdate` events only every
 /// `stateUpdateInterval` changes, so a crash loses the changes since the last one; account
-/// changes that clear pending changes and tokens; zone deletions with a reason; fetching one
+/// changes that clear pending changes and tokens; the database's zone deletions with their
+/// reason (`deleteZone`, `purgeZone`, `resetEncryptedData(of:)`), reported once; fetching one
 /// record by name. Pending changes of a failed save are dropped unless the failure is transient,
 /// as `CKSyncEngine` drops them.
 public actor SyncEngineModel: ExternalSyncEngine {
@@ -33,8 +34,6 @@ public actor SyncEngineModel: ExternalSyncEngine {
     /// State changes since the last `stateUpdate`.
     var unsavedStateChanges = 0
     let stateUpdateInterval: Int
-    /// Zone deletions the next fetch reports.
-    var zoneNotices: [ExternalSyncEvent.ZoneDeletion] = []
     var crashAfter: Int?
     /// Events delivered so far, by name, in order.
     public private(set) var eventLog: [String] = []
@@ -53,6 +52,8 @@ public actor SyncEngineModel: ExternalSyncEngine {
         var token: [UInt8]?
         var pending: [Change] = []
         var zoneSave = false
+        /// How far the database's zone deletions were read (nil: not yet).
+        var databasePosition: Int?
 
         struct Change: Codable, Hashable {
             var delete: Bool
