@@ -446,6 +446,23 @@ extension CKDatabase {
         }
     }
 
+    /// Overlay (macOS 14, iOS 17): what changed in a database's zones.
+    @available(macOS 14.0, iOS 17.0, tvOS 17.0, watchOS 10.0, *)
+    public enum DatabaseChange {
+        public struct Modification: Sendable {
+            public var zoneID: CKRecordZone.ID { fatalError() }
+        }
+        public struct Deletion: Sendable {
+            public var zoneID: CKRecordZone.ID { fatalError() }
+            public var reason: CKDatabase.DatabaseChange.Deletion.Reason { fatalError() }
+            public enum Reason: Sendable, Hashable {
+                case deleted
+                case purged
+                case encryptedDataReset
+            }
+        }
+    }
+
     /// Overlay.
     public func records(for ids: [CKRecord.ID], desiredKeys: [CKRecord.FieldKey]? = nil) async throws
         -> [CKRecord.ID: Result<CKRecord, any Error>] { fatalError() }
@@ -758,8 +775,10 @@ extension CKSyncEngine.Event {
             case switchAccounts(previousUser: CKRecord.ID, currentUser: CKRecord.ID)
         }
     }
-    /// Database-level changes; their element types are not declared in this stand-in.
-    public struct FetchedDatabaseChanges: Sendable {}
+    public struct FetchedDatabaseChanges: Sendable {
+        public let modifications: [CKDatabase.DatabaseChange.Modification]
+        public let deletions: [CKDatabase.DatabaseChange.Deletion]
+    }
     public struct FetchedRecordZoneChanges: Sendable {
         public let modifications: [CKDatabase.RecordZoneChange.Modification]
         public let deletions: [CKDatabase.RecordZoneChange.Deletion]

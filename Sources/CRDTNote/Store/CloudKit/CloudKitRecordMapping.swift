@@ -35,7 +35,10 @@ enum CloudKitRecordMapping {
                 // An unreadable file leaves the bytes nil: reading the note then reports the
                 // asset as unavailable instead of seeing wrong content.
                 let bytes = asset.fileURL.flatMap { try? Data(contentsOf: $0) }.map { [UInt8]($0) }
-                record[field: key] = .asset(AssetReference(size: bytes.map { Int64($0.count) }, downloadURL: asset.fileURL?.absoluteString, bytes: bytes))
+                // The checksum of the bytes read lets a conflict take bytes the server record
+                // lacks from the record sent, when the two match.
+                record[field: key] = .asset(AssetReference(fileChecksum: bytes.map(AssetChecksum.fnv1a64Hex), size: bytes.map { Int64($0.count) },
+                                                           downloadURL: asset.fileURL?.absoluteString, bytes: bytes))
             } else if let field = fieldValue(value) {
                 record[field: key] = field
             }
