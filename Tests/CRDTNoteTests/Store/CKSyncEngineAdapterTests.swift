@@ -166,7 +166,9 @@ import CRDTNoteDurableFiles
         try await a.type("soon damaged", into: "bad")
         await a.sync()
         var damaged = try #require(await database.allRecords(in: zone).first { $0.recordName == "bad" })
-        damaged.fields["payload"]?.value = .bytes([0xFF, 0x00, 0x13])
+        // The inline snapshot is in `payload` or, in the encrypted layout, `encryptedPayload`.
+        let field = try #require(["payload", "encryptedPayload"].first { damaged.fields[$0] != nil })
+        damaged.fields[field]?.value = .bytes([0xFF, 0x00, 0x13])
         _ = try await database.modifyRecords(saving: [damaged], deleting: [], in: zone)
         await b.sync()
         #expect(try libraryNotes(b.library) == ["good": "fine"])
