@@ -80,6 +80,12 @@ public actor SyncEngineModel: ExternalSyncEngine {
         }
     }
 
+    /// Fills the model's pending changes from the library, as `CloudKitNoteSync.start` does once
+    /// it has created its engine: call it once after creating the model.
+    public func launch() async {
+        await adapter.reconcile(engine: self)
+    }
+
     /// The model crashes when it is about to deliver its `count`-th event from now.
     public func crash(afterEvents count: Int) {
         crashAfter = eventLog.count + count
@@ -87,24 +93,24 @@ public actor SyncEngineModel: ExternalSyncEngine {
 
     /// Runs `body` once, after the next batch reached the server and before the answer is
     /// delivered (an edit typed while a record is in flight).
-    public func whenBatchSent(_ body: @escaping @Sendable () -> Void) {
+    package func whenBatchSent(_ body: @escaping @Sendable () -> Void) {
         afterNextRequest = body
     }
 
     /// Makes conflicts report the server record without its asset bytes.
-    public func setConflictsWithoutAssets(_ value: Bool) {
+    package func setConflictsWithoutAssets(_ value: Bool) {
         conflictsWithoutAssets = value
     }
 
     // MARK: ExternalSyncEngine
 
     /// The pending record changes, in the order they were added.
-    public func pendingRecordChanges() -> [PendingRecordChange] {
+    package func pendingRecordChanges() -> [PendingRecordChange] {
         state.pending.map { $0.delete ? .delete($0.name) : .save($0.name) }
     }
 
     /// Adds changes not yet pending.
-    public func addPendingRecordChanges(_ changes: [PendingRecordChange]) {
+    package func addPendingRecordChanges(_ changes: [PendingRecordChange]) {
         for change in changes.map(Self.stored) where !state.pending.contains(change) {
             state.pending.append(change)
             unsavedStateChanges += 1
@@ -112,7 +118,7 @@ public actor SyncEngineModel: ExternalSyncEngine {
     }
 
     /// Removes changes.
-    public func removePendingRecordChanges(_ changes: [PendingRecordChange]) {
+    package func removePendingRecordChanges(_ changes: [PendingRecordChange]) {
         let removed = Set(changes.map(Self.stored))
         let before = state.pending.count
         state.pending.removeAll { removed.contains($0) }
@@ -120,13 +126,13 @@ public actor SyncEngineModel: ExternalSyncEngine {
     }
 
     /// Adds a save of the zone.
-    public func addPendingZoneSave() {
+    package func addPendingZoneSave() {
         if !state.zoneSave { unsavedStateChanges += 1 }
         state.zoneSave = true
     }
 
     /// The record's current version on the server, by name.
-    public func fetchRecord(named name: String) async throws(RecordStoreError) -> CloudRecord? {
+    package func fetchRecord(named name: String) async throws(RecordStoreError) -> CloudRecord? {
         recordsFetchedByName.append(name)
         guard let database else { throw RecordStoreError(.unhandledCloudKitError, recordName: name, "not signed in") }
         let results: [String: Result<CloudRecord, CloudKitFailure>]

@@ -49,7 +49,7 @@ struct CloudKitGuideTests {
         let adapter = ExternalSyncAdapter(library: library, startedWithoutState: saved == nil)
         let engine = try SyncEngineModel(adapter: adapter, database: db, account: "alice",
                                          zone: NoteSyncConfiguration().zone, stateSerialization: saved)
-        await adapter.reconcile(engine: engine)   // as CloudKitNoteSync.start does
+        await engine.launch()   // fills its queue from the library, as CloudKitNoteSync.start does
         try await engine.fetchChanges()
         try await engine.sendChanges()
         #expect(await db.allRecords(in: NoteSyncConfiguration().zone).notes.map(\.recordName) == ["n"])

@@ -46,7 +46,7 @@ struct EngineDevice {
 
     /// What the app does at launch after creating the engine.
     func start() async {
-        await adapter.reconcile(engine: model)
+        await model.launch()
     }
 
     /// The process dies: unflushed library writes and the engine's unsaved state are lost;

@@ -29,7 +29,7 @@ extension ExternalSyncAdapter {
 
     /// The app consents to create the notes zone again after the user deleted it: every note is
     /// sent again.
-    public func consentToRecreateZone(engine: some ExternalSyncEngine) async {
+    package func consentToRecreateZone(engine: some ExternalSyncEngine) async {
         guard attempt({ (core) throws(NoteSyncError) in try core.consentToRecreateZone() }) != nil else { return }
         await reconcile(engine: engine)
     }
@@ -37,7 +37,7 @@ extension ExternalSyncAdapter {
     /// Lets notes kept on the device from an earlier account (nil: all of them) sync into the
     /// current one; returns the names adopted.
     @discardableResult
-    public func adoptLocalNotes(_ names: [String]? = nil, engine: some ExternalSyncEngine) async -> [String] {
+    package func adoptLocalNotes(_ names: [String]? = nil, engine: some ExternalSyncEngine) async -> [String] {
         guard let adopted = attempt({ (core) throws(NoteSyncError) in try core.adoptLocalNotes(names) }) else { return [] }
         await reconcile(engine: engine)
         return adopted

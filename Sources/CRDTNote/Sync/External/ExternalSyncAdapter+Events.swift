@@ -2,7 +2,7 @@
 extension ExternalSyncAdapter {
     /// Handles one event of the engine (`CKSyncEngineDelegate.handleEvent`). Events arrive one
     /// at a time, in the engine's order.
-    public func handle(_ event: ExternalSyncEvent, engine: some ExternalSyncEngine) async {
+    package func handle(_ event: ExternalSyncEvent, engine: some ExternalSyncEngine) async {
         switch event {
         case .stateUpdate(let bytes):
             saveEngineState(bytes)

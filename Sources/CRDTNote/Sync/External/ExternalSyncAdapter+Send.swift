@@ -8,7 +8,7 @@ extension ExternalSyncAdapter {
     /// sent only while the library still has it pending, and only if the server's version is
     /// the one deleted here (CloudKit deletes unconditionally): a version saved elsewhere since
     /// is received instead, so another device's edit is not deleted unseen.
-    public func nextBatch(pending: [PendingRecordChange], engine: some ExternalSyncEngine) async -> ExternalSyncBatch? {
+    package func nextBatch(pending: [PendingRecordChange], engine: some ExternalSyncEngine) async -> ExternalSyncBatch? {
         guard !pending.isEmpty, attempt({ (core) throws(NoteSyncError) in try core.flushLibrary() }) != nil else { return nil }
         var records: [CloudRecord] = []
         var bytes = 0

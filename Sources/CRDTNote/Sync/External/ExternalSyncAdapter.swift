@@ -84,7 +84,7 @@ public actor ExternalSyncAdapter {
     /// a save for every unsaved note and this device's record when due, a delete for every
     /// pending delete, no other change; and a zone save when the zone is to be created. Call it
     /// at launch; the adapter calls it itself after account changes and zone resets.
-    public func reconcile(engine: some ExternalSyncEngine) async {
+    package func reconcile(engine: some ExternalSyncEngine) async {
         guard let (changes, zoneStatus) = attempt({ (core) throws(NoteSyncError) in (try core.pendingChanges(), try core.zoneStatus()) })
         else { return }
         let wanted = Set(changes.recordsToSave.map(PendingRecordChange.save) + changes.recordsToDelete.map(PendingRecordChange.delete))
@@ -102,7 +102,7 @@ public actor ExternalSyncAdapter {
     /// deleted): each gets a pending save if it is unsaved, a pending delete if its delete is
     /// still to send, and loses the other. The Apple-only `CloudKitNoteSync` calls it for every
     /// `NoteLibrary.changes()` event; an app driving the adapter itself calls it after edits.
-    public func notesChanged(_ names: some Sequence<String>, engine: some ExternalSyncEngine) async {
+    package func notesChanged(_ names: some Sequence<String>, engine: some ExternalSyncEngine) async {
         await followUp(Set(names), engine: engine)
     }
 

@@ -1,13 +1,13 @@
 /// A change the external engine is to send: a note (or device) record to save, or one to delete.
 /// `CKSyncEngine.PendingRecordZoneChange` in portable form, by record name in the notes zone.
-public enum PendingRecordChange: Hashable, Sendable {
+package enum PendingRecordChange: Hashable, Sendable {
     /// Save the record of this name (built when the engine asks for a batch).
     case save(String)
     /// Delete the record of this name.
     case delete(String)
 
     /// The record the change is about.
-    public var recordName: String {
+    package var recordName: String {
         switch self {
         case .save(let name), .delete(let name): name
         }
@@ -18,7 +18,7 @@ public enum PendingRecordChange: Hashable, Sendable {
 /// `CKSyncEngine`: its pending changes, a save of the notes zone, and a fetch of one record by
 /// name. The Apple-only `CloudKitNoteSync` implements it over `CKSyncEngine`; CRDTNoteTesting's
 /// `SyncEngineModel` implements it over an in-memory database, so tests run the adapter's code.
-public protocol ExternalSyncEngine: Sendable {
+package protocol ExternalSyncEngine: Sendable {
     /// The record changes waiting to be sent (`CKSyncEngine.State.pendingRecordZoneChanges`).
     func pendingRecordChanges() async -> [PendingRecordChange]
     /// Adds changes to send; adding one already pending changes nothing.

@@ -1,7 +1,7 @@
 /// What an external sync engine tells ``ExternalSyncAdapter``: every case of
 /// `CKSyncEngine.Event`, in portable types, records as `CloudRecord`, errors as
 /// `RecordStoreError`, the state serialization as bytes.
-public enum ExternalSyncEvent: Sendable {
+package enum ExternalSyncEvent: Sendable {
     /// The engine's state changed; `bytes` is its serialization, to be restored at the next launch.
     case stateUpdate([UInt8])
     /// The device's account changed.
@@ -29,7 +29,7 @@ public enum ExternalSyncEvent: Sendable {
 
     /// How the account changed (`CKSyncEngine.Event.AccountChange.ChangeType`); accounts are
     /// the user record names CloudKit gives.
-    public enum AccountChange: Hashable, Sendable {
+    package enum AccountChange: Hashable, Sendable {
         /// Signed in (or the engine first saw this account).
         case signIn(current: String)
         /// Signed out.
@@ -39,32 +39,32 @@ public enum ExternalSyncEvent: Sendable {
     }
 
     /// A zone that went away, and why (`CKDatabase.DatabaseChange.Deletion`).
-    public struct ZoneDeletion: Hashable, Sendable {
+    package struct ZoneDeletion: Hashable, Sendable {
         /// The zone.
-        public var zone: RecordZoneID
+        package var zone: RecordZoneID
         /// Why it went away.
-        public var reason: NoteSyncZoneDeletion.Reason
+        package var reason: NoteSyncZoneDeletion.Reason
 
         /// A zone deletion.
-        public init(zone: RecordZoneID, reason: NoteSyncZoneDeletion.Reason) {
+        package init(zone: RecordZoneID, reason: NoteSyncZoneDeletion.Reason) {
             self.zone = zone
             self.reason = reason
         }
     }
 
     /// The answer to a batch of record saves and deletes.
-    public struct SentRecordChanges: Sendable {
+    package struct SentRecordChanges: Sendable {
         /// Records saved, as the server returned them.
-        public var saved: [CloudRecord]
+        package var saved: [CloudRecord]
         /// Records that could not be saved: the record sent, and why.
-        public var failedSaves: [(record: CloudRecord, error: RecordStoreError)]
+        package var failedSaves: [(record: CloudRecord, error: RecordStoreError)]
         /// Names of the records deleted.
-        public var deleted: [String]
+        package var deleted: [String]
         /// Names of the records that could not be deleted, and why.
-        public var failedDeletes: [String: RecordStoreError]
+        package var failedDeletes: [String: RecordStoreError]
 
         /// The answer to a batch.
-        public init(saved: [CloudRecord] = [], failedSaves: [(record: CloudRecord, error: RecordStoreError)] = [],
+        package init(saved: [CloudRecord] = [], failedSaves: [(record: CloudRecord, error: RecordStoreError)] = [],
                     deleted: [String] = [], failedDeletes: [String: RecordStoreError] = [:]) {
             self.saved = saved
             self.failedSaves = failedSaves
@@ -74,18 +74,18 @@ public enum ExternalSyncEvent: Sendable {
     }
 
     /// The answer to a batch of zone saves and deletes.
-    public struct SentZoneChanges: Sendable {
+    package struct SentZoneChanges: Sendable {
         /// Zones saved.
-        public var saved: [RecordZoneID]
+        package var saved: [RecordZoneID]
         /// Zones that could not be saved, and why.
-        public var failedSaves: [(zone: RecordZoneID, error: RecordStoreError)]
+        package var failedSaves: [(zone: RecordZoneID, error: RecordStoreError)]
         /// Zones deleted.
-        public var deleted: [RecordZoneID]
+        package var deleted: [RecordZoneID]
         /// Zones that could not be deleted, and why.
-        public var failedDeletes: [(zone: RecordZoneID, error: RecordStoreError)]
+        package var failedDeletes: [(zone: RecordZoneID, error: RecordStoreError)]
 
         /// The answer to a batch.
-        public init(saved: [RecordZoneID] = [], failedSaves: [(zone: RecordZoneID, error: RecordStoreError)] = [],
+        package init(saved: [RecordZoneID] = [], failedSaves: [(zone: RecordZoneID, error: RecordStoreError)] = [],
                     deleted: [RecordZoneID] = [], failedDeletes: [(zone: RecordZoneID, error: RecordStoreError)] = []) {
             self.saved = saved
             self.failedSaves = failedSaves
@@ -96,9 +96,9 @@ public enum ExternalSyncEvent: Sendable {
 }
 
 /// One batch for the external engine to send (`CKSyncEngine.RecordZoneChangeBatch`).
-public struct ExternalSyncBatch: Sendable {
+package struct ExternalSyncBatch: Sendable {
     /// Records to save, built from the library's notes.
-    public var recordsToSave: [CloudRecord]
+    package var recordsToSave: [CloudRecord]
     /// Names of records to delete.
-    public var recordNamesToDelete: [String]
+    package var recordNamesToDelete: [String]
 }
