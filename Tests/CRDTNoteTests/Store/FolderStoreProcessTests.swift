@@ -197,6 +197,8 @@ import Testing
             }
         }
         #expect(kills >= 4, "the writers finished before they were killed: lengthen the run")
-        #expect(saved.count >= 16)
+        // Enough acknowledged saves to check (a loaded machine starts the writers late: seen 12
+        // of 3,200 under a parallel test run, so the bar is low; the checks above are the test).
+        #expect(saved.count >= 4, "the writers were killed before they saved: lengthen the delay")
     }
 }
