@@ -70,55 +70,33 @@ enum PlainTextFolding {
         let base = try base.built(forRecord: recordName)
         let replica = NoteReplicaDerivation.fold(recordName: recordName, base: base, text: text, mode: .insertions)
         var folded = folding(base, as: replica, modified: modified, limits: limits)
-        let scalars = Array(String(decoding: old, as: UTF8.self).unicodeScalars)
-        let newScalars = Array(text.unicodeScalars)
-        // Where each edit's insertion starts in `text`: edits come from the end backwards.
-        var newOffsets: [Int] = []
-        var shift = 0
-        for edit in edits.reversed() {
-            newOffsets.append(edit.offset + shift)
-            shift += edit.insertScalars - edit.deleteCount
-        }
-        newOffsets.reverse()
+        let scalars = TextDiff.decodeScalars(old[...])
+        let newScalars = TextDiff.decodeScalars(new[...])
+        // Where each edit's insertion is in `text` (hunks run from the start, edits from the end).
+        let hunks = TextDiff.forwardHunks(edits)
         // Edits run from the end of the text backwards, so earlier offsets stay valid.
-        for (n, edit) in edits.enumerated() where !edit.insert.isEmpty {
-            var inserted = String(decoding: edit.insert, as: UTF8.self)
+        for (edit, h) in zip(edits, hunks.reversed()) where !edit.insert.isEmpty {
+            var inserted = newScalars[h.newStart..<h.newEnd]
             var at = edit.offset
             if edit.deleteCount > 0 {
-                let replaced = scalars[edit.offset..<edit.offset + edit.deleteCount]
-                let insertedFirst = inserted.unicodeScalars.lexicographicallyPrecedes(replaced) { $0.value < $1.value }
-                let i = (start: newOffsets[n], end: newOffsets[n] + edit.insertScalars, in: newScalars)
-                let d = (start: edit.offset, end: edit.offset + edit.deleteCount, in: scalars)
+                let insertedFirst = TextDiff.sortsFirst(inserted, before: scalars[h.oldStart..<h.oldEnd])
+                let i = TextDiff.Piece(start: h.newStart, end: h.newEnd, text: newScalars)
+                let d = TextDiff.Piece(start: h.oldStart, end: h.oldEnd, text: scalars)
                 let (first, second) = insertedFirst ? (i, d) : (d, i)
-                if let separator = separator(between: first, and: second) {
-                    if insertedFirst { inserted.unicodeScalars.append(separator) } else { inserted.unicodeScalars.insert(separator, at: inserted.unicodeScalars.startIndex) }
+                if let separator = TextDiff.separator(between: first, and: second) {
+                    if insertedFirst { inserted.append(separator) } else { inserted.insert(separator, at: inserted.startIndex) }
                 }
                 if !insertedFirst { at += edit.deleteCount }
             }
             // In range by construction (offsets come from the diff of this very text), so only
             // the note's size limits can refuse it.
+            let bytes = TextDiff.edit(offset: at, deleteCount: 0, inserting: inserted).insert
             do {
-                try folded.insert(inserted, atScalarOffset: at)
+                try folded.insert(String(decoding: bytes, as: UTF8.self), atScalarOffset: at)
             } catch {
                 throw tooLarge(error, recordName: recordName)
             }
         }
         return folded
-    }
-
-    /// The space or tab to put between two pieces placed side by side (each a stretch of its
-    /// own text) when they would otherwise join a letter or digit to a letter or digit: the one
-    /// just before the second piece in its text, else the one just after the first in its text.
-    private static func separator(
-        between first: (start: Int, end: Int, in: [Unicode.Scalar]),
-        and second: (start: Int, end: Int, in: [Unicode.Scalar])
-    ) -> Unicode.Scalar? {
-        guard first.end > first.start, second.end > second.start,
-              TextDiff.isAlphanumeric(first.in[first.end - 1].value),
-              TextDiff.isAlphanumeric(second.in[second.start].value) else { return nil }
-        func isBlank(_ s: Unicode.Scalar) -> Bool { s == " " || s == "\t" }
-        if second.start > 0, isBlank(second.in[second.start - 1]) { return second.in[second.start - 1] }
-        if first.end < first.in.count, isBlank(first.in[first.end]) { return first.in[first.end] }
-        return nil
     }
 }

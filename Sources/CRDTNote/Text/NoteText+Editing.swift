@@ -181,10 +181,16 @@ extension NoteText {
     /// would take the note past its limits (see that code), and
     /// ``NoteTextError/Code/corruptSnapshot`` as ``replaceScalars(in:with:)`` does.
     public mutating func setText(_ newText: String) throws(NoteTextError) {
-        if deferred != nil { try buildIndexForEdit() }
-        let old = sequence.utf8Bytes()
         let new = Array(newText.utf8)
-        let edits = TextDiff.edits(from: old, to: new)
+        try applyEdits { old in TextDiff.edits(from: old, to: new) }
+    }
+
+    /// Applies the edits `derive` finds for the current text (its UTF-8; edits as
+    /// `TextDiff.edits` returns them: end to start, scalar offsets, not overlapping) as local
+    /// edits of this replica, in one undo step. Throws as ``setText(_:)`` does, changing nothing.
+    mutating func applyEdits(_ derive: ([UInt8]) -> [TextDiff.Edit]) throws(NoteTextError) {
+        if deferred != nil { try buildIndexForEdit() }
+        let edits = derive(sequence.utf8Bytes())
         guard !edits.isEmpty else { return }
         let inserted = edits.reduce(0) { $0 + $1.insert.count }
         let insertedScalars = edits.reduce(0) { $0 + $1.insertScalars }

@@ -46,16 +46,21 @@ enum TextDiff {
         let b = decodeScalars(new[prefix..<new.count - suffix])
         let base = UTF8Counting.counts(old[0..<prefix]).scalars
         return scalarHunks(a, b).reversed().map { h in
-            var inserted: [UInt8] = []
-            inserted.reserveCapacity(h.newEnd - h.newStart)
-            var utf16 = 0
-            for v in b[h.newStart..<h.newEnd] {
-                UTF8.encode(Unicode.Scalar(v)!) { inserted.append($0) }
-                utf16 += v > 0xFFFF ? 2 : 1
-            }
-            return Edit(offset: base + h.oldStart, deleteCount: h.oldEnd - h.oldStart, insert: inserted,
-                        insertScalars: h.newEnd - h.newStart, insertUTF16: utf16)
+            edit(offset: base + h.oldStart, deleteCount: h.oldEnd - h.oldStart, inserting: b[h.newStart..<h.newEnd])
         }
+    }
+
+    /// The edit replacing `deleteCount` scalars at `offset` with `scalars` (Unicode scalar
+    /// values, as `decodeScalars` gives them).
+    static func edit(offset: Int, deleteCount: Int, inserting scalars: ArraySlice<UInt32>) -> Edit {
+        var inserted: [UInt8] = []
+        inserted.reserveCapacity(scalars.count)
+        var utf16 = 0
+        for v in scalars {
+            UTF8.encode(Unicode.Scalar(v)!) { inserted.append($0) }
+            utf16 += v > 0xFFFF ? 2 : 1
+        }
+        return Edit(offset: offset, deleteCount: deleteCount, insert: inserted, insertScalars: scalars.count, insertUTF16: utf16)
     }
 
     /// Lengths in bytes of the common prefix and suffix, each cut back so the text between
