@@ -163,7 +163,7 @@ import CRDTNoteTestSupport
     @Test func uniqueTokensMergeExactly() throws {
         var failures = 0
         for seed in UInt64(1)...300 {
-            let problems = try check(seed: seed, exact: true)
+            let problems = try Self.check(seed: seed, exact: true)
             if !problems.isEmpty {
                 failures += 1
                 if failures <= 3 { Issue.record("\(problems.joined(separator: "\n"))") }
@@ -175,7 +175,7 @@ import CRDTNoteTestSupport
     @Test func repeatedTextLosesNoInsertionAndResurrectsNoDeletion() throws {
         var failures = 0
         for seed in UInt64(1001)...1100 {
-            let problems = try check(seed: seed, exact: false)
+            let problems = try Self.check(seed: seed, exact: false)
             if !problems.isEmpty {
                 failures += 1
                 if failures <= 3 { Issue.record("\(problems.joined(separator: "\n"))") }
@@ -186,11 +186,11 @@ import CRDTNoteTestSupport
 
     /// The oracle can fail: a merge that drops a token, or keeps one theirs deleted, is caught.
     @Test func oracleCatchesWrongMerges() {
-        let (t, stray) = tokens(in: "a00001 m00002a00003 x4")
+        let (t, stray) = Self.tokens(in: "a00001 m00002a00003 x4")
         #expect(t == ["a00001", "m00002", "a00003"])
         #expect(stray)
         var problems: [String] = []
-        let text = apply([TextDiff.edit(offset: 1, deleteCount: 1, inserting: [0x78])], to: "e\u{301}x", problems: &problems)
+        let text = Self.apply([TextDiff.edit(offset: 1, deleteCount: 1, inserting: [0x78])], to: "e\u{301}x", problems: &problems)
         #expect(text == "exx")
         #expect(problems.count == 1)
     }
