@@ -110,7 +110,7 @@ import CRDTNoteTestSupport
     /// One case: returns what went wrong (nothing when the merge kept every intent).
     /// `exact`: unique tokens only, checked exactly; otherwise a text full of repeated fillers,
     /// checked for lost insertions and resurrected deletions.
-    static func check(seed: UInt64, exact: Bool) throws -> [String] {
+    static func check(seed: UInt64, exact: Bool, coverage: inout Coverage) throws -> [String] {
         var rng = SplitMix64(seed: seed)
         let fillerOdds = exact ? 4 : 1
         var base = (0..<(rng.below(60) + (exact ? 1 : 20))).map { item("a", $0, rng: &rng, fillerOdds: fillerOdds) }
@@ -134,6 +134,14 @@ import CRDTNoteTestSupport
         let ancestorSet = Set(a), mineSet = Set(m), theirSet = Set(t), resultSet = Set(result)
         let inserted = mineSet.union(theirSet).subtracting(ancestorSet)
         let deleted = ancestorSet.subtracting(mineSet.intersection(theirSet))
+        let mineDeleted = ancestorSet.subtracting(mineSet), theirDeleted = ancestorSet.subtracting(theirSet)
+        if !mineDeleted.isDisjoint(with: theirDeleted) { coverage.bothDeleted += 1 }
+        for (k, token) in m.enumerated() where !ancestorSet.contains(token) {
+            if [k - 1, k + 1].contains(where: { m.indices.contains($0) && theirDeleted.contains(m[$0]) }) {
+                coverage.insertedBesideTheirDeletion += 1
+                break
+            }
+        }
         if result.count != resultSet.count { problems.append("a token appears twice") }
         if !inserted.isSubset(of: resultSet) { problems.append("inserted tokens lost: \(inserted.subtracting(resultSet).sorted())") }
         if !deleted.isDisjoint(with: resultSet) { problems.append("deleted tokens resurrected: \(deleted.intersection(resultSet).sorted())") }
@@ -160,28 +168,35 @@ import CRDTNoteTestSupport
         return problems
     }
 
-    @Test func uniqueTokensMergeExactly() throws {
+    /// How many cases had the hard situations: a token both sides deleted, a token of mine
+    /// typed beside one theirs deleted.
+    struct Coverage { var bothDeleted = 0, insertedBesideTheirDeletion = 0 }
+
+    /// Runs the cases of `seeds`, recording the first three that fail in full, and checks that
+    /// at least `hardCases` of them had each hard situation.
+    static func run(_ seeds: ClosedRange<UInt64>, exact: Bool, hardCases: Int) throws {
         var failures = 0
-        for seed in UInt64(1)...300 {
-            let problems = try Self.check(seed: seed, exact: true)
+        var coverage = Coverage()
+        defer {
+            #expect(coverage.bothDeleted >= hardCases, "\(coverage)")
+            #expect(coverage.insertedBesideTheirDeletion >= hardCases, "\(coverage)")
+        }
+        for seed in seeds {
+            let problems = try check(seed: seed, exact: exact, coverage: &coverage)
             if !problems.isEmpty {
                 failures += 1
                 if failures <= 3 { Issue.record("\(problems.joined(separator: "\n"))") }
             }
         }
-        #expect(failures == 0, "\(failures) of 300 cases failed")
+        #expect(failures == 0, "\(failures) of \(seeds.count) cases failed")
+    }
+
+    @Test func uniqueTokensMergeExactly() throws {
+        try Self.run(1...300, exact: true, hardCases: 60)
     }
 
     @Test func repeatedTextLosesNoInsertionAndResurrectsNoDeletion() throws {
-        var failures = 0
-        for seed in UInt64(1001)...1100 {
-            let problems = try Self.check(seed: seed, exact: false)
-            if !problems.isEmpty {
-                failures += 1
-                if failures <= 3 { Issue.record("\(problems.joined(separator: "\n"))") }
-            }
-        }
-        #expect(failures == 0, "\(failures) of 100 cases failed")
+        try Self.run(1001...1100, exact: false, hardCases: 10)
     }
 
     /// The oracle can fail: a merge that drops a token, or keeps one theirs deleted, is caught.
