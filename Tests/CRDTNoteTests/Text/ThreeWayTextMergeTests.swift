@@ -57,7 +57,7 @@ import Testing
         #expect(Self.merged("a b c d\n", "a d\n", "a b X c d\n") == "a X d\n")
         // Words are kept apart only at a shared gap: here the insertion joins a word
         // (Docs/RECORD-FORMAT.md documents this).
-        #expect(Self.merged("one two three\n", "one two 2 three\n", "one\n") == "one2 \n")
+        #expect(Self.merged("one two three", "one two 2 three", "one") == "one2 ")
     }
 
     @Test func emptyTexts() {
