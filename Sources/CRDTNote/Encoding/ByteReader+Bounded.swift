@@ -46,7 +46,7 @@ extension ByteReader {
             throw BinaryDecodingError(length < 0 ? .invalidValue : .lengthTooLarge, at: offset,
                 "length \(length) of \(what) exceeds remaining \(remaining) bytes")
         }
-        let sub = ByteReader(bytes, range: position..<(position + length), baseOffset: baseOffset)
+        let sub = ByteReader(bytes, range: position..<(position + length), baseOffset: baseOffset, pinned: pinned)
         position += length
         return sub
     }

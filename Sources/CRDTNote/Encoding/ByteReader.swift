@@ -22,20 +22,25 @@ package struct ByteReader: Sendable {
     /// Index into `bytes` one past the last readable byte.
     let end: Int
     let baseOffset: Int
+    /// Whether every offset reported is `baseOffset` itself: bytes decoded from a coded column have
+    /// no place of their own in the input, so their errors point at the column.
+    let pinned: Bool
 
     /// Creates a reader over `bytes[range]` (all of `bytes` by default). `baseOffset` is added to every
-    /// reported offset, so a reader over an extracted payload can report offsets in the enclosing file.
+    /// reported offset, so a reader over an extracted payload can report offsets in the enclosing file;
+    /// when `pinned`, every reported offset is `baseOffset` (bytes that were decoded, not read).
     /// A `range` reaching outside `bytes` is clamped to it.
-    package init(_ bytes: [UInt8], range: Range<Int>? = nil, baseOffset: Int = 0) {
+    package init(_ bytes: [UInt8], range: Range<Int>? = nil, baseOffset: Int = 0, pinned: Bool = false) {
         let r = (range ?? bytes.indices).clamped(to: bytes.indices)
         self.bytes = bytes
         self.position = r.lowerBound
         self.end = r.upperBound
         self.baseOffset = baseOffset
+        self.pinned = pinned
     }
 
-    /// Absolute offset of the next unread byte.
-    package var offset: Int { baseOffset &+ position }
+    /// Absolute offset of the next unread byte (the pinned offset for decoded bytes).
+    package var offset: Int { pinned ? baseOffset : baseOffset &+ position }
 
     /// Number of bytes left to read.
     package var remaining: Int { end - position }
@@ -44,7 +49,7 @@ package struct ByteReader: Sendable {
     package var isAtEnd: Bool { position >= end }
 
     /// Absolute offset of index `i` of `bytes`, for error reports.
-    func absolute(_ i: Int) -> Int { baseOffset &+ i }
+    func absolute(_ i: Int) -> Int { pinned ? baseOffset : baseOffset &+ i }
 
     /// Reads one byte.
     package mutating func readByte() throws(BinaryDecodingError) -> UInt8 {

@@ -25,7 +25,7 @@ enum CodedColumn {
 
     /// Reads a column of at most `maximumCount` decoded bytes and returns a reader over them.
     /// A raw column's reader reports true payload offsets; a coded column's reports the
-    /// column's offset plus the position in its decoded bytes.
+    /// column's offset (its mode byte) for every error in its decoded bytes.
     static func read(_ reader: inout ByteReader, maximumCount: Int, _ what: String) throws(BinaryDecodingError) -> ByteReader {
         let start = reader.offset
         let mode = try reader.readByte()
@@ -47,7 +47,7 @@ enum CodedColumn {
             let m = try reader.readVarUInt(max: UInt64(reader.remaining), "coded length of \(what)")
             var stream = try reader.subReader(length: m, what)
             let decoded = try RANSCoder.decode(&stream, count: n, table: table, what)
-            return ByteReader(decoded, baseOffset: start)
+            return ByteReader(decoded, baseOffset: start, pinned: true)
         default:
             throw BinaryDecodingError(.invalidValue, at: start, "\(what) has unknown mode \(mode)")
         }

@@ -41,12 +41,16 @@ extension TextSequence {
         typingCursor = nil
         let byteStart = UInt32(content.count)
         var left = ItemRef.none
-        let right: ItemRef
+        var right: ItemRef
         var slot: Int
         var index: Int
         if p == 0 {
             let start = startPosition
-            right = start == endPosition ? .none : ref(at: start)
+            right = localRightOrigin(left: .none, at: nil, next: start, visible: 0)
+            if start != endPosition, right != ref(at: start) {
+                if insertLocalByRule(utf8, scalars: scalars, utf16: utf16, at: p, replica: r, left: left, right: right) { return }
+                right = ref(at: start)
+            }
             slot = Int(order[0])
             index = 0
         } else {
@@ -60,7 +64,11 @@ extension TextSequence {
                 splitRun(at: TreePosition(order: lp.order, run: lp.run, offset: lp.offset + 1))
             } else {
                 let next = nextRunStart(after: lp)
-                right = next == endPosition ? .none : ref(at: next)
+                right = localRightOrigin(left: left, at: lp, next: next, visible: p)
+                if next != endPosition, right != ref(at: next) {
+                    if insertLocalByRule(utf8, scalars: scalars, utf16: utf16, at: p, replica: r, left: left, right: right) { return }
+                    right = ref(at: next)
+                }
                 // Typing on: extend the run instead of starting a new one.
                 if leftRun.replica == r, leftRun.seqEnd == seq, !leftRun.isDeleted, leftRun.right == right,
                    Int(leftRun.byteStart) + Int(leftRun.byteCount) == content.count {
@@ -85,6 +93,65 @@ extension TextSequence {
             typingCursor = TypingCursor(scalarEnd: p + scalars, slot: slot, index: index, replica: r)
             editCursor = EditCursor(slot: slot, index: index, scalarsBefore: p)
         }
+    }
+
+    /// Most ancestors `localRightOrigin` climbs through before it settles for the element right
+    /// after the left origin.
+    static let rightOriginSearchLimit = 64
+
+    /// The right origin of a local insertion placed right after `left` (at `leftPosition`; none
+    /// and nil: the document start), whose next element, `next`, starts a run (or is the end),
+    /// and which becomes visible scalar `p`.
+    ///
+    /// When `next` is visible (or the end) it is the right origin, as in every editor. When it is a
+    /// tombstone, the new text lands among tombstones anyway, and the right origin can be any
+    /// element the rule accepts that keeps it there (FORMAT.md §1, "Right origins of local
+    /// insertions"): with `b` the next visible element (the one now at `p`), the ancestor of `b`
+    /// (or `b` itself) that is a child of `left` when `b` descends from `left`, else none (every
+    /// element up to `b` then lies in `left`'s block, and a child with no right origin stays in
+    /// it). So text typed where text was deleted names no deleted text that is not an ancestor of
+    /// visible text, which is what lets compaction drop it. Bounded: past
+    /// `rightOriginSearchLimit` ancestors it takes `next`.
+    func localRightOrigin(left: ItemRef, at leftPosition: TreePosition?, next: TreePosition, visible p: Int) -> ItemRef {
+        guard next != endPosition else { return .none }
+        let first = run(at: next)
+        guard first.isDeleted else { return ItemRef(replica: first.replica, seq: first.seq) }
+        guard p < scalarCount else { return .none }
+        let b = run(at: position(ofScalar: p))
+        // Climb from b's run start through its ancestors (parents are left origins) until the
+        // climb reaches `left` (b is in its block) or passes it (b lies after its block).
+        var child = ItemRef(replica: b.replica, seq: b.seq)
+        var parent = b.left
+        for _ in 0..<Self.rightOriginSearchLimit {
+            if parent == left { return child }
+            if parent.isNone { return .none }
+            let at = locate(parent)
+            if let leftPosition, at < leftPosition { return .none }
+            let holder = run(at: at)
+            child = ItemRef(replica: holder.replica, seq: holder.seq)
+            parent = holder.left
+        }
+        return ItemRef(replica: first.replica, seq: first.seq)
+    }
+
+    /// Inserts a local run whose right origin is not the element right after `left` (see
+    /// `localRightOrigin`): it goes where the merge rule puts it, among the tombstones between
+    /// `left` and the next visible character, exactly as a peer integrating it will place it;
+    /// then typing on extends it.
+    private mutating func insertLocalByRule(_ utf8: UnsafeBufferPointer<UInt8>, scalars: Int, utf16: Int, at p: Int, replica r: UInt32,
+                                            left: ItemRef, right: ItemRef) -> Bool {
+        let seq = nextSeq[Int(r)]
+        let new = Run(replica: r, seq: seq, length: UInt32(scalars), utf16: UInt32(utf16),
+                      byteStart: 0, byteCount: UInt32(utf8.count), left: left, right: right)
+        // A right origin this rule picked is one the merge rule accepts; if it ever were not,
+        // `integrate` inserts nothing and the caller falls back to the adjacent element.
+        guard integrate(new, content: ArraySlice(utf8)) >= 0 else { return false }
+        let last = locate(ItemRef(replica: r, seq: seq &+ UInt32(scalars) &- 1))
+        let length = run(at: last).length
+        guard last.offset &+ 1 == length else { return true }
+        typingCursor = TypingCursor(scalarEnd: p + scalars, slot: slot(at: last), index: last.run, replica: r)
+        editCursor = EditCursor(slot: slot(at: last), index: last.run, scalarsBefore: p + scalars - Int(length))
+        return true
     }
 
     /// Appends freshly typed text to the run at `index` of `slot` (its content is last in the

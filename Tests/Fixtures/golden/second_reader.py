@@ -63,13 +63,15 @@ def crc32c(data):
 
 class Reader:
     """Reads data[start:end]; offsets in errors are `base + position in data` (base 0 when data is
-    the payload, the column's first byte when data is a rANS column's decoded bytes)."""
+    the payload), or always `base` when pinned (data is a rANS column's decoded bytes, base the
+    column's first byte: decoded bytes have no offset of their own)."""
 
-    def __init__(self, data, start=0, end=None, base=0):
+    def __init__(self, data, start=0, end=None, base=0, pinned=False):
         self.data, self.pos, self.end, self.base = data, start, len(data) if end is None else end, base
+        self.pinned = pinned
 
     def at(self, pos=None):
-        return self.base + (self.pos if pos is None else pos)
+        return self.base if self.pinned else self.base + (self.pos if pos is None else pos)
 
     def left(self):
         return self.end - self.pos
@@ -137,7 +139,7 @@ class Reader:
     def sub(self, n, what):
         if n > self.left():
             raise Corrupt("lengthTooLarge", self.at(), "%s %d > %d bytes left" % (what, n, self.left()))
-        return Reader(self.data, self.take(n), self.pos)
+        return Reader(self.data, self.take(n), self.pos, self.base, self.pinned)
 
     def take(self, n):
         self.pos += n
@@ -329,7 +331,7 @@ RANS_M, RANS_L = 4096, 2**23
 
 def rans_decode(r, n, first):
     """A rANS column after its count n: frequency table, stream length m, stream. Returns a Reader
-    over the n decoded bytes whose offsets are `first` (the column's first byte) + position."""
+    over the n decoded bytes, whose errors are all reported at `first` (the column's first byte)."""
     table_at = r.pos
     k = r.byte() + 1
     cum, freq, symbols, total, previous = [], [], [], 0, -1
@@ -370,7 +372,7 @@ def rans_decode(r, n, first):
     stream.done("rANS stream")
     if x != RANS_L:
         raise Corrupt("invalidValue", stream_at, "rANS final state %d" % x)
-    return Reader(bytes(out), 0, n, base=first)
+    return Reader(bytes(out), 0, n, base=first, pinned=True)
 
 
 def column_v2(r, bound, what):
