@@ -59,10 +59,21 @@ struct MarkOperation: Hashable, Sendable {
     var last: ElementID
     var stamp: HLCTimestamp
     var replica: ReplicaID
+}
 
-    /// Whether this operation wins over `other` for a character both cover: the later stamp,
-    /// then the greater replica id (unsigned).
-    func wins(over other: MarkOperation) -> Bool {
+/// A formatting operation stamped by its author: of two that compete for one character's
+/// mark or one paragraph's attribute, the latest wins.
+protocol StampedFormattingOperation {
+    var stamp: HLCTimestamp { get }
+    var replica: ReplicaID { get }
+}
+
+extension StampedFormattingOperation {
+    /// Whether this operation wins over `other`: the later stamp, then the greater replica id
+    /// compared unsigned.
+    func wins(over other: some StampedFormattingOperation) -> Bool {
         (stamp, replica.rawValue) > (other.stamp, other.replica.rawValue)
     }
 }
+
+extension MarkOperation: StampedFormattingOperation {}

@@ -71,9 +71,6 @@ struct ParagraphOperation: Hashable, Sendable {
     var attribute: ParagraphAttribute
     var stamp: HLCTimestamp
     var replica: ReplicaID
-
-    /// Whether this operation wins over `other` for the same key and attribute name.
-    func wins(over other: ParagraphOperation) -> Bool {
-        (stamp, replica.rawValue) > (other.stamp, other.replica.rawValue)
-    }
 }
+
+extension ParagraphOperation: StampedFormattingOperation {}

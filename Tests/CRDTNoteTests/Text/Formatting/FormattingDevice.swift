@@ -1,3 +1,4 @@
+import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 
@@ -75,6 +76,22 @@ struct MarkSpan: Equatable, CustomStringConvertible {
 
 let bold = ["bold": MarkKind.on]
 let italic = ["italic": MarkKind.on]
+
+/// Two devices holding the same text (inserted by a third), as replicas `.test(a)` and `.test(b)`.
+func devicePair(_ text: String, _ a: UInt64 = 1, _ b: UInt64 = 2) throws -> (FormattingDevice, FormattingDevice) {
+    let base = try NoteText(text, replica: .test(99))
+    return (FormattingDevice(base.forked(as: .test(a))), FormattingDevice(base.forked(as: .test(b))))
+}
+
+/// Expects `a` merged with `b` and `b` merged with `a` to show `expected`; returns both merges.
+@discardableResult
+func expectBothOrders(_ a: FormattingDevice, _ b: FormattingDevice, show expected: [MarkSpan],
+                      sourceLocation: SourceLocation = #_sourceLocation) throws -> (FormattingDevice, FormattingDevice) {
+    let (ab, ba) = try bothOrders(a, b)
+    #expect(try ab.spans() == expected, "a merged with b", sourceLocation: sourceLocation)
+    #expect(try ba.spans() == expected, "b merged with a", sourceLocation: sourceLocation)
+    return (ab, ba)
+}
 
 /// Both merge orders of two devices' work: `(a merged with b, b merged with a)`.
 func bothOrders(_ a: FormattingDevice, _ b: FormattingDevice) throws -> (FormattingDevice, FormattingDevice) {

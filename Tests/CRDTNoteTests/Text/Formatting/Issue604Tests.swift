@@ -21,16 +21,12 @@ import CRDTNoteTestSupport
     /// The same after syncing: another device deletes the bold text and types again in its place.
     @Test func retypedOnAnotherDeviceAfterTheDeletionInheritsNothing() throws {
         for (first, second) in [(1, 2), (2, 1)] as [(UInt64, UInt64)] {
-            let base = try NoteText("ab cd ef", replica: .test(99))
-            var a = FormattingDevice(base.forked(as: .test(first)))
-            var b = FormattingDevice(base.forked(as: .test(second)))
+            var (a, b) = try devicePair("ab cd ef", first, second)
             try a.mark(.bold, 3..<5)
             try b.merge(a)
             try b.note.deleteScalars(in: 3..<5)
             try b.note.insert("XY", atScalarOffset: 3)
-            let (ab, ba) = try bothOrders(a, b)
-            #expect(try ab.spans() == [MarkSpan("ab XY ef")])
-            #expect(try ba.spans() == [MarkSpan("ab XY ef")])
+            try expectBothOrders(a, b, show: [MarkSpan("ab XY ef")])
         }
     }
 
@@ -39,32 +35,24 @@ import CRDTNoteTestSupport
     /// anchors, but it was not typed after a character of the range: it joins no mark.
     @Test func concurrentTextAtTheSameGapJoinsNoMarkWhateverTheTieBreak() throws {
         for (first, second) in [(1, 2), (2, 1)] as [(UInt64, UInt64)] {
-            let base = try NoteText("abef", replica: .test(99))
-            var a = FormattingDevice(base.forked(as: .test(first)))
-            var b = FormattingDevice(base.forked(as: .test(second)))
+            var (a, b) = try devicePair("abef", first, second)
             try a.note.insert("cd", atScalarOffset: 2)
             try a.mark(.bold, 2..<4)
             try b.note.insert("X", atScalarOffset: 2)
-            let (ab, ba) = try bothOrders(a, b)
             let expected = first < second ? [MarkSpan("ab"), MarkSpan("cd", bold), MarkSpan("Xef")]
                                           : [MarkSpan("abX"), MarkSpan("cd", bold), MarkSpan("ef")]
-            #expect(try ab.spans() == expected)
-            #expect(try ba.spans() == expected)
+            try expectBothOrders(a, b, show: expected)
         }
     }
 
     /// Text typed after a character of the range by a device that still saw it joins the bold,
     /// even though the range was deleted meanwhile elsewhere: it was typed at the bold's end.
     @Test func textTypedAtTheEndBeforeTheDeletionWasSeenStillJoins() throws {
-        let base = try NoteText("ab cd ef", replica: .test(99))
-        var a = FormattingDevice(base.forked(as: .test(1)))
-        var b = FormattingDevice(base.forked(as: .test(2)))
+        var (a, b) = try devicePair("ab cd ef")
         try a.mark(.bold, 3..<5)
         try b.merge(a)
         try a.note.deleteScalars(in: 3..<5)
         try b.note.insert("X", atScalarOffset: 5)
-        let (ab, ba) = try bothOrders(a, b)
-        #expect(try ab.spans() == [MarkSpan("ab "), MarkSpan("X", bold), MarkSpan(" ef")])
-        #expect(try ba.spans() == [MarkSpan("ab "), MarkSpan("X", bold), MarkSpan(" ef")])
+        try expectBothOrders(a, b, show: [MarkSpan("ab "), MarkSpan("X", bold), MarkSpan(" ef")])
     }
 }

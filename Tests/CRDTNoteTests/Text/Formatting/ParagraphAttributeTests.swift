@@ -35,9 +35,7 @@ import CRDTNoteTestSupport
     }
 
     @Test func aJoinMergedWithAConcurrentChangeOfTheSecondParagraphKeepsTheFirsts() throws {
-        let base = try NoteText("One\nTwo", replica: .test(99))
-        var a = FormattingDevice(base.forked(as: .test(1)))
-        var b = FormattingDevice(base.forked(as: .test(2)))
+        var (a, b) = try devicePair("One\nTwo")
         try a.note.deleteScalars(in: 3..<4)
         try b.setParagraph(.quote(true), 4..<7)
         try b.setParagraph(.list(.check), 0..<0)
