@@ -10,6 +10,8 @@ import CRDTNoteTestSupport
     static let kinds: [(MarkKind, [String])] = [
         (.bold, [MarkKind.on]), (.italic, [MarkKind.on]), (.underline, [MarkKind.on]), (.code, [MarkKind.on]),
         (.link, ["https://a.example", "https://b.example"]), (.highlight, ["yellow", "#ff0000"]),
+        // A kind no release knows, growing at both ends: resolution reads only its anchors.
+        (MarkKind(name: "x-comment", expansion: MarkExpansion(growsAtStart: true, growsAtEnd: true)), ["c1", "c2"]),
     ]
     static let attributes: [ParagraphAttribute] = [
         .heading(0), .heading(1), .heading(6), .list(.bullet), .list(.check), .list(.none),
