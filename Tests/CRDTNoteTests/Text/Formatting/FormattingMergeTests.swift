@@ -21,6 +21,20 @@ import CRDTNoteTestSupport
         #expect(try b.paragraphs() == Array(repeating: quote, count: 5))
     }
 
+    /// A copy loaded from a snapshot (its index built lazily) resolves the same formatting,
+    /// tombstones and origins included.
+    @Test func aCopyLoadedFromASnapshotResolvesTheSame() throws {
+        var (a, b) = try devicePair("ab cd ef")
+        try a.mark(.bold, 3..<5)
+        try b.note.insert("X", atScalarOffset: 5)
+        try a.note.deleteScalars(in: 0..<2)
+        try a.merge(b)
+        var loaded = FormattingDevice(try NoteText(snapshot: a.note.encodedSnapshot(), replica: .test(3)))
+        loaded.formatting = a.formatting
+        #expect(try loaded.spans() == [MarkSpan(" "), MarkSpan("cdX", bold), MarkSpan(" ef")])
+        #expect(try loaded.formatting.attributes(of: loaded.note) == a.formatting.attributes(of: a.note))
+    }
+
     /// Undo brings deleted text back as new characters (NoteText.undo()), which no operation
     /// names: the text returns unformatted, and a restored newline starts a paragraph with no
     /// attributes. Restoring formatting is for the formatting-aware undo of issue 32's editor
