@@ -1,7 +1,8 @@
 extension NoteFormatting {
     /// The visible text of `note` cut into maximal runs of equal resolved attributes, in
-    /// order (empty for an empty note). O(n + covered characters) per call, n the elements ever
-    /// inserted: the reference resolution, not yet the indexed lookup issue 32 asks for.
+    /// order (empty for an empty note). O(n + the elements inside every operation) per call, n
+    /// the elements ever inserted: the reference resolution, not yet the indexed lookup issue 32
+    /// asks for.
     ///
     /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built.
     func attributes(of note: NoteText) throws(NoteTextError) -> [FormattedRun] {
