@@ -1,0 +1,79 @@
+/// A point between elements of a note's order (tombstones included) where a mark starts or
+/// ends. Docs/FORMAT.md, §10.1.
+enum MarkBoundary: Hashable, Sendable {
+    /// Before every element, forever.
+    case documentStart
+    /// After every element, forever.
+    case documentEnd
+    /// The gap just before the element: text later inserted right before it lies outside.
+    case before(ElementID)
+    /// The gap just after the element: text later inserted right after it lies outside.
+    case after(ElementID)
+}
+
+/// Whether text typed at an end of a marked range joins it (Docs/FORMAT.md, §10.2).
+struct MarkExpansion: Hashable, Sendable {
+    /// Text typed just before the range's first character joins it.
+    var growsAtStart: Bool
+    /// Text typed just after the range's last character joins it.
+    var growsAtEnd: Bool
+}
+
+/// A kind of inline mark: a name (the key every operation and reader uses) and its expansion
+/// rule. New kinds need no format change: an operation carries its name and its anchors.
+struct MarkKind: Hashable, Sendable {
+    var name: String
+    var expansion: MarkExpansion
+
+    static let bold = MarkKind(name: "bold", expansion: .atEnd)
+    static let italic = MarkKind(name: "italic", expansion: .atEnd)
+    static let underline = MarkKind(name: "underline", expansion: .atEnd)
+    static let strikethrough = MarkKind(name: "strikethrough", expansion: .atEnd)
+    /// Value: a colour name or `#rrggbb`.
+    static let highlight = MarkKind(name: "highlight", expansion: .atEnd)
+    static let code = MarkKind(name: "code", expansion: .never)
+    /// Value: the URL.
+    static let link = MarkKind(name: "link", expansion: .never)
+
+    /// The value of kinds that are only on or off.
+    static let on = "true"
+}
+
+extension MarkExpansion {
+    static let atEnd = MarkExpansion(growsAtStart: false, growsAtEnd: true)
+    static let never = MarkExpansion(growsAtStart: false, growsAtEnd: false)
+}
+
+/// One mark or unmark operation: set (or, with a nil value, remove) mark `name` on the
+/// characters between `start` and `end`. Docs/FORMAT.md, §10.1–10.4.
+struct MarkOperation: Hashable, Sendable {
+    /// The kind's name (``MarkKind/name``).
+    var name: String
+    /// The value (``MarkKind/on`` for on/off kinds, the URL of a link); nil removes the mark.
+    var value: String?
+    var start: MarkBoundary
+    var end: MarkBoundary
+    /// The first and last characters visible in the range when the operation was made (its
+    /// core, §10.4): together with the anchors they say which later text joins the range.
+    var first: ElementID
+    var last: ElementID
+    var stamp: HLCTimestamp
+    var replica: ReplicaID
+}
+
+/// A formatting operation stamped by its author: of two that compete for one character's
+/// mark or one paragraph's attribute, the latest wins.
+protocol StampedFormattingOperation {
+    var stamp: HLCTimestamp { get }
+    var replica: ReplicaID { get }
+}
+
+extension StampedFormattingOperation {
+    /// Whether this operation wins over `other`: the later stamp, then the greater replica id
+    /// compared unsigned.
+    func wins(over other: some StampedFormattingOperation) -> Bool {
+        (stamp, replica.rawValue) > (other.stamp, other.replica.rawValue)
+    }
+}
+
+extension MarkOperation: StampedFormattingOperation {}

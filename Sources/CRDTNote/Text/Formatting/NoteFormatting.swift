@@ -1,0 +1,44 @@
+/// The formatting of one note as a state-based CRDT: the set of every mark, unmark and
+/// paragraph operation made on it, resolved against the note's element order on reading.
+/// Merging is set union, so it is commutative, associative and idempotent, and an operation
+/// received twice changes nothing. Docs/FORMAT.md, "Formatting (semantics; not yet stored in
+/// payloads)", is the specification.
+///
+/// Operations name elements by id; one whose elements a copy of the note does not hold yet
+/// (its text has not been merged here) formats nothing until they arrive.
+///
+/// Not yet stored in payloads or records, and not public: this is the model the encoding,
+/// the `AttributedString` bridge and the editor session will build on (issue 32).
+struct NoteFormatting: Hashable, Sendable {
+    /// Every mark and unmark operation.
+    private(set) var marks: Set<MarkOperation> = []
+    /// Every paragraph-attribute operation.
+    private(set) var paragraphs: Set<ParagraphOperation> = []
+
+    /// Adds a local or received mark operation.
+    mutating func add(_ operation: MarkOperation) {
+        marks.insert(operation)
+    }
+
+    /// Adds local or received paragraph operations.
+    mutating func add(_ operations: [ParagraphOperation]) {
+        paragraphs.formUnion(operations)
+    }
+
+    /// Takes in every operation of `other` (set union).
+    mutating func merge(_ other: NoteFormatting) {
+        marks.formUnion(other.marks)
+        paragraphs.formUnion(other.paragraphs)
+    }
+}
+
+/// A stretch of visible text with one set of resolved attributes.
+struct FormattedRun: Hashable, Sendable {
+    /// Unicode-scalar offsets of the stretch.
+    var scalars: Range<Int>
+    /// Mark name to value, for the marks in force (unmarked kinds absent).
+    var marks: [String: String]
+    /// The attributes of the paragraph the characters belong to (a newline belongs to the
+    /// paragraph it ends).
+    var paragraph: ParagraphAttributes
+}
