@@ -65,7 +65,9 @@ extension TextSequence {
             } else {
                 let next = nextRunStart(after: lp)
                 right = localRightOrigin(left: left, at: lp, next: next, visible: p)
-                if next != endPosition, right != ref(at: next) {
+                // When the left origin has no children (the element after it is not one), the new
+                // text goes right after it whatever its right origin: placed here, as before.
+                if next != endPosition, right != ref(at: next), run(at: next).left == left {
                     if insertLocalByRule(utf8, scalars: scalars, utf16: utf16, at: p, replica: r, left: left, right: right) { return }
                     right = ref(at: next)
                 }
@@ -117,7 +119,11 @@ extension TextSequence {
         let first = run(at: next)
         guard first.isDeleted else { return ItemRef(replica: first.replica, seq: first.seq) }
         guard p < scalarCount else { return .none }
-        let b = run(at: position(ofScalar: p))
+        // The next visible run: usually within a few runs (text just deleted), else by the tree.
+        var visible = nextRunStart(after: next)
+        for _ in 0..<4 where visible != endPosition && run(at: visible).isDeleted { visible = nextRunStart(after: visible) }
+        if visible == endPosition || run(at: visible).isDeleted { visible = position(ofScalar: p) }
+        let b = run(at: visible)
         // Climb from b's run start through its ancestors (parents are left origins) until the
         // climb reaches `left` (b is in its block) or passes it (b lies after its block).
         var child = ItemRef(replica: b.replica, seq: b.seq)
