@@ -70,9 +70,10 @@ struct MergeCostTests {
     }
 
     /// 40,000 siblings, from one replica and from 1,000: loaded from a format 1 and a format 2
-    /// payload and merged both ways with an ordinary note, each merge under half a second of CPU
-    /// time even in a debug build (before: 0.8 s per 10,000 in a release build, quadratic), to
-    /// the same state.
+    /// payload and merged both ways with an ordinary note, each merge under two seconds of CPU
+    /// time even in a debug build (before: 0.8 s per 10,000 in a release build, quadratic: minutes
+    /// here), to the same state. The bar only tells linear from quadratic: a debug build on a
+    /// loaded two-core machine took 0.53 s for the 1,000-replica case, so half a second was flaky.
     @Test(arguments: [(1, 40_000), (1_000, 40)])
     func fortyThousandSiblingsMergeQuickly(replicas: Int, runsPerReplica: Int) throws {
         let state = Self.siblings(replicas: replicas, runsPerReplica: runsPerReplica, seed: 29)
@@ -85,7 +86,7 @@ struct MergeCostTests {
             let (into, _) = try ThreadCPUTime.measure { try one.merge(hostile) }
             var two = hostile
             let (from, _) = try ThreadCPUTime.measure { try two.merge(ordinary) }
-            #expect(into < .milliseconds(500) && from < .milliseconds(500), "merges took \(into) and \(from) of CPU time")
+            #expect(into < .seconds(2) && from < .seconds(2), "merges took \(into) and \(from) of CPU time")
             #expect(one.elementOrder == two.elementOrder)
             #expect(one.string == "hello" && two.string == "hello")
             #expect(one.runCount >= 40_000)
