@@ -109,9 +109,9 @@ extension TextSequence {
     /// tombstone, the new text lands among tombstones anyway, and the right origin can be any
     /// element the rule accepts that keeps it there (FORMAT.md §1, "Right origins of local
     /// insertions"): with `b` the next visible element (the one now at `p`), the ancestor of `b`
-    /// (or `b` itself) that is a child of `left` when `b` descends from `left`, else none (every
-    /// element up to `b` then lies in `left`'s block, and a child with no right origin stays in
-    /// it). So text typed where text was deleted names no deleted text that is not an ancestor of
+    /// (or `b` itself) that is a child of `left` when `b` descends from `left`, else none (`b`
+    /// then lies after `left`'s block, and a child of `left` without a right origin stays inside
+    /// that block). So text typed where text was deleted names no deleted text that is not an ancestor of
     /// visible text, which is what lets compaction drop it. Bounded: past
     /// `rightOriginSearchLimit` ancestors it takes `next`.
     func localRightOrigin(left: ItemRef, at leftPosition: TreePosition?, next: TreePosition, visible p: Int) -> ItemRef {
@@ -151,7 +151,10 @@ extension TextSequence {
                       byteStart: 0, byteCount: UInt32(utf8.count), left: left, right: right)
         // A right origin this rule picked is one the merge rule accepts; if it ever were not,
         // `integrate` inserts nothing and the caller falls back to the adjacent element.
-        guard integrate(new, content: ArraySlice(utf8)) >= 0 else { return false }
+        guard integrate(new, content: ArraySlice(utf8)) >= 0 else {
+            assertionFailure("localRightOrigin picked origins the merge rule refuses: \(left) \(right)")
+            return false
+        }
         let last = locate(ItemRef(replica: r, seq: seq &+ UInt32(scalars) &- 1))
         let length = run(at: last).length
         guard last.offset &+ 1 == length else { return true }
