@@ -9,6 +9,10 @@ enum ChangeSetCoding {
     static let rightSameAsPrevious: UInt8 = 1 << 4
     static let reservedMask: UInt8 = 0xE0
 
+    /// The minimum reader version of `set`'s body: 3 when it carries compacted ids, 1 otherwise.
+    static func readerVersion(of set: ChangeSet) -> UInt16 { set.compacted.isEmpty ? 1 : 3 }
+
+    /// The body of `set`, in the format ``readerVersion(of:)`` says.
     static func encode(_ set: ChangeSet) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: set.content.count + set.inserts.count * 6 + set.deletes.count * 4 + 64)
         ClockTableCoding.write(set.replicas, nextSeq: nil, latest: set.latestStamps, logs: set.clockLogs, into: &out)
@@ -34,19 +38,15 @@ enum ChangeSetCoding {
             }
             previous = ins
         }
-        out.writeVarUInt(UInt64(set.deletes.count))
-        var last = (replica: UInt32(0), end: UInt32(0))
-        for d in set.deletes {
-            out.writeVarUInt(UInt64(d.replica))
-            let base = d.replica == last.replica ? last.end : 0
-            out.writeVarUInt(UInt64(d.seq - base))
-            out.writeVarUInt(UInt64(d.length - 1))
-            last = (d.replica, d.seq + d.length)
-        }
+        writeRanges(set.deletes, into: &out)
+        // Format 3: the sender's compacted ids the receiver has not seen (Docs/FORMAT.md §5).
+        if !set.compacted.isEmpty { writeRanges(set.compacted, into: &out) }
         return out.bytes
     }
 
-    static func decode(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> ChangeSet {
+    /// Reads a body whose payload declares minimum reader `layout` (3: compacted ids may follow
+    /// the deletions; none when the body ends there).
+    static func decode(_ reader: inout ByteReader, layout: UInt16, limits: NoteLimits) throws(BinaryDecodingError) -> ChangeSet {
         var set = ChangeSet()
         let table = try ClockTableCoding.read(&reader, withCounts: false, limits: limits)
         set.replicas = table.replicas
@@ -114,26 +114,50 @@ enum ChangeSetCoding {
         guard byte == set.content.count else {
             throw BinaryDecodingError(.invalidValue, at: contentOffset, "content has \(set.content.count - byte) bytes no insert uses")
         }
-        let deletesOffset = reader.offset
-        let deletes = try reader.readCount("deletion count", minimumBytesEach: 3)
-        guard deletes <= limits.maximumRuns else {
-            throw BinaryDecodingError(.lengthTooLarge, at: deletesOffset, "\(deletes) deletions exceed the limit of \(limits.maximumRuns) runs")
-        }
-        var last = (replica: 0, end: 0)
-        for i in 0..<deletes {
-            let offset = reader.offset
-            let replica = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of a deletion")
-            let base = replica == last.replica ? last.end : 0
-            let seq = base + (try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of a deletion"))
-            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of a deletion") + 1
-            guard n > 0, seq + length < Int(UInt32.max) else {
-                throw BinaryDecodingError(.invalidValue, at: offset, "deletion \(i) has an invalid id range")
-            }
-            set.deletes.append(ChangeSet.Delete(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length)))
-            last = (replica, seq + length)
+        set.deletes = try readRanges(&reader, replicas: n, what: "deletion", limits: limits)
+        if layout >= 3 && reader.remaining > 0 {
+            set.compacted = try readRanges(&reader, replicas: n, what: "compacted range", limits: limits)
         }
         try reader.expectEnd("changes")
         return set
+    }
+
+    /// Id ranges sorted by (replica, seq): their count, then per range the replica, the first id
+    /// (from the end of the previous range of the same replica) and the length minus one.
+    private static func writeRanges(_ ranges: [ChangeSet.Delete], into out: inout ByteWriter) {
+        out.writeVarUInt(UInt64(ranges.count))
+        var last = (replica: UInt32(0), end: UInt32(0))
+        for d in ranges {
+            out.writeVarUInt(UInt64(d.replica))
+            let base = d.replica == last.replica ? last.end : 0
+            out.writeVarUInt(UInt64(d.seq - base))
+            out.writeVarUInt(UInt64(d.length - 1))
+            last = (d.replica, d.seq + d.length)
+        }
+    }
+
+    private static func readRanges(_ reader: inout ByteReader, replicas n: Int, what: String,
+                                   limits: NoteLimits) throws(BinaryDecodingError) -> [ChangeSet.Delete] {
+        let countOffset = reader.offset
+        let count = try reader.readCount("\(what) count", minimumBytesEach: 3)
+        guard count <= limits.maximumRuns else {
+            throw BinaryDecodingError(.lengthTooLarge, at: countOffset, "\(count) \(what)s exceed the limit of \(limits.maximumRuns) runs")
+        }
+        var ranges: [ChangeSet.Delete] = []
+        var last = (replica: 0, end: 0)
+        for i in 0..<count {
+            let offset = reader.offset
+            let replica = try reader.readVarUInt(max: UInt64(max(n - 1, 0)), "replica of a \(what)")
+            let base = replica == last.replica ? last.end : 0
+            let seq = base + (try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of a \(what)"))
+            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of a \(what)") + 1
+            guard n > 0, seq + length < Int(UInt32.max) else {
+                throw BinaryDecodingError(.invalidValue, at: offset, "\(what) \(i) has an invalid id range")
+            }
+            ranges.append(ChangeSet.Delete(replica: UInt32(replica), seq: UInt32(seq), length: UInt32(length)))
+            last = (replica, seq + length)
+        }
+        return ranges
     }
 
     private static func ref(_ reader: inout ByteReader, n: Int, _ what: String) throws(BinaryDecodingError) -> ItemRef {

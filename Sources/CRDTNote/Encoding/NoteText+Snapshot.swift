@@ -6,7 +6,10 @@ extension NoteText {
         encodedSnapshot(format: .version1)
     }
 
-    /// The note's full state written in snapshot format `format` (see ``SnapshotFormat``).
+    /// The note's full state written in snapshot format `format` (see ``SnapshotFormat``), or in
+    /// format 3 whatever `format` says when the note is compacted (it then holds fewer ids than it
+    /// has seen, which only format 3 can say), and in format 2 when format 3 is asked for and the
+    /// note holds every id.
     ///
     /// A note loaded from a snapshot whose index has not been built yet (never edited, merged
     /// or asked for a position) returns the bytes it was loaded from when they are exactly what
@@ -15,10 +18,13 @@ extension NoteText {
     /// prove corrupt then, its bytes are returned unchanged (so the damage is reported wherever
     /// they are read and edited next, never replaced by a different state).
     public func encodedSnapshot(format: SnapshotFormat) -> [UInt8] {
-        guard let deferred else { return Self.wrap(sequence, format: format) }
-        if SnapshotDecoder.writesUnchanged(deferred.payload, in: format) { return deferred.payload }
+        guard let deferred else { return Self.wrap(sequence, format: format.written(compacted: sequence.hasCompactedIDs)) }
+        // A loaded payload that needs reader 3 may hold a compacted state: it is written in format 3.
+        let compacted = (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) >= 3
+        if SnapshotDecoder.writesUnchanged(deferred.payload, in: format.written(compacted: compacted)) { return deferred.payload }
         do {
-            return Self.wrap(try deferred.sequence(), format: format)
+            let loaded = try deferred.sequence()
+            return Self.wrap(loaded, format: format.written(compacted: loaded.hasCompactedIDs))
         } catch {
             return deferred.payload
         }
@@ -76,16 +82,17 @@ extension NoteText {
 }
 
 extension NoteChanges {
-    /// These changes in crdtnote's binary format.
+    /// These changes in crdtnote's binary format: format 1, or format 3 when they carry ids a
+    /// compacted copy dropped (Docs/FORMAT.md §5).
     public func encoded() -> [UInt8] {
-        PayloadHeader.wrap(ChangeSetCoding.encode(changeSet), kind: .changes)
+        PayloadHeader.wrap(ChangeSetCoding.encode(changeSet), kind: .changes, version: ChangeSetCoding.readerVersion(of: changeSet))
     }
 
     /// Decodes changes. Their consistency with a particular note is checked when they are applied.
     public init(encoded bytes: [UInt8], limits: NoteLimits = .default) throws(PayloadError) {
-        var reader = try PayloadHeader.body(of: bytes, expecting: .changes).1
+        var (header, reader) = try PayloadHeader.body(of: bytes, expecting: .changes)
         do {
-            self.init(changeSet: try ChangeSetCoding.decode(&reader, limits: limits))
+            self.init(changeSet: try ChangeSetCoding.decode(&reader, layout: header.minimumReaderVersion, limits: limits))
         } catch {
             throw .corrupt(error)
         }

@@ -86,21 +86,16 @@ struct SnapshotDecoder {
         let runs = prologue.layout >= 2
             ? try RunColumnsV2Decoder.decode(&reader, table: table, content: content, textOffset: prologue.textOffset, limits: limits)
             : try decodeRunsV1(&reader, table: table, content: content, textOffset: prologue.textOffset, limits: limits)
-        let byID = try runsInIDOrder(runs, table: table, at: countOffset)
+        let (byID, compacted) = try runsInIDOrder(runs, table: table, compactedAllowed: prologue.layout >= 3, at: countOffset)
+        if compacted { try checkOriginsHeld(runs, byID: byID, table: table, at: countOffset) }
         try checkCausality(runs, byID: byID, at: countOffset)
         if let violation = IntegrationOrder.firstViolation(runs, byID: byID, replicaIDs: table.replicas) {
             throw BinaryDecodingError(.invalidValue, at: countOffset,
                                       "run \(violation.run) is not where the merge rule places it: \(violation.message)")
         }
-        var leafOf = [SlotRanges](repeating: SlotRanges(), count: table.replicas.count)
-        for r in leafOf.indices {
-            for k in byID.start[r]..<byID.start[r + 1] {
-                let i = byID.index(k)
-                leafOf[r].append(Int(runs[i].length), slot: Int32(i / TextSequence.bulkLeafFill))
-            }
-        }
+        let index = IDIndex(runs, byID: byID, nextSeq: table.nextSeq, slot: { Int32($0 / TextSequence.bulkLeafFill) })
         return TextSequence(replicas: table.replicas, nextSeq: table.nextSeq, latest: table.latest, logs: table.logs,
-                            content: content, runs: runs, leafOf: leafOf)
+                            content: content, runs: runs, index: index)
     }
 
     /// The run table of format version 1 (Docs/FORMAT.md, "Runs, version 1"): six plain columns.
@@ -178,26 +173,44 @@ struct SnapshotDecoder {
     }
 
     /// The runs by id, checking that they tile each replica's ids `0..<nextSeq` exactly (no id
-    /// twice, none missing). Sorting runs, not ids, keeps this proportional to the bytes read
-    /// however many ids the runs declare.
-    private static func runsInIDOrder(_ runs: [Run], table: ClockTableCoding.Table, at offset: Int) throws(BinaryDecodingError) -> RunsByID {
+    /// twice, none missing), or with `compactedAllowed` (format 3) that they hold each id at most
+    /// once, the ids no run holds being compacted (returned: whether there are any). Sorting runs,
+    /// not ids, keeps this proportional to the bytes read however many ids the runs declare.
+    private static func runsInIDOrder(_ runs: [Run], table: ClockTableCoding.Table, compactedAllowed: Bool,
+                                      at offset: Int) throws(BinaryDecodingError) -> (RunsByID, compacted: Bool) {
         let byID = RunsByID(runs, replicaCount: table.replicas.count)
+        var compacted = false
         for r in table.replicas.indices {
             var next: UInt32 = 0
             for k in byID.start[r]..<byID.start[r + 1] {
                 let seq = byID.seq(k)
-                guard seq == next else {
+                guard seq == next || (seq > next && compactedAllowed) else {
                     let what = seq < next ? "id \(seq) of replica \(table.replicas[r]) appears twice"
                                           : "ids \(next)..<\(seq) of replica \(table.replicas[r]) are in no run"
                     throw BinaryDecodingError(.invalidValue, at: offset, what)
                 }
+                if seq > next { compacted = true }
                 next = runs[byID.index(k)].seqEnd
             }
+            if next < table.nextSeq[r] && compactedAllowed { compacted = true; continue }
             guard next == table.nextSeq[r] else {
                 throw BinaryDecodingError(.invalidValue, at: offset, "runs cover \(next) of the \(table.nextSeq[r]) ids declared for replica \(table.replicas[r])")
             }
         }
-        return byID
+        return (byID, compacted)
+    }
+
+    /// Refuses a compacted state (format 3) with an origin naming an id no run holds: compaction
+    /// keeps every origin of what stays (Docs/FORMAT.md §4.7), so such a state was not written by
+    /// a compaction, and could not be merged. O(log runs) per origin.
+    private static func checkOriginsHeld(_ runs: [Run], byID: RunsByID, table: ClockTableCoding.Table,
+                                         at offset: Int) throws(BinaryDecodingError) {
+        for (i, run) in runs.enumerated() {
+            for origin in [run.left, run.right] where !origin.isNone && !byID.holds(origin, in: runs) {
+                throw BinaryDecodingError(.invalidValue, at: offset,
+                    "run \(i) has an origin naming id \(origin.seq) of replica \(table.replicas[Int(origin.replica)]), which is compacted (held by no run)")
+            }
+        }
     }
 
     /// Refuses states whose origins form a cycle: such a state decodes but could never be

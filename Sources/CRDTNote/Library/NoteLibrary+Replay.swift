@@ -201,7 +201,8 @@ extension NoteLibrary {
     /// The change set stored in `range` of the journal.
     func decodeChanges(_ range: Range<Int>) throws(BinaryDecodingError) -> NoteChanges {
         var reader = ByteReader(state.journal, range: range)
-        let set = try ChangeSetCoding.decode(&reader, limits: .default)
+        // Journal entries carry no header: read as format 3, whose compacted ids are optional.
+        let set = try ChangeSetCoding.decode(&reader, layout: 3, limits: .default)
         try reader.expectEnd("change set")
         return NoteChanges(changeSet: set)
     }

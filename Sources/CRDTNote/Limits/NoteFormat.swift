@@ -1,12 +1,12 @@
 /// Versions of crdtnote's binary payload format (see Docs/FORMAT.md).
 public enum NoteFormat {
-    /// The newest format version this library can write (snapshots in ``SnapshotFormat/version2``).
+    /// The newest format version this library can write (snapshots in ``SnapshotFormat/version3``).
     /// Which it writes is the writer's `format` (the sync engine: what its fleet reads).
-    public static let version: UInt16 = 2
-    /// The newest "minimum reader version" this library can decode (it reads versions 1 and 2).
+    public static let version: UInt16 = 3
+    /// The newest "minimum reader version" this library can decode (it reads versions 1 to 3).
     /// A payload that requires a newer reader is refused with a ``PayloadError`` whose code is
     /// ``PayloadError/Code/newerFormat``.
-    public static let readerVersion: UInt16 = 2
+    public static let readerVersion: UInt16 = 3
     /// The four magic bytes every payload starts with: "CRNT".
     package static let magic: [UInt8] = [0x43, 0x52, 0x4E, 0x54]
     /// Size of the fixed header in bytes.

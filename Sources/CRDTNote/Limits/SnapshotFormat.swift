@@ -7,12 +7,12 @@
 /// - ``version2`` stores the run table in predicted, entropy-coded columns: 25–40% smaller
 ///   snapshots of long-edited notes, but releases before format 2 refuse it (``PayloadError/Code/newerFormat``).
 ///
-/// Only versions this library can write exist: `SnapshotFormat(rawValue: 3)` is nil.
+/// Only versions this library can write exist: `SnapshotFormat(rawValue: 4)` is nil.
 public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
     /// The format version written in the payload header; also its minimum reader version.
     public let rawValue: UInt16
 
-    /// The format numbered `rawValue`, or nil when this library cannot write it (only 1 and 2).
+    /// The format numbered `rawValue`, or nil when this library cannot write it (only 1 to 3).
     public init?(rawValue: UInt16) {
         guard rawValue >= 1, rawValue <= NoteFormat.version else { return nil }
         self.rawValue = rawValue
@@ -24,8 +24,12 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
     public static let version1 = SnapshotFormat(known: 1)
     /// Format 2: predicted, rANS-coded run columns; needs a reader of version 2 or newer.
     public static let version2 = SnapshotFormat(known: 2)
+    /// Format 3: format 2's run columns in a state that may no longer hold every id it has seen
+    /// (compacted tombstones, Docs/FORMAT.md §4.7); needs a reader of version 3 or newer. Asking
+    /// for it allows it: a note that holds every id is still written in format 2.
+    public static let version3 = SnapshotFormat(known: 3)
 
-    /// "1" or "2".
+    /// "1", "2" or "3".
     public var description: String { String(rawValue) }
 }
 
@@ -40,3 +44,11 @@ extension SnapshotFormat {
     static let maximumRunsPerRunTableByte = 4
 }
 
+extension SnapshotFormat {
+    /// The format a note is written in when `self` is asked for: a compacted note always needs
+    /// format 3 (no older format can say that ids are missing), and a note that holds every id
+    /// never needs it (format 2 says the same to more readers).
+    func written(compacted: Bool) -> SnapshotFormat {
+        compacted ? .version3 : (rawValue >= 3 ? .version2 : self)
+    }
+}

@@ -36,8 +36,12 @@ struct ChangeSet: Sendable, Equatable {
     var clockLogs: [[ClockLogEntry]] = []
     /// Per replica: its latest operation stamp.
     var latestStamps: [HLCTimestamp] = []
+    /// Ids the sender compacted (Docs/FORMAT.md §4.7) that the receiver has not seen (at or past
+    /// its count), sorted by (replica, seq): the receiver counts them as compacted too. Inserts
+    /// and these together continue each replica's ids without a gap.
+    var compacted: [Delete] = []
 
-    var isEmpty: Bool { inserts.isEmpty && deletes.isEmpty }
+    var isEmpty: Bool { inserts.isEmpty && deletes.isEmpty && compacted.isEmpty }
 }
 
 extension TextSequence {
@@ -123,6 +127,8 @@ extension TextSequence {
                 }
             }
         }
+        if hasCompactedIDs { addCompacted(since: known, to: &set) }
+        if let receiver, receiver.hasCompactedIDs { addRevivals(for: receiver, to: &set, sharingContent: sharesContent) }
         set.clockLogs = clockLog.enumerated().map { r, log in
             let have = from(r)
             guard have < nextSeq[r] else { return [] }
@@ -149,6 +155,7 @@ extension TextSequence {
         for r in replicas.indices {
             let replica = UInt32(r)
             leafOf[r].forEachStretch(from: r < known.count ? known[r] : 0) { slot32, ids in
+                guard slot32 != SlotRanges.compacted else { return }  // held by no run: `addCompacted`
                 let slot = Int(slot32)
                 let place = Int64(orderIndex[slot]) << 32
                 let first = ids.lowerBound

@@ -28,6 +28,11 @@ extension CRDTNoteErrorCode<ChangeSetError> {
     public static var missingDependency: Self { Self(rawValue: "missingDependency") }
     /// The changes contradict themselves (bad replica index, overlapping ids, cyclic origins...).
     public static var inconsistent: Self { Self(rawValue: "inconsistent") }
+    /// The changes name characters this copy no longer holds because a compaction dropped them
+    /// (Docs/FORMAT.md §4.7): changes made by a copy that was offline across the compaction,
+    /// sent on their own. Merging that copy's whole state instead brings them back exactly;
+    /// without it, merge its text three ways (Docs/RECORD-FORMAT.md, "Three-way text merge").
+    public static var compactedOrigin: Self { Self(rawValue: "compactedOrigin") }
     /// The result would exceed the document's size limits.
     public static var tooLarge: Self { Self(rawValue: "tooLarge") }
     /// The note was loaded from a snapshot whose header, checksum, text and clock table are

@@ -45,4 +45,12 @@ struct RunsByID {
         }
         return low
     }
+
+    /// Whether one of `runs` (the runs listed) holds element `ref` (in a compacted state, an id
+    /// below its replica's count may be held by none).
+    func holds(_ ref: ItemRef, in runs: [Run]) -> Bool {
+        let r = Int(ref.replica)
+        guard r + 1 < start.count, start[r] < start[r + 1] else { return false }
+        return runs[index(last(replica: r, atMost: ref.seq))].contains(replica: ref.replica, seq: ref.seq)
+    }
 }

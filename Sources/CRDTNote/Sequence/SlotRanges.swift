@@ -23,6 +23,33 @@ struct SlotRanges: Sendable {
 
     @usableFromInline init() {}
 
+    /// The slot of ids a compacted note no longer holds (Docs/FORMAT.md §4.7): below `count`, held
+    /// by no run. ``locate`` must never be asked for one: check ``holds(_:)`` first wherever an id
+    /// may come from outside the state (a change set, an anchor, an undo step).
+    static let compacted: Int32 = -1
+
+    /// Whether id `seq` is held by a run (below `count` and not compacted).
+    func holds(_ seq: UInt32) -> Bool { seq < count && self[seq] != Self.compacted }
+
+    /// Whether an id of `range` (within `0..<count`) is compacted: one search, then a walk over
+    /// the segments the range spans.
+    func anyCompacted(in range: Range<UInt32>) -> Bool {
+        guard !range.isEmpty, range.lowerBound < count else { return false }
+        var (c, i) = find(range.lowerBound)
+        while true {
+            if chunks[c][i].slot == Self.compacted { return true }
+            if i + 1 < chunks[c].count { i += 1 } else if c + 1 < chunks.count { c += 1; i = 0 } else { return false }
+            if chunks[c][i].start >= range.upperBound { return false }
+        }
+    }
+
+    /// The slot of id `seq` (`seq < count`) and the end of the stretch of ids from it in that slot.
+    func stretch(at seq: UInt32) -> (slot: Int32, end: UInt32) {
+        let (c, i) = find(seq)
+        let end = i + 1 < chunks[c].count ? chunks[c][i + 1].start : (c + 1 < chunks.count ? chunkStarts[c + 1] : count)
+        return (chunks[c][i].slot, end)
+    }
+
     /// Segments stored (for memory accounting in tests).
     var segmentCount: Int { chunks.reduce(0) { $0 + $1.count } }
 

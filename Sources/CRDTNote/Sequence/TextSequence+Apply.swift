@@ -8,6 +8,9 @@ extension TextSequence {
     /// ``scanBudget(runs:inserts:)`` (tests use it to reach the all-at-once path).
     @discardableResult
     mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false, scanBudget: Int? = nil) throws(ChangeSetError) -> TextPatch {
+        if (hasCompactedIDs || !set.compacted.isEmpty) && needsRebuilding(set) {
+            return try applyRebuilding(set, recordingPatch: recordingPatch)
+        }
         let plan = try plan(set)
         splitLimit = Self.deferredLeafCapacity
         self.recordingPatch = recordingPatch
@@ -46,11 +49,18 @@ extension TextSequence {
             }
             budget -= steps
         }
+        applyDeletions(set.deletes, local: local)
+        mergeClocks(of: set, local: local, known: plan.known)
+        return recordingPatch ? patchRecorder.patch : TextPatch()
+    }
+
+    /// Deletes the ids `deletes` name (replicas mapped through `local`; every id held or
+    /// compacted here), skipping those deleted already: most tombstones a peer lists are.
+    mutating func applyDeletions(_ deletes: [ChangeSet.Delete], local: [UInt32]) {
         // Leaf slots that lost visible runs (may repeat), to coalesce once each at the end.
         var touched: [Int] = []
-        for d in set.deletes {
+        for d in deletes {
             let r = local[Int(d.replica)]
-            // Only ids not deleted here yet: most tombstones a peer lists are known already.
             var rest = d.seq..<d.seq + d.length
             while let gap = deleted[Int(r)].firstMissing(in: rest) {
                 deleteIDs(replica: r, seq: gap.lowerBound, length: UInt32(gap.count), touched: &touched)
@@ -61,13 +71,17 @@ extension TextSequence {
         for (i, slot) in touched.enumerated() where slot < leaves.count && (i == 0 || touched[i - 1] != slot) {
             coalesce(slot: slot)
         }
+    }
+
+    /// Takes in a change set's clock entries for the ids this document just received (`known`:
+    /// per set replica, the ids it held before) and its latest stamps.
+    mutating func mergeClocks(of set: ChangeSet, local: [UInt32], known: [UInt32]) {
         for (i, r) in local.enumerated() {
-            mergeClock(log: i < set.clockLogs.count ? set.clockLogs[i] : [], previous: plan.known[i], replica: r)
+            mergeClock(log: i < set.clockLogs.count ? set.clockLogs[i] : [], previous: known[i], replica: r)
             if i < set.latestStamps.count, set.latestStamps[i] > latestStamp[Int(r)] {
                 latestStamp[Int(r)] = set.latestStamps[i]
             }
         }
-        return recordingPatch ? patchRecorder.patch : TextPatch()
     }
 
     /// How many runs the scans of one `apply` may examine (``integrate(_:content:)``) before the
@@ -124,34 +138,10 @@ extension TextSequence {
     /// than an array per replica: merges are frequent and mostly small, so allocations dominate.
     func plan(_ set: ChangeSet) throws(ChangeSetError) -> ApplyPlan {
         let n = set.replicas.count
-        if set.clockLogs.count > n || set.latestStamps.count > n {
-            throw ChangeSetError(.inconsistent, "clock tables list more replicas than the replica table")
-        }
-        if let twice = Self.firstDuplicate(set.replicas) {
-            throw ChangeSetError(.inconsistent, "replica \(twice) is listed twice")
-        }
+        let inOrder = try checkShape(set)
         var known: [UInt32] = []
         known.reserveCapacity(n)
         for id in set.replicas { known.append(replicaIndex[id].map { nextSeq[Int($0)] } ?? 0) }
-        var inOrder = true
-        for (i, ins) in set.inserts.enumerated() {
-            let r = Int(ins.replica)
-            guard r < n else { throw ChangeSetError(.inconsistent, "insert \(i) names replica index \(r) of \(n)") }
-            guard ins.length > 0, UInt64(ins.seq) + UInt64(ins.length) <= UInt64(UInt32.max) else {
-                throw ChangeSetError(.inconsistent, "insert \(i) has an invalid id range")
-            }
-            func outside(_ origin: ItemRef) -> Bool { !origin.isNone && Int(origin.replica) >= n }
-            if let origin = outside(ins.left) ? ins.left : (outside(ins.right) ? ins.right : nil) {
-                throw ChangeSetError(.inconsistent, "insert \(i) has an origin naming replica index \(origin.replica) of \(n)")
-            }
-            guard UInt64(ins.byteStart) + UInt64(ins.byteCount) <= UInt64(set.content.count) else {
-                throw ChangeSetError(.inconsistent, "insert \(i) points past the end of the content")
-            }
-            if i > 0 {
-                let previous = set.inserts[i - 1]
-                if (previous.replica, previous.seq) >= (ins.replica, ins.seq) { inOrder = false }
-            }
-        }
         // Insert indexes by replica, then id (stable: equal ids keep their order in the set).
         var byID: [Int]
         if inOrder {
@@ -222,6 +212,39 @@ extension TextSequence {
             return (ins.replica, ins.seq + step.skip, ins.length - step.skip, left, ins.right)
         }, index: { queue[$0].insert })
         return ApplyPlan(inserts: order.map { queue[$0] }, known: known, insertedBytes: insertedBytes)
+    }
+
+    /// Checks what a change set says about itself, without this document: the replica table
+    /// (no replica twice, clock tables no longer than it), every insert's replica, id range,
+    /// origins' replicas and bytes. Returns whether the inserts are in (replica, id) order.
+    func checkShape(_ set: ChangeSet) throws(ChangeSetError) -> Bool {
+        let n = set.replicas.count
+        if set.clockLogs.count > n || set.latestStamps.count > n {
+            throw ChangeSetError(.inconsistent, "clock tables list more replicas than the replica table")
+        }
+        if let twice = Self.firstDuplicate(set.replicas) {
+            throw ChangeSetError(.inconsistent, "replica \(twice) is listed twice")
+        }
+        var inOrder = true
+        for (i, ins) in set.inserts.enumerated() {
+            let r = Int(ins.replica)
+            guard r < n else { throw ChangeSetError(.inconsistent, "insert \(i) names replica index \(r) of \(n)") }
+            guard ins.length > 0, UInt64(ins.seq) + UInt64(ins.length) <= UInt64(UInt32.max) else {
+                throw ChangeSetError(.inconsistent, "insert \(i) has an invalid id range")
+            }
+            func outside(_ origin: ItemRef) -> Bool { !origin.isNone && Int(origin.replica) >= n }
+            if let origin = outside(ins.left) ? ins.left : (outside(ins.right) ? ins.right : nil) {
+                throw ChangeSetError(.inconsistent, "insert \(i) has an origin naming replica index \(origin.replica) of \(n)")
+            }
+            guard UInt64(ins.byteStart) + UInt64(ins.byteCount) <= UInt64(set.content.count) else {
+                throw ChangeSetError(.inconsistent, "insert \(i) points past the end of the content")
+            }
+            if i > 0 {
+                let previous = set.inserts[i - 1]
+                if (previous.replica, previous.seq) >= (ins.replica, ins.seq) { inOrder = false }
+            }
+        }
+        return inOrder
     }
 
     /// A replica listed more than once, if any (a linear scan for the few replicas notes have).

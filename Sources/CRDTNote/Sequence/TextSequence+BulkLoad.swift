@@ -2,10 +2,10 @@ extension TextSequence {
     /// Runs per leaf when building from a snapshot: half full, so edits rarely split leaves at first.
     static let bulkLeafFill = 32
 
-    /// Builds a document directly from runs in document order (already validated:
-    /// every id `0..<nextSeq[r]` of every replica appears exactly once).
+    /// Builds a document directly from runs in document order (already validated: every id
+    /// `0..<nextSeq[r]` of every replica appears at most once, the others are `index.holes`).
     init(replicas: [ReplicaID], nextSeq: [UInt32], latest: [HLCTimestamp], logs: [[ClockLogEntry]],
-         content: [UInt8], runs: [Run], leafOf: [SlotRanges]) {
+         content: [UInt8], runs: [Run], index: IDIndex) {
         self.init()
         self.replicas = replicas
         for (i, id) in replicas.enumerated() { replicaIndex[id] = UInt32(i) }
@@ -13,8 +13,10 @@ extension TextSequence {
         self.latestStamp = latest
         self.clockLog = logs.map(ClockLog.init)
         self.content = content
-        self.leafOf = leafOf
-        var deletedRanges = [[Range<UInt32>]](repeating: [], count: replicas.count)
+        self.leafOf = index.leafOf
+        hasCompactedIDs = index.hasHoles
+        // Compacted ids are deleted: the delete set lists them, so merges send and skip them as such.
+        var deletedRanges = index.holes
         for run in runs where run.isDeleted { deletedRanges[Int(run.replica)].append(run.seq..<run.seqEnd) }
         deleted = deletedRanges.map { ranges in
             DeletedIDs(sortedRanges: ranges.sorted { $0.lowerBound < $1.lowerBound })

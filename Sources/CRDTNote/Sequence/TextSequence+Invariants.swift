@@ -55,9 +55,16 @@ extension TextSequence {
             scalars += leafScalars
             units += leafUnits
         }
-        for (r, ids) in seen.enumerated() where ids.contains(false) {
-            problems.append("replica \(r) has ids that are in no run")
+        // Ids no run holds are compacted: leafOf maps them to `compacted`, and they are deleted.
+        var anyCompacted = false
+        for (r, ids) in seen.enumerated() {
+            for (s, held) in ids.enumerated() where !held {
+                anyCompacted = true
+                if leafOf[r][UInt32(s)] != SlotRanges.compacted { problems.append("id \(r):\(s) is in no run, leafOf says slot \(leafOf[r][UInt32(s)])") }
+                if !deleted[r].contains(UInt32(s)..<UInt32(s) + 1) { problems.append("compacted id \(r):\(s) is not in the delete set") }
+            }
         }
+        if anyCompacted != hasCompactedIDs { problems.append("hasCompactedIDs is \(hasCompactedIDs), compacted ids: \(anyCompacted)") }
         if scalars != scalarCount || units != utf16Count { problems.append("totals \(scalarCount)/\(utf16Count), actual \(scalars)/\(units)") }
         if runs != runCount { problems.append("runCount \(runCount), actual \(runs)") }
         problems += deleteSetViolations()
@@ -75,12 +82,18 @@ extension TextSequence {
         return problems
     }
 
-    /// The delete set must list exactly the ids of the tombstones, as sorted, disjoint,
-    /// non-touching ranges.
+    /// The delete set must list exactly the ids of the tombstones and the compacted ids, as
+    /// sorted, disjoint, non-touching ranges.
     private func deleteSetViolations() -> [String] {
         var problems: [String] = []
         if deleted.count != replicas.count { return ["delete set covers \(deleted.count) of \(replicas.count) replicas"] }
         var expected = [[Range<UInt32>]](repeating: [], count: replicas.count)
+        for r in replicas.indices {
+            // Compacted ids belong to the delete set too.
+            leafOf[r].forEachStretch(from: 0) { slot, ids in
+                if slot == SlotRanges.compacted { expected[r].append(ids) }
+            }
+        }
         for slot in order {
             for run in leaves[Int(slot)] where run.isDeleted { expected[Int(run.replica)].append(run.seq..<run.seqEnd) }
         }

@@ -5,8 +5,9 @@ extension TextSequence {
     /// in all however the new runs' siblings are arranged; `apply` switches to it when its scans
     /// have cost more than that would.
     ///
-    /// `pending`: runs of replicas in the table whose ids continue `nextSeq`, in causal order,
-    /// each with its text (empty for a tombstone). Records their insertion in the patch when
+    /// `pending`: runs of replicas in the table whose ids continue `nextSeq` (or, when a merge
+    /// revives compacted ids, lie below it), in causal order, each with its text (empty for a
+    /// tombstone). Records their insertion in the patch when
     /// `recordingPatch` is set.
     mutating func integrateAtOnce(_ pending: [(run: Run, bytes: ArraySlice<UInt8>)]) {
         guard !pending.isEmpty else { return }
@@ -26,7 +27,7 @@ extension TextSequence {
                 placed.byteStart = UInt32(content.count)
                 content.append(contentsOf: bytes)
             }
-            nextSeq[Int(run.replica)] = run.seqEnd
+            nextSeq[Int(run.replica)] = Swift.max(nextSeq[Int(run.replica)], run.seqEnd)
             all.append(placed)
         }
         let ordered = ruleOrder(of: all)
@@ -91,8 +92,8 @@ extension TextSequence {
         leafOf.removeLast(leafOf.count - count)
         clockLog.removeLast(clockLog.count - count)
         latestStamp.removeLast(latestStamp.count - count)
-        // The delete sets of replicas that gained ids, from the tombstones kept.
-        var deletedRanges = [[Range<UInt32>]](repeating: [], count: count)
+        // The delete sets of replicas that gained ids, from the tombstones kept and the compacted ids.
+        var deletedRanges = IDIndex(kept, byID: RunsByID(kept, replicaCount: count), nextSeq: nextSeq, slot: { _ in 0 }).holes
         for run in kept where run.isDeleted && self.nextSeq[Int(run.replica)] != nextSeq[Int(run.replica)] {
             deletedRanges[Int(run.replica)].append(run.seq..<run.seqEnd)
         }
@@ -107,7 +108,8 @@ extension TextSequence {
         rebuildLeafOf()
     }
 
-    /// `leafOf` from the leaves: each replica's runs in id order, with the slot holding them.
+    /// `leafOf` from the leaves: each replica's runs in id order, with the slot holding them, and
+    /// its compacted ids (which stay in the delete set).
     mutating func rebuildLeafOf() {
         var all: [Run] = []
         var slots: [Int32] = []
@@ -117,14 +119,9 @@ extension TextSequence {
             all.append(contentsOf: runs)
             slots.append(contentsOf: repeatElement(Int32(slot), count: runs.count))
         }
-        let byID = RunsByID(all, replicaCount: replicas.count)
-        leafOf = replicas.map { _ in SlotRanges() }
-        for r in replicas.indices {
-            for k in byID.start[r]..<byID.start[r + 1] {
-                let i = byID.index(k)
-                leafOf[r].append(Int(all[i].length), slot: slots[i])
-            }
-        }
+        let index = IDIndex(all, byID: RunsByID(all, replicaCount: replicas.count), nextSeq: nextSeq, slot: { slots[$0] })
+        leafOf = index.leafOf
+        hasCompactedIDs = index.hasHoles
     }
 
     /// `runs` (every id of each replica `0..<nextSeq` exactly once, origins causally ordered,

@@ -31,6 +31,9 @@ struct TextSequence: Sendable {
     /// Per replica: which of its ids are deleted (the delete set), so a merge lists the
     /// tombstones to send without walking the note.
     var deleted: [DeletedIDs] = []
+    /// Whether some replica has compacted ids (Docs/FORMAT.md §4.7): ids below `nextSeq` that no
+    /// run holds, deleted everywhere. Merges check origins against them only when there are any.
+    var hasCompactedIDs = false
 
     /// UTF-8 of inserted text; runs point into it. Append-only.
     var content: [UInt8] = []

@@ -1,0 +1,141 @@
+import CRDTNoteToolSupport
+import Testing
+@testable import CRDTNote
+import CRDTNoteTestSupport
+
+/// Compaction and merging compacted copies (Docs/FORMAT.md §4.7), against two oracles that do
+/// not use the compaction code:
+/// - a **shadow** copy per device that never compacts: the same local edits (as the change set
+///   the device's edit produced) and the same merges; the device's text must always equal its
+///   shadow's (same characters, same order);
+/// - a **token ledger** per device: the text is made of unique tokens, each typed or deleted
+///   whole; a device knows the tokens typed and deleted by itself and by every copy it merged,
+///   transitively, and its text must hold exactly the known tokens not known deleted, each once.
+///
+/// Devices compact at random moments, whatever the others have seen (the strongest case: a
+/// device may be "offline across a compaction" at every step), round-trip through their format 3
+/// payload, and merge in random orders, repeatedly.
+@Suite("Compacted merges (property)")
+struct CompactedMergePropertyTests {
+    struct Device {
+        var note: NoteText
+        var shadow: NoteText
+        var known: Set<String> = []
+        var deleted: Set<String> = []
+    }
+
+    /// The tokens of `text` ("[...]", no brackets inside) and their scalar ranges.
+    static func tokens(_ text: String) -> [(name: String, scalars: Range<Int>)] {
+        var out: [(String, Range<Int>)] = []
+        var start: Int? = nil
+        var name = ""
+        for (offset, scalar) in text.unicodeScalars.enumerated() {
+            if scalar == "[" { start = offset; name = "" }
+            name.unicodeScalars.append(scalar)
+            if scalar == "]", let first = start {
+                out.append((name, first..<offset + 1))
+                start = nil
+            }
+        }
+        return out
+    }
+
+    static func check(_ device: Device, _ comment: Comment) {
+        #expect(device.note.string == device.shadow.string, comment)
+        let present = tokens(device.note.string).map(\.name)
+        #expect(present.count == Set(present).count, "a token appears twice: \(comment)")
+        #expect(Set(present) == device.known.subtracting(device.deleted), comment)
+    }
+
+    @Test(arguments: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12] as [UInt64])
+    func compactedCopiesMergeLikeFullOnes(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed &* 0x2545_F491_4F6C_DD1D)
+        let count = 2 + rng.below(4)
+        var devices = (0..<count).map { i in
+            let id = ReplicaID(rawValue: UInt64(i + 1) &* 0x9E37_79B9_7F4A_7C15)
+            return Device(note: NoteText(replica: id), shadow: NoteText(replica: id))
+        }
+        var typed = 0
+        var compactions = 0
+        var revivals = 0
+        for step in 0..<300 {
+            let i = rng.below(count)
+            let comment: Comment = "seed \(seed) step \(step) device \(i)"
+            switch rng.below(12) {
+            case 0..<4:
+                // Type a new token (sometimes a few) at a token boundary.
+                let present = Self.tokens(devices[i].note.string)
+                let k = rng.below(present.count + 1)
+                let at = k == 0 ? 0 : present[k - 1].scalars.upperBound
+                var text = ""
+                for _ in 0..<(1 + rng.below(2)) {
+                    typed += 1
+                    let name = "[d\(i)t\(typed)]"
+                    text += name
+                    devices[i].known.insert(name)
+                }
+                let before = devices[i].note
+                try devices[i].note.insert(text, atScalarOffset: at)
+                try devices[i].shadow.apply(try devices[i].note.changes(after: before))
+            case 4..<7:
+                // Delete a token or two next to each other.
+                let present = Self.tokens(devices[i].note.string)
+                guard !present.isEmpty else { continue }
+                let k = rng.below(present.count)
+                let last = min(present.count - 1, k + rng.below(2))
+                for t in present[k...last] { devices[i].deleted.insert(t.name) }
+                let before = devices[i].note
+                try devices[i].note.deleteScalars(in: present[k].scalars.lowerBound..<present[last].scalars.upperBound)
+                try devices[i].shadow.apply(try devices[i].note.changes(after: before))
+            case 7..<10:
+                // Merge another device's whole state (a record fetched from the server).
+                let j = rng.below(count)
+                let other = devices[j]
+                if devices[i].note.isCompacted || other.note.isCompacted { revivals += needsRevival(devices[i].note, other.note) ? 1 : 0 }
+                try devices[i].note.merge(other.note)
+                try devices[i].shadow.merge(other.shadow)
+                devices[i].known.formUnion(other.known)
+                devices[i].deleted.formUnion(other.deleted)
+            case 10:
+                try devices[i].note.compact { _, _ in true }
+                compactions += 1
+                #expect(devices[i].note.invariantViolations.isEmpty, comment)
+            default:
+                // Through the payload: a compacted note is written in format 3 and reads back.
+                let payload = devices[i].note.encodedSnapshot(format: .version2)
+                let reader = PayloadHeader.requiredReaderVersion(of: payload)
+                #expect(reader == (devices[i].note.isCompacted ? 3 : 2), comment)
+                devices[i].note = try NoteText(snapshot: payload, replica: devices[i].note.replica)
+                try devices[i].note.checkLoadedSnapshot()
+            }
+            Self.check(devices[i], comment)
+        }
+        // Everyone syncs twice around: all copies agree, compacted or not.
+        for _ in 0..<2 {
+            for i in 0..<count {
+                for j in 0..<count where j != i {
+                    try devices[i].note.merge(devices[j].note)
+                    try devices[i].shadow.merge(devices[j].shadow)
+                    devices[i].known.formUnion(devices[j].known)
+                    devices[i].deleted.formUnion(devices[j].deleted)
+                }
+            }
+        }
+        for device in devices {
+            Self.check(device, "seed \(seed), after syncing")
+            #expect(device.note.string == devices[0].note.string, "seed \(seed)")
+            #expect(device.note.invariantViolations.isEmpty, "seed \(seed)")
+        }
+        #expect(compactions > 5, "seed \(seed): the run must compact")
+        #expect(revivals > 0, "seed \(seed): some merge must bring back compacted elements")
+    }
+
+    /// Whether merging `other` into `note` brings back elements `note` compacted.
+    func needsRevival(_ note: NoteText, _ other: NoteText) -> Bool {
+        let mine = note.index
+        let theirs = other.index
+        let known = theirs.replicas.map { id in mine.replicaIndex[id].map { mine.nextSeq[Int($0)] } ?? 0 }
+        let set = theirs.changes(since: known, receiver: mine)
+        return mine.needsRebuilding(set)
+    }
+}
