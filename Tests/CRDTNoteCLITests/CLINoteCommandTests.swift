@@ -62,9 +62,9 @@ import CRDTNoteSupport
         #expect(try versions("merged.json") == [2, 2], "merge writes the newest format among its inputs")
         #expect(try CLIHarness.run(["merge", "one.json", "down.json", "-o", "merged1.json"], in: folder.url).status == 0)
         #expect(try versions("merged1.json") == [1, 1])
-        let bad = try CLIHarness.run(["new", "--replica", "1", "--format", "3"], stdin: Data("a".utf8), in: folder.url)
+        let bad = try CLIHarness.run(["new", "--replica", "1", "--format", "4"], stdin: Data("a".utf8), in: folder.url)
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("option '--format' must be 1 or 2, got '3'"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("option '--format' must be 1, 2 or 3, got '4'"), "\(bad.stderr)")
     }
 
     @Test func newWithoutNameUsesAUUIDAndWritesToStandardOutput() throws {

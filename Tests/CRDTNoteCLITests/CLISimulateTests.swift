@@ -61,7 +61,7 @@ import Testing
     }
 
     @Test func readerFormatsAreChecked() throws {
-        for bad in ["3", "1,x", "2,2,2,2,2"] {
+        for bad in ["4", "1,x", "2,2,2,2,2"] {
             let result = try CLIHarness.run(["simulate", "--devices", "4", "--notes", "1", "--edits", "1", "--fault-rate", "0",
                                              "--seed", "1", "--reader-formats", bad])
             #expect(result.status == 64, "\(bad): \(result.stderr)")

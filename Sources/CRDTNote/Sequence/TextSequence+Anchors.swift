@@ -1,7 +1,8 @@
 extension TextSequence {
-    /// Where the element `seq` of `replica` is, or nil when this document has never held it.
+    /// Where the element `seq` of `replica` is, or nil when this document does not hold it (it
+    /// has never held it, or a compaction dropped it).
     func position(of replica: ReplicaID, seq: UInt32) -> TreePosition? {
-        guard let r = replicaIndex[replica], seq < nextSeq[Int(r)] else { return nil }
+        guard let r = replicaIndex[replica], leafOf[Int(r)].holds(seq) else { return nil }
         return locate(ItemRef(replica: r, seq: seq))
     }
 

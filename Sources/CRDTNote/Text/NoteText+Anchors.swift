@@ -27,8 +27,9 @@ extension NoteText {
         return Self.anchor(scalar: offset, bias: bias, in: try indexForReading())
     }
 
-    /// The anchor's current UTF-16 offset, or nil when this copy has never held the character it
-    /// is attached to (it was made on a copy with edits not merged here yet).
+    /// The anchor's current UTF-16 offset, or nil when this copy does not hold the character it
+    /// is attached to: it was made on a copy with edits not merged here yet, or the character was
+    /// deleted and a compaction has dropped it since (Docs/FORMAT.md §4.7).
     ///
     /// A ``TextAnchor/Bias/after`` anchor sits just before its character, a
     /// ``TextAnchor/Bias/before`` anchor just after it; once the character is deleted, either sits

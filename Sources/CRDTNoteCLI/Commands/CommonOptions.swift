@@ -50,7 +50,7 @@ enum CommonOptions {
     static func format(_ parsed: ParsedArguments) throws(UsageError) -> SnapshotFormat? {
         guard let value = try parsed.value(format.name) else { return nil }
         guard let number = UInt16(value), let format = SnapshotFormat(rawValue: number) else {
-            throw parsed.usageError("option '--format' must be 1 or 2, got '\(value)'")
+            throw parsed.usageError("option '--format' must be 1, 2 or 3, got '\(value)'")
         }
         return format
     }

@@ -85,8 +85,8 @@ import CRDTNoteTestSupport
         #expect(SnapshotFormat(rawValue: 0) == nil)
         #expect(SnapshotFormat(rawValue: 1) == .version1)
         #expect(SnapshotFormat(rawValue: 2) == .version2)
-        #expect(SnapshotFormat(rawValue: 3) == nil)
-        #expect(NoteFormat.version == 2 && NoteFormat.readerVersion == 2)
+        #expect(SnapshotFormat(rawValue: 4) == nil)
+        #expect(NoteFormat.version == 3 && NoteFormat.readerVersion == 3)
     }
 
     @Test func recordsAreWrittenInTheFormatAsked() throws {

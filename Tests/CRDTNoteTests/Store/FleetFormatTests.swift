@@ -78,7 +78,7 @@ import CRDTNoteFiles
         #expect(fleet.devices.first?.replicas == [.test(1)])
         #expect(fleet.knowsDevices)
         #expect(fleet.heldBackBy.isEmpty)
-        #expect(fleet.writtenFormat == .version2)
+        #expect(fleet.writtenFormat == .version3)
         let seenByB = try await b.engine.fleet()
         #expect(seenByB.devices.map(\.name).contains("Anna's iPhone"))
         #expect(Set(seenByB.devices.map(\.id)) == Set(fleet.devices.map(\.id)))
@@ -133,7 +133,7 @@ import CRDTNoteFiles
         try await c.engine.sync()
         #expect(try c.library.text(of: "n") == "shared")
 
-        try c.relaunch(reads: 2) // updated: its next sync announces format 2
+        try c.relaunch(reads: NoteFormat.readerVersion) // updated: its next sync announces the newest format
         try await c.engine.sync()
         try await a.engine.sync()
         #expect(try await a.engine.fleet().heldBackBy.isEmpty)
@@ -191,7 +191,7 @@ import CRDTNoteFiles
         try await a.engine.sync()
         let fleet = try await a.engine.fleet()
         #expect(fleet.heldBackBy.map(\.replicas) == [[.test(3)]])
-        #expect(fleet.writtenFormat == .version2)
+        #expect(fleet.writtenFormat == .version3)
         try a.library.setText("groceries: eggs, tea", of: "n")
         try await a.engine.sync()
         #expect(try await Self.serverFormat(db, "n") == 2)
