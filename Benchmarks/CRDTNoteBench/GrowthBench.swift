@@ -8,15 +8,15 @@ import CRDTNoteToolSupport
 struct GrowthResult {
     var edits: Int
     var visibleBytes: Int
-    /// The format an up-to-date fleet writes by default (``M1Bench/fleetDefaultFormat()``).
+    /// The format an up-to-date fleet allows (3: compacted notes are written in it).
     var fleetFormat: UInt16
     /// The payload the fleet writes for the synced note, and the same state without compaction.
     var payloadBytes: Int
     var uncompactedBytes: Int
     /// The uncompacted state in format 1, for comparison.
     var uncompactedFormatOneBytes: Int
-    /// `(edits, bytes)`: the payload the fleet writes for the union of the devices' states after
-    /// every 10,000 edits.
+    /// `(edits, bytes)`: the payload the fleet writes after every 10,000 edits, every device
+    /// synced as at the end (measured on a copy of the run).
     var byEdits: [(edits: Int, bytes: Int)]
     var converged: Bool
 
@@ -46,30 +46,38 @@ enum GrowthBench {
     static let edits = 60_000
     static let seed: UInt64 = 31
 
+    /// Runs the workload twice in step, compacting and not (the same random choices, so the same
+    /// text throughout), and measures both in the format an up-to-date fleet writes: it reads
+    /// format 3, so compacted notes are written in it (a note that is not compacted is written in
+    /// format 2, which says the same to more readers).
     static func run() throws -> GrowthResult {
-        let format = try M1Bench.fleetDefaultFormat()
-        guard let snapshotFormat = SnapshotFormat(rawValue: format) else {
-            throw UsageError("growth: the fleet writes format \(format), which this benchmark cannot write")
-        }
-        var workload = GrowthWorkload(seed: seed)
+        let format = SnapshotFormat.version3
+        var compacting = GrowthWorkload(seed: seed, compacting: true)
+        var plain = GrowthWorkload(seed: seed, compacting: false)
         var byEdits: [(Int, Int)] = []
-        while workload.edits < edits {
-            try workload.step()
-            if workload.edits % 10_000 == 0 {
-                var union = workload.server
-                for device in workload.devices { try union.merge(device) }
-                byEdits.append((workload.edits, union.encodedSnapshot(format: snapshotFormat).count))
+        while compacting.edits < edits {
+            try compacting.step()
+            try plain.step()
+            if compacting.edits % 10_000 == 0 {
+                // As at the end: every device synced (on a copy; the run goes on unsynced).
+                var synced = compacting
+                try synced.syncEveryDevice()
+                byEdits.append((compacting.edits, synced.server.encodedSnapshot(format: format).count))
             }
         }
-        try workload.syncEveryDevice()
-        let note = workload.server
-        let bytes = note.encodedSnapshot(format: snapshotFormat).count
-        let texts = Set(workload.devices.map(\.string) + [note.string])
+        try compacting.syncEveryDevice()
+        try plain.syncEveryDevice()
+        let note = compacting.server
+        let uncompacted = plain.server
+        guard note.string == uncompacted.string else {
+            throw UsageError("growth: the compacting run's text differs from the plain run's")
+        }
+        let texts = Set(compacting.devices.map(\.string) + [note.string])
         return GrowthResult(
-            edits: workload.edits, visibleBytes: note.utf8.count, fleetFormat: format,
-            // Nothing compacts the note yet: what the fleet writes is the uncompacted state.
-            payloadBytes: bytes, uncompactedBytes: bytes,
-            uncompactedFormatOneBytes: note.encodedSnapshot(format: .version1).count,
+            edits: compacting.edits, visibleBytes: note.utf8.count, fleetFormat: format.rawValue,
+            payloadBytes: note.encodedSnapshot(format: format).count,
+            uncompactedBytes: uncompacted.encodedSnapshot(format: format).count,
+            uncompactedFormatOneBytes: uncompacted.encodedSnapshot(format: .version1).count,
             byEdits: byEdits, converged: texts.count == 1)
     }
 }

@@ -5,7 +5,10 @@ import CRDTNoteToolSupport
 /// devices keep a list of at most 25 lines, typing lines character by character and deleting
 /// whole lines; pairs of devices merge every 7 line edits, each device syncs with the server's
 /// copy at least once an hour of simulated time, and a seeded clock advances between keystrokes,
-/// lines and sessions.
+/// lines and sessions. With `compacting`, each device records what it has seen and compacts
+/// what every device has seen (``NoteText/compactIfSettled(devices:)``) when it syncs, as a
+/// note library in an up-to-date fleet does when it writes the note; without, nothing compacts.
+/// Both see the same random choices, so they hold the same text at every step.
 struct GrowthWorkload {
     /// Line edits between two pair merges.
     static let pairMergeEvery = 7
@@ -24,9 +27,14 @@ struct GrowthWorkload {
     /// The device editing now and the line edits left in its session.
     private var editor = 0
     private var sessionLeft = 0
+    /// Whether devices compact when they sync.
+    let compacting: Bool
+    /// The devices that count for compaction: each device's replica.
+    private let deviceReplicas: [Set<ReplicaID>]
 
     /// Three empty devices (replicas 1, 2, 3) and an empty server copy, at simulated time 2026-01-01.
-    init(seed: UInt64) {
+    init(seed: UInt64, compacting: Bool) {
+        self.compacting = compacting
         let start: UInt64 = 1_767_225_600_000
         let time = ManualPhysicalClock(milliseconds: start)
         self.time = time
@@ -34,6 +42,7 @@ struct GrowthWorkload {
         devices = (1...3).map { NoteText(replica: ReplicaID(rawValue: UInt64($0)), clock: HybridLogicalClock(physicalClock: time.clock)) }
         server = NoteText(replica: ReplicaID(rawValue: 100), clock: HybridLogicalClock(physicalClock: time.clock))
         lastSync = [UInt64](repeating: start, count: 3)
+        deviceReplicas = devices.map { [$0.replica] }
     }
 
     /// Makes one line edit on the device whose session it is, then the merges and syncs due.
@@ -60,9 +69,10 @@ struct GrowthWorkload {
         }
     }
 
-    /// Syncs every device twice in turn, so that each holds everything any device wrote.
+    /// Syncs every device three times in turn: each then holds everything any device wrote, and
+    /// what was deleted before the first round is settled and compacted everywhere.
     mutating func syncEveryDevice() throws {
-        for _ in 0..<2 { for device in devices.indices { try sync(device) } }
+        for _ in 0..<3 { for device in devices.indices { try sync(device) } }
     }
 
     /// The visible text's lines, each with its newline.
@@ -89,10 +99,15 @@ struct GrowthWorkload {
         }
     }
 
-    /// The device sends what it has to the server's copy and takes back what the server has.
+    /// The device takes in the server's copy, and (compacting) records that it has seen it and
+    /// compacts what is settled; then its copy, which holds the server's, becomes the server's.
     private mutating func sync(_ device: Int) throws {
-        try server.merge(devices[device])
         try devices[device].merge(server)
+        if compacting {
+            devices[device].recordSeen(by: devices[device].replica)
+            try devices[device].compactIfSettled(devices: deviceReplicas)
+        }
+        server = devices[device].forked(as: server.replica)
         lastSync[device] = time.milliseconds
     }
 }

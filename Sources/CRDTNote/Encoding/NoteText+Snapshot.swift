@@ -18,20 +18,24 @@ extension NoteText {
     /// prove corrupt then, its bytes are returned unchanged (so the damage is reported wherever
     /// they are read and edited next, never replaced by a different state).
     public func encodedSnapshot(format: SnapshotFormat) -> [UInt8] {
-        guard let deferred else { return Self.wrap(sequence, format: format.written(compacted: sequence.hasCompactedIDs)) }
+        guard let deferred else { return wrap(sequence, format: format) }
         // A loaded payload that needs reader 3 may hold a compacted state: it is written in format 3.
-        let compacted = (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) >= 3
-        if SnapshotDecoder.writesUnchanged(deferred.payload, in: format.written(compacted: compacted)) { return deferred.payload }
+        let compacted = (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) >= 3 || ledger != nil
+        if ledger == deferred.ledger, SnapshotDecoder.writesUnchanged(deferred.payload, in: format.written(compacted: compacted)) {
+            return deferred.payload
+        }
         do {
-            let loaded = try deferred.sequence()
-            return Self.wrap(loaded, format: format.written(compacted: loaded.hasCompactedIDs))
+            return wrap(try deferred.sequence(), format: format)
         } catch {
             return deferred.payload
         }
     }
 
-    private static func wrap(_ sequence: TextSequence, format: SnapshotFormat) -> [UInt8] {
-        PayloadHeader.wrap(SnapshotEncoder.encode(sequence, format: format), kind: .snapshot, version: format.rawValue)
+    /// `sequence` with this note's ledger, in the format `format` asks for (format 3 when
+    /// compacted or keeping a ledger, see ``SnapshotFormat``).
+    private func wrap(_ sequence: TextSequence, format asked: SnapshotFormat) -> [UInt8] {
+        let format = asked.written(compacted: sequence.hasCompactedIDs || ledger != nil)
+        return PayloadHeader.wrap(SnapshotEncoder.encode(sequence, format: format, ledger: ledger), kind: .snapshot, version: format.rawValue)
     }
 
     /// Loads a snapshot; edits made from now on are attributed to `replica`.
@@ -67,8 +71,9 @@ extension NoteText {
             text: prologue.text, scalarCount: prologue.scalarCount, utf16Count: prologue.utf16Count,
             runCount: prologue.runCount, replicas: prologue.table.replicas, nextSeq: prologue.table.nextSeq,
             latestStamp: prologue.table.latest, clockLog: prologue.table.logs.map(ClockLog.init), payload: snapshot,
-            build: { () throws(BinaryDecodingError) -> TextSequence in try SnapshotDecoder.runs(prologue, limits: limits) })
+            ledger: prologue.ledger, build: { () throws(BinaryDecodingError) -> TextSequence in try SnapshotDecoder.runs(prologue, limits: limits) })
         self.init(deferred: deferred, replica: replica, clock: clock)
+        ledger = prologue.ledger
         maximumElements = limits.maximumElements
     }
 

@@ -15,8 +15,10 @@ struct SnapshotPrologue: Sendable {
     var utf16Count: Int
     /// Runs declared (within the run limit).
     var runCount: Int
-    /// The run table's layout: the payload's minimum reader version (1 or 2).
+    /// The run table's layout: the payload's minimum reader version (1 to 3).
     var layout: UInt16
+    /// Format 3: the compaction ledger (nil when empty or absent).
+    var ledger: CompactionLedger?
     /// The run table, from its run count to the end of the body.
     var runTable: ByteReader
 }
@@ -63,6 +65,8 @@ struct SnapshotDecoder {
         if let bad = counts.firstInvalidByte {
             throw BinaryDecodingError(.invalidValue, at: reader.absolute(text.startIndex + bad), "text is not valid UTF-8")
         }
+        let ledger = layout >= 3
+            ? try CompactionLedgerCoding.read(&reader, replicas: table.replicas, nextSeq: table.nextSeq, limits: limits) : nil
         let runTable = reader
         let runCount: Int
         if layout >= 2 {
@@ -71,7 +75,7 @@ struct SnapshotDecoder {
             runCount = try RunColumnsV1.frame(&reader, limits: limits).runCount
         }
         return SnapshotPrologue(table: table, text: text, textOffset: textOffset, scalarCount: counts.scalars,
-                                utf16Count: counts.utf16, runCount: runCount, layout: layout, runTable: runTable)
+                                utf16Count: counts.utf16, runCount: runCount, layout: layout, ledger: ledger, runTable: runTable)
     }
 
     /// Decodes the run table that `prologue` found and builds the document: every run's flags,

@@ -2,11 +2,13 @@
 /// Deleted text is not stored; ids, origins and tombstones are, column by column.
 struct SnapshotEncoder {
     /// The body in `format`: the replica table and text, then the run table of that version
-    /// (format 3 uses format 2's; its runs may leave compacted ids out).
-    static func encode(_ seq: TextSequence, format: SnapshotFormat) -> [UInt8] {
+    /// (format 3 puts the compaction ledger before it and uses format 2's; its runs may leave
+    /// compacted ids out).
+    static func encode(_ seq: TextSequence, format: SnapshotFormat, ledger: CompactionLedger? = nil) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: seq.scalarCount + seq.runCount * 4 + 64)
         ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: seq.clockLog.map(\.entries), into: &out)
         out.writeLengthPrefixed(seq.utf8Bytes())
+        if format.rawValue >= 3 { CompactionLedgerCoding.write(ledger, replicas: seq.replicas, into: &out) }
         let runs = seq.runsInOrder()
         if format.rawValue >= 2 {
             RunColumnsV2Encoder.write(runs, replicaCount: seq.replicas.count, into: &out)

@@ -1,15 +1,42 @@
 /// Compaction (Docs/FORMAT.md §4.7): a document without the tombstones nothing needs any more.
 extension TextSequence {
-    /// This document without the tombstones for which `settled` is true (called with each
-    /// tombstone run, in document order), except those an element that stays names as an origin,
+    /// This document without the settled tombstones (per replica index, id ranges increasing and
+    /// disjoint; nil: every tombstone), except those an element that stays names as an origin,
     /// directly or through other origins (``CompactionPlan``). The ids that go are compacted:
     /// still counted (`nextSeq` is unchanged) and deleted, held by no run. Clock-log entries that
     /// stamp no visible id go too (the first of each replica stays): tombstones keep no exact
     /// stamps once compacted. The visible text, every visible id and the order of what stays are
     /// unchanged, so merging the result with any copy gives the text merging this document gives.
-    func compacted(settled: (Run) -> Bool) -> TextSequence {
-        let runs = runsInOrder()
-        let plan = CompactionPlan(runs, replicaCount: replicas.count, settled: { settled(runs[$0]) })
+    func compacted(settled: [Int: [Range<UInt32>]]?) -> TextSequence {
+        // Tombstone runs cut where settled ranges start and end, so each piece is settled or not.
+        var runs: [Run] = []
+        var isSettled: [Bool] = []
+        runs.reserveCapacity(runCount)
+        forEachRun { run in
+            guard run.isDeleted, let settled else {
+                runs.append(run)
+                isSettled.append(run.isDeleted)
+                return
+            }
+            var rest = run
+            for range in settled[Int(run.replica)] ?? [] where range.upperBound > rest.seq && range.lowerBound < rest.seqEnd {
+                if range.lowerBound > rest.seq {
+                    let (head, tail) = cut(rest, at: range.lowerBound - rest.seq)
+                    runs.append(head); isSettled.append(false)
+                    rest = tail
+                }
+                if range.upperBound < rest.seqEnd {
+                    let (head, tail) = cut(rest, at: range.upperBound - rest.seq)
+                    runs.append(head); isSettled.append(true)
+                    rest = tail
+                } else {
+                    runs.append(rest); isSettled.append(true)
+                    return
+                }
+            }
+            runs.append(rest); isSettled.append(false)
+        }
+        let plan = CompactionPlan(runs, replicaCount: replicas.count, settled: { isSettled[$0] })
         let kept = plan.keptRuns(of: runs)
         var visible = [[Range<UInt32>]](repeating: [], count: replicas.count)
         for run in kept where !run.isDeleted { visible[Int(run.replica)].append(run.seq..<run.seqEnd) }
@@ -20,5 +47,18 @@ extension TextSequence {
                             slot: { Int32($0 / Self.bulkLeafFill) })
         return TextSequence(replicas: replicas, nextSeq: nextSeq, latest: latestStamp, logs: logs,
                             content: content, runs: kept, index: index)
+    }
+
+    /// Per replica index, the ids of the tombstones a compaction that settled every tombstone
+    /// would drop (increasing, disjoint ranges): what is worth proposing. Tombstones that visible
+    /// text names as origins, directly or through other tombstones, stay out until it is deleted.
+    func droppableTombstones() -> [Int: [Range<UInt32>]] {
+        let runs = runsInOrder()
+        let plan = CompactionPlan(runs, replicaCount: replicas.count, settled: { _ in true })
+        var out: [Int: [Range<UInt32>]] = [:]
+        for (i, run) in runs.enumerated() where run.isDeleted && plan.kept[i] < run.length {
+            out[Int(run.replica), default: []].append(run.seq + plan.kept[i]..<run.seqEnd)
+        }
+        return out.mapValues { CompactionLedger.union($0, []) }
     }
 }

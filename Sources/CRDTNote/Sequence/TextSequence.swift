@@ -119,17 +119,21 @@ struct TextSequence: Sendable {
     /// The visible text.
     var string: String { String(decoding: utf8Bytes(), as: UTF8.self) }
 
-    /// Records that `replica` performed an operation at `stamp`; insertions log the
-    /// first id they created so every id's stamp can be recovered (to the millisecond).
-    /// Always inlined (once per local edit).
+    /// Records that `replica` performed an operation at `stamp`; insertions log the first id
+    /// they created when a second or more has passed since the last entry, so every id's stamp
+    /// can be recovered to within a second (Docs/FORMAT.md §1, "Clocks"). Always inlined (once
+    /// per local edit).
     @inline(__always)
     mutating func noteStamp(_ stamp: HLCTimestamp, replica: UInt32, firstInsertedSeq: UInt32?) {
         let r = Int(replica)
         if stamp > latestStamp[r] { latestStamp[r] = stamp }
         guard let seq = firstInsertedSeq else { return }
-        if let last = clockLog[r].last, last.stamp.milliseconds == stamp.milliseconds { return }
+        if let last = clockLog[r].last, stamp.milliseconds &- last.stamp.milliseconds < Self.clockLogResolution { return }
         clockLog[r].append(ClockLogEntry(seq: seq, stamp: stamp))
     }
+
+    /// Milliseconds between the clock-log entries of local insertions (at least).
+    static let clockLogResolution: UInt64 = 1_000
 }
 
 /// The run a local insertion just created or extended, and the scalar offset where it ends.

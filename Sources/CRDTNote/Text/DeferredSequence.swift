@@ -24,6 +24,8 @@ final class DeferredSequence: @unchecked Sendable {
     /// The payload this was read from, header included (``NoteText/encodedSnapshot()`` may
     /// return it unchanged).
     let payload: [UInt8]
+    /// The compaction ledger the payload holds (format 3), to tell whether a copy changed it.
+    let ledger: CompactionLedger?
 
     private let build: @Sendable () throws(BinaryDecodingError) -> TextSequence
     private let lock = NSLock()
@@ -31,7 +33,7 @@ final class DeferredSequence: @unchecked Sendable {
     private var outcome: Result<TextSequence, BinaryDecodingError>?
 
     init(text: ArraySlice<UInt8>, scalarCount: Int, utf16Count: Int, runCount: Int, replicas: [ReplicaID],
-         nextSeq: [UInt32], latestStamp: [HLCTimestamp], clockLog: [ClockLog], payload: [UInt8],
+         nextSeq: [UInt32], latestStamp: [HLCTimestamp], clockLog: [ClockLog], payload: [UInt8], ledger: CompactionLedger? = nil,
          build: @escaping @Sendable () throws(BinaryDecodingError) -> TextSequence) {
         self.text = text
         self.scalarCount = scalarCount
@@ -42,6 +44,7 @@ final class DeferredSequence: @unchecked Sendable {
         self.latestStamp = latestStamp
         self.clockLog = clockLog
         self.payload = payload
+        self.ledger = ledger
         self.build = build
     }
 

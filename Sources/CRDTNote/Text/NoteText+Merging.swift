@@ -65,6 +65,7 @@ extension NoteText {
         let set = theirs.changes(since: known, receiver: sequence)
         let patch = try sequence.apply(set, recordingPatch: recordingPatch)
         observe(set.latestStamps)
+        if other.ledger != nil { mergeLedger(of: other) }
         return patch
     }
 

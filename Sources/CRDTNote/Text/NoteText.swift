@@ -37,6 +37,9 @@ public struct NoteText: Sendable {
     /// This replica's index in the replica table, once it has edited (a copy that only
     /// reads and merges adds nothing of its own to the state it encodes).
     @usableFromInline var localIndexIfAny: UInt32?
+    /// What this note's copies have seen, for compaction (format 3; nil until the sync layer
+    /// records something, and for notes that never had a ledger).
+    var ledger: CompactionLedger?
     /// This device's undo and redo steps (empty unless ``undoLimit`` is set; never encoded or merged).
     var undoHistory = UndoHistory()
     /// Most elements (ids ever inserted, tombstones included) local edits may grow the note to:
@@ -87,6 +90,7 @@ public struct NoteText: Sendable {
         var fork = deferred.map { NoteText(deferred: $0, replica: replica, clock: clock ?? self.clock) }
             ?? NoteText(sequence: sequence, replica: replica, clock: clock ?? self.clock)
         fork.maximumElements = maximumElements
+        fork.ledger = ledger
         return fork
     }
 

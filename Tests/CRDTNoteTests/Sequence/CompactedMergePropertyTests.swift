@@ -97,7 +97,7 @@ struct CompactedMergePropertyTests {
                 devices[i].known.formUnion(other.known)
                 devices[i].deleted.formUnion(other.deleted)
             case 10:
-                try devices[i].note.compact { _, _ in true }
+                try devices[i].note.compact(settled: nil)
                 compactions += 1
                 #expect(devices[i].note.invariantViolations.isEmpty, comment)
             default:

@@ -1,27 +1,103 @@
 extension NoteText {
-    /// Drops the deleted characters for which `settled` is true (given the replica and the ids
-    /// of each stretch of tombstones), except those that characters staying name as origins
-    /// (Docs/FORMAT.md §4.7). The text and everything merges need stay; the note is written in
-    /// format 3 from now on. Which tombstones are settled, every device having seen them
-    /// deleted, is the caller's to know.
-    ///
-    /// Throws ``NoteTextError/Code/corruptSnapshot`` (changing nothing) when this note was loaded
-    /// from a snapshot whose runs prove corrupt.
+    /// Drops the deleted characters whose ids `settled` lists (per replica, increasing and
+    /// disjoint ranges; nil: every deleted character), except those that characters staying name
+    /// as origins (Docs/FORMAT.md §4.7). The text and everything merges need stay; the note is
+    /// written in format 3 from now on. ``compactIfSettled(devices:)`` decides what is settled
+    /// from the ledger; this takes the caller's word (tests, tools).
     ///
     /// A note with undo or redo steps is left as it is: the steps name deleted characters by id
     /// to bring them back where they were, so they wait for the history to empty.
-    package mutating func compact(settled: (ReplicaID, Range<UInt32>) -> Bool) throws(NoteTextError) {
+    ///
+    /// Throws ``NoteTextError/Code/corruptSnapshot`` (changing nothing) when this note was loaded
+    /// from a snapshot whose runs prove corrupt.
+    package mutating func compact(settled: [ReplicaID: [Range<UInt32>]]?) throws(NoteTextError) {
         guard !canUndo && !canRedo else { return }
         try buildIndexForEdit()
-        let replicas = sequence.replicas
-        sequence = sequence.compacted { run in settled(replicas[Int(run.replica)], run.seq..<run.seqEnd) }
+        let byIndex = settled.map { ranges in
+            Dictionary(uniqueKeysWithValues: ranges.compactMap { id, list in sequence.replicaIndex[id].map { (Int($0), list) } })
+        }
+        sequence = sequence.compacted(settled: byIndex)
     }
 
     /// Whether this note no longer holds some of the ids it has seen (a compaction dropped them):
-    /// it is then written in snapshot format 3.
-    /// A note loaded from a format 3 payload and not yet indexed counts as compacted.
+    /// it is then written in snapshot format 3. A note loaded from a format 3 payload and not yet
+    /// indexed counts as compacted.
     package var isCompacted: Bool {
         if let deferred { return (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) >= 3 }
         return sequence.hasCompactedIDs
     }
+
+    /// Records in the ledger that `device` (the replica id a note library writes this note
+    /// with) holds everything this copy holds: called when that device writes the note. Returns
+    /// whether the ledger changed. The note is written in format 3 from then on.
+    @discardableResult
+    package mutating func recordSeen(by device: ReplicaID) -> Bool {
+        let vector = stampVector()
+        var ledger = self.ledger ?? CompactionLedger()
+        let updated = CompactionLedger.maximum(ledger.seen[device] ?? [:], vector)
+        guard updated != ledger.seen[device] else { return false }
+        ledger.seen[device] = updated
+        self.ledger = ledger
+        return true
+    }
+
+    /// Whether a proposal is pending that `device` has not recorded seeing, though this copy
+    /// holds its cut: writing the note now (after ``recordSeen(by:)``) is what lets it settle.
+    package func awaitsSeen(by device: ReplicaID) -> Bool {
+        guard let ledger, !ledger.proposed.isEmpty else { return false }
+        let seen = ledger.seen[device] ?? [:]
+        return !CompactionLedger.covers(seen, ledger.cut) && CompactionLedger.covers(stampVector(), ledger.cut)
+    }
+
+    /// Compacts what the ledger has settled, then proposes the tombstones left that a compaction
+    /// could drop now (not those visible text names as origins; Docs/FORMAT.md §4.7, "When
+    /// tombstones settle"). `devices`: the devices that count (each as the replica
+    /// ids it writes with); the proposed tombstones are dropped once each of them has recorded
+    /// seeing the proposal's cut (``recordSeen(by:)``), and a new proposal is made of the
+    /// tombstones there are when none is pending. Returns whether anything was dropped.
+    ///
+    /// Nothing happens while the note has undo or redo steps (see ``compact(settled:)``). Throws
+    /// ``NoteTextError/Code/corruptSnapshot`` (changing nothing) when this note was loaded from a
+    /// snapshot whose runs prove corrupt.
+    @discardableResult
+    package mutating func compactIfSettled(devices: [Set<ReplicaID>]) throws(NoteTextError) -> Bool {
+        guard !canUndo && !canRedo else { return false }
+        try buildIndexForEdit()
+        var ledger = self.ledger ?? CompactionLedger()
+        var dropped = false
+        if ledger.isSettled(devices: devices) {
+            let proposed = ledger.proposed
+            let before = sequence.runCount
+            try compact(settled: proposed)
+            dropped = sequence.runCount != before || sequence.hasCompactedIDs
+            ledger.proposed = [:]
+            ledger.cut = [:]
+        }
+        if ledger.proposed.isEmpty {
+            let candidates = sequence.droppableTombstones()
+            if !candidates.isEmpty {
+                ledger.cut = stampVector()
+                ledger.proposed = Dictionary(uniqueKeysWithValues: candidates.map { (sequence.replicas[$0.key], $0.value) })
+            }
+        }
+        self.ledger = ledger.isEmpty ? nil : ledger
+        return dropped
+    }
+
+    /// Takes in the ledger of a copy merged into this one.
+    mutating func mergeLedger(of other: NoteText) {
+        guard let theirs = other.ledger else { return }
+        var mine = ledger ?? CompactionLedger()
+        mine.merge(theirs)
+        ledger = mine
+    }
+
+    /// Per replica, the latest stamp of its operations this copy holds (zero stamps left out).
+    func stampVector() -> [ReplicaID: HLCTimestamp] {
+        let (replicas, stamps) = deferred.map { ($0.replicas, $0.latestStamp) } ?? (sequence.replicas, sequence.latestStamp)
+        var vector: [ReplicaID: HLCTimestamp] = [:]
+        for (id, stamp) in zip(replicas, stamps) where stamp > .zero { vector[id] = stamp }
+        return vector
+    }
+
 }
