@@ -171,7 +171,7 @@ def strict_utf8(data, offset):
 
 # --- payloads (FORMAT.md sections 3 and 4) ----------------------------------------------------
 
-READER_VERSION = 2                      # reads snapshot run tables of versions 1 and 2
+READER_VERSION = 3                      # reads snapshot bodies of formats 1 to 3
 
 
 def header(payload):
@@ -483,38 +483,103 @@ def decode_snapshot(payload):
     if n > MAX_TEXT:
         raise Corrupt("lengthTooLarge", text_at, "text length")
     text = strict_utf8(payload[r.pos:r.pos + n], r.take(n))
+    compacted = h["minimumReaderVersion"] >= 3
+    h["ledger"] = ledger(r, replicas) if compacted else None
     runs = Runs(replicas, text, text_at)
-    (runs_v2 if h["minimumReaderVersion"] == 2 else runs_v1)(r, runs, replicas)
-    check_tiling_and_causality(replicas, runs.list, runs.count_at)
+    (runs_v2 if h["minimumReaderVersion"] >= 2 else runs_v1)(r, runs, replicas)
+    check_tiling_and_causality(replicas, runs.list, runs.count_at, compacted)
     check_rule_order(replicas, runs.list, runs.count_at)
     return h, replicas, runs.list, text
 
 
-def check_tiling_and_causality(replicas, runs, at):
-    """Every id 0..<nextSeq of every replica exactly once (4.3), and the origins acyclic (4.4);
-    refusals at `at`, the run count's offset."""
+def ledger(r, replicas):
+    """FORMAT.md 4.7, "Ledger encoding": seen vectors by device, the cut, the proposed ranges."""
+    R = len(replicas)
+
+    def vector(what):
+        at = r.pos
+        n = r.count(2, what + " entry count")
+        if n > R:
+            raise Corrupt("invalidValue", at, what + " has more entries than replicas")
+        out, previous = {}, -1
+        for _ in range(n):
+            i_at = r.pos
+            i = r.varuint(max(R - 1, 0), "replica of " + what)
+            if i <= previous or i >= R:
+                raise Corrupt("invalidValue", i_at, what + " lists replica index %d out of order" % i)
+            previous = i
+            out[i] = r.varuint(what="stamp")
+        return out
+
+    at = r.pos
+    devices = r.count(9, "ledger device count")
+    if devices > MAX_REPLICAS:
+        raise Corrupt("lengthTooLarge", at, "ledger device count")
+    seen, previous = {}, None
+    for _ in range(devices):
+        id_at = r.pos
+        device = r.u64()
+        if previous is not None and device <= previous:
+            raise Corrupt("invalidValue", id_at, "ledger device out of order")
+        previous = device
+        seen[device] = vector("seen vector")
+    cut = vector("cut")
+    at = r.pos
+    count = r.count(3, "proposed range count")
+    if count > MAX_RUNS:
+        raise Corrupt("lengthTooLarge", at, "proposed range count")
+    proposed, last = [], (-1, 0)
+    for _ in range(count):
+        range_at = r.pos
+        i = r.varuint(max(R - 1, 0), "replica of a proposed range")
+        if i < last[0] or i >= R:
+            raise Corrupt("invalidValue", range_at, "proposed range out of order")
+        seq = (last[1] if i == last[0] else 0) + r.varuint(SEQ_MAX, "proposed seq")
+        length = r.varuint(SEQ_MAX, "proposed length") + 1
+        if seq + length > replicas[i]["nextSeq"] or (i == last[0] and seq <= last[1]):
+            raise Corrupt("invalidValue", range_at, "proposed ids overlap others or lie past the ids")
+        proposed.append((i, seq, length))
+        last = (i, seq + length)
+    return {"seen": seen, "cut": cut, "proposed": proposed}
+
+
+def check_tiling_and_causality(replicas, runs, at, compacted=False):
+    """Every id 0..<nextSeq of every replica exactly once (4.3), or in format 3 at most once with
+    every origin held (4.7); and the origins acyclic (4.4). Refusals at `at`, the run count's offset."""
     by_replica = [[] for _ in replicas]
     for i, run in enumerate(runs):
         by_replica[run["r"]].append((run["seq"], i))
+    gaps = False
     for x, own in enumerate(by_replica):
         own.sort()
         next_id = 0
         for s, i in own:
-            if s != next_id:
+            if s < next_id or (s > next_id and not compacted):
                 raise Corrupt("invalidValue", at, "ids of replica %d not tiled at seq %d" % (x, next_id))
-            next_id += runs[i]["len"]
+            gaps = gaps or s > next_id
+            next_id = s + runs[i]["len"]
         if next_id != replicas[x]["nextSeq"]:
-            raise Corrupt("invalidValue", at, "ids of replica %d not covered" % x)
+            if not compacted:
+                raise Corrupt("invalidValue", at, "ids of replica %d not covered" % x)
+            gaps = True
 
     def run_of(element):
         own = by_replica[element[0]]
-        return own[bisect.bisect_right(own, (element[1], len(runs))) - 1][1]
+        k = bisect.bisect_right(own, (element[1], len(runs))) - 1
+        if k < 0 or own[k][0] + runs[own[k][1]]["len"] <= element[1]:
+            return None                        # compacted: held by no run
+        return own[k][1]
 
+    if gaps:
+        for run in runs:
+            for o in (run["left"], run["right"]):
+                if o is not None and run_of(o) is None:
+                    raise Corrupt("invalidValue", at, "an origin names compacted id %s" % (o,))
     after = [set() for _ in runs]              # after[j]: runs that need run j first
     waiting = [0] * len(runs)
     for i, run in enumerate(runs):
         needs = {run_of(o) for o in (run["left"], run["right"]) if o is not None}
-        if run["seq"] > 0:
+        if run["seq"] > 0 and run_of((run["r"], run["seq"] - 1)) is not None:
             needs.add(run_of((run["r"], run["seq"] - 1)))
         for j in needs:
             after[j].add(i)
@@ -771,7 +836,16 @@ def dump(path):
             "replicas": [{"id": ids[i], "nextSeq": x["nextSeq"], "latest": str(x["latest"]),
                           "log": [[s, str(t)] for s, t in x["log"]]} for i, x in enumerate(replicas)],
             "runs": [[ids[x["r"]], x["seq"], x["len"], x["deleted"], origin(x["left"]), origin(x["right"])] for x in runs],
-            "digest": str(state_digest(replicas, runs, text))}
+            "digest": str(state_digest(replicas, runs, text)), "ledger": dump_ledger(h["ledger"], ids)}
+
+
+def dump_ledger(ledger, ids):
+    """The ledger with replica ids as decimal strings (null for a body without one)."""
+    if ledger is None:
+        return None
+    vector = lambda v: {ids[i]: str(t) for i, t in v.items()}
+    return {"seen": {str(d): vector(v) for d, v in ledger["seen"].items()}, "cut": vector(ledger["cut"]),
+            "proposed": [[ids[i], seq, length] for i, seq, length in ledger["proposed"]]}
 
 
 if __name__ == "__main__":
