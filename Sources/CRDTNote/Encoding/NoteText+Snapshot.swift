@@ -31,6 +31,14 @@ extension NoteText {
         }
     }
 
+    /// Whether this note no longer holds some of the ids it has seen (a compaction dropped them):
+    /// it is then written in snapshot format 3. A note loaded from a format 3 payload and not yet
+    /// indexed counts as compacted.
+    package var isCompacted: Bool {
+        if let deferred { return (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) >= 3 }
+        return sequence.hasCompactedIDs
+    }
+
     /// `sequence` with this note's ledger, in the format `format` asks for (format 3 when
     /// compacted or keeping a ledger, see ``SnapshotFormat``).
     private func wrap(_ sequence: TextSequence, format asked: SnapshotFormat) -> [UInt8] {

@@ -59,6 +59,6 @@ extension TextSequence {
         for (i, run) in runs.enumerated() where run.isDeleted && plan.kept[i] < run.length {
             out[Int(run.replica), default: []].append(run.seq + plan.kept[i]..<run.seqEnd)
         }
-        return out.mapValues { CompactionLedger.union($0, []) }
+        return out.mapValues { IDRanges.union($0, []) }
     }
 }

@@ -22,6 +22,17 @@ struct CompactedFormatTests {
         return note
     }
 
+    /// A format 3 payload of `sequence` without any of its tombstones, even those its visible
+    /// text names as origins: what no compaction writes.
+    static func withoutTombstones(_ sequence: TextSequence) -> [UInt8] {
+        let runs = sequence.runsInOrder().filter { !$0.isDeleted }
+        let forged = TextSequence(replicas: sequence.replicas, nextSeq: sequence.nextSeq, latest: sequence.latestStamp,
+                                  logs: sequence.clockLog.map(\.entries), content: sequence.content, runs: runs,
+                                  index: IDIndex(runs, byID: RunsByID(runs, replicaCount: sequence.replicas.count),
+                                                 nextSeq: sequence.nextSeq, slot: { Int32($0 / TextSequence.bulkLeafFill) }))
+        return PayloadHeader.wrap(SnapshotEncoder.encode(forged, format: .version3), kind: .snapshot, version: 3)
+    }
+
     @Test func aCompactedNoteIsWrittenInFormatThreeAndReadsBack() throws {
         var note = try Self.noteWithDeletedLine()
         let uncompacted = note.encodedSnapshot(format: .version3)
@@ -73,12 +84,7 @@ struct CompactedFormatTests {
             #expect("\(error)".contains("are in no run"), "\(error)")
         }
         // Format 3 without the tombstones "X" names: an origin naming a compacted id.
-        let runs = sequence.runsInOrder().filter { !$0.isDeleted }
-        let forged = TextSequence(replicas: sequence.replicas, nextSeq: sequence.nextSeq, latest: sequence.latestStamp,
-                                  logs: sequence.clockLog.map(\.entries), content: sequence.content, runs: runs,
-                                  index: IDIndex(runs, byID: RunsByID(runs, replicaCount: sequence.replicas.count),
-                                                 nextSeq: sequence.nextSeq, slot: { Int32($0 / TextSequence.bulkLeafFill) }))
-        let asThree = PayloadHeader.wrap(SnapshotEncoder.encode(forged, format: .version3), kind: .snapshot, version: 3)
+        let asThree = Self.withoutTombstones(sequence)
         let loaded = try NoteText(snapshot: asThree, replica: .test(2))
         #expect(loaded.string == "one\nXthree\n", "the prologue reads")
         #expect(throws: BinaryDecodingError.self) { try loaded.checkLoadedSnapshot() }

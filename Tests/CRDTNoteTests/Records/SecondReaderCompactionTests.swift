@@ -90,12 +90,7 @@ struct SecondReaderCompactionTests {
         try note.compact(settled: nil)
         let sequence = note.index
         let asTwo = PayloadHeader.wrap(SnapshotEncoder.encode(sequence, format: .version2), kind: .snapshot, version: 2)
-        let runs = sequence.runsInOrder().filter { !$0.isDeleted }
-        let forged = TextSequence(replicas: sequence.replicas, nextSeq: sequence.nextSeq, latest: sequence.latestStamp,
-                                  logs: sequence.clockLog.map(\.entries), content: sequence.content, runs: runs,
-                                  index: IDIndex(runs, byID: RunsByID(runs, replicaCount: sequence.replicas.count),
-                                                 nextSeq: sequence.nextSeq, slot: { Int32($0 / TextSequence.bulkLeafFill) }))
-        let asThree = PayloadHeader.wrap(SnapshotEncoder.encode(forged, format: .version3), kind: .snapshot, version: 3)
+        let asThree = CompactedFormatTests.withoutTombstones(sequence)
         let dumps = try SecondReaderFormatTwoTests.dump([asTwo, asThree])
         for (payload, dump) in zip([asTwo, asThree], dumps) {
             var offset: Int? = nil

@@ -110,7 +110,7 @@ struct CompactionLedgerTests {
             ledger.cut = vector()
             for r in 1...3 where rng.below(2) == 0 {
                 let a = UInt32(rng.below(20)), b = UInt32(rng.below(20))
-                ledger.proposed[.test(UInt64(r))] = CompactionLedger.union([min(a, b)..<max(a, b) + 1], [UInt32(30)..<UInt32(31 + rng.below(5))])
+                ledger.proposed[.test(UInt64(r))] = IDRanges.union([min(a, b)..<max(a, b) + 1], [UInt32(30)..<UInt32(31 + rng.below(5))])
             }
             return ledger
         }
@@ -128,7 +128,7 @@ struct CompactionLedgerTests {
             #expect(CompactionLedger.covers(forward.cut, l.cut))
             for (device, vector) in l.seen { #expect(CompactionLedger.covers(forward.seen[device] ?? [:], vector)) }
             for (replica, ranges) in l.proposed {
-                for range in ranges { #expect(CompactionLedger.contains(forward.proposed[replica] ?? [], range)) }
+                for range in ranges { #expect(IDRanges.contains(forward.proposed[replica] ?? [], range)) }
             }
         }
     }

@@ -37,30 +37,10 @@ struct CompactionLedger: Sendable, Equatable {
     mutating func merge(_ other: CompactionLedger) {
         for (device, vector) in other.seen { seen[device] = Self.maximum(seen[device] ?? [:], vector) }
         cut = Self.maximum(cut, other.cut)
-        for (replica, ranges) in other.proposed { proposed[replica] = Self.union(proposed[replica] ?? [], ranges) }
+        for (replica, ranges) in other.proposed { proposed[replica] = IDRanges.union(proposed[replica] ?? [], ranges) }
     }
 
     static func maximum(_ a: [ReplicaID: HLCTimestamp], _ b: [ReplicaID: HLCTimestamp]) -> [ReplicaID: HLCTimestamp] {
         a.merging(b) { Swift.max($0, $1) }
-    }
-
-    /// The union of two sets of increasing, disjoint ranges, as increasing, disjoint ranges (touching ones joined).
-    static func union(_ a: [Range<UInt32>], _ b: [Range<UInt32>]) -> [Range<UInt32>] {
-        var out: [Range<UInt32>] = []
-        for range in (a + b).sorted(by: { $0.lowerBound < $1.lowerBound }) where !range.isEmpty {
-            if let last = out.last, last.upperBound >= range.lowerBound {
-                out[out.count - 1] = last.lowerBound..<Swift.max(last.upperBound, range.upperBound)
-            } else {
-                out.append(range)
-            }
-        }
-        return out
-    }
-
-    /// Whether every id of `range` is in `ids` (ranges increasing, disjoint, not touching): a
-    /// binary search.
-    static func contains(_ ids: [Range<UInt32>], _ range: Range<UInt32>) -> Bool {
-        let i = ids.partitioningIndex { $0.upperBound > range.lowerBound }
-        return i < ids.count && ids[i].lowerBound <= range.lowerBound && ids[i].upperBound >= range.upperBound
     }
 }

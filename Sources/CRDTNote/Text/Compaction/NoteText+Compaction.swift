@@ -19,14 +19,6 @@ extension NoteText {
         sequence = sequence.compacted(settled: byIndex)
     }
 
-    /// Whether this note no longer holds some of the ids it has seen (a compaction dropped them):
-    /// it is then written in snapshot format 3. A note loaded from a format 3 payload and not yet
-    /// indexed counts as compacted.
-    package var isCompacted: Bool {
-        if let deferred { return (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) >= 3 }
-        return sequence.hasCompactedIDs
-    }
-
     /// Records in the ledger that `device` (the replica id a note library writes this note
     /// with) holds everything this copy holds: called when that device writes the note. Returns
     /// whether the ledger changed. The note is written in format 3 from then on.
