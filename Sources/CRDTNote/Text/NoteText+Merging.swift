@@ -65,6 +65,7 @@ extension NoteText {
         let set = theirs.changes(since: known, receiver: sequence)
         let patch = try sequence.apply(set, recordingPatch: recordingPatch)
         observe(set.latestStamps)
+        mergeFormatting(other.formatting)
         return patch
     }
 

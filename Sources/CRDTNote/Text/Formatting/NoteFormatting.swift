@@ -15,6 +15,12 @@ struct NoteFormatting: Hashable, Sendable {
     /// Every paragraph-attribute operation.
     private(set) var paragraphs: Set<ParagraphOperation> = []
 
+    /// Whether there is no operation at all (a plain note: no `formatting` field is written).
+    var isEmpty: Bool { marks.isEmpty && paragraphs.isEmpty }
+
+    /// Number of operations, the count ``NoteLimits/maximumFormattingOperations`` bounds.
+    var operationCount: Int { marks.count + paragraphs.count }
+
     /// Adds a local or received mark operation.
     mutating func add(_ operation: MarkOperation) {
         marks.insert(operation)

@@ -20,6 +20,9 @@ enum ParagraphAttribute: Hashable, Sendable {
     case checked(Bool)
     case quote(Bool)
     case codeBlock(Bool)
+    /// An attribute this release does not know (from a newer one): kept and passed on, and
+    /// resolved like the others, but it changes nothing this release shows.
+    case other(name: String, value: String)
 
     /// The attribute's name: operations on one paragraph merge per name.
     var name: String {
@@ -29,6 +32,37 @@ enum ParagraphAttribute: Hashable, Sendable {
         case .checked: return "checked"
         case .quote: return "quote"
         case .codeBlock: return "codeblock"
+        case .other(let name, _): return name
+        }
+    }
+
+    /// The value as stored and named in the CLI: `0`–`6`, `none`/`bullet`/`number`/`check`,
+    /// `true`/`false`.
+    var value: String {
+        switch self {
+        case .heading(let level): return String(level)
+        case .list(let kind): return kind.rawValue
+        case .checked(let on), .quote(let on), .codeBlock(let on): return on ? "true" : "false"
+        case .other(_, let value): return value
+        }
+    }
+
+    /// The attribute named `name` with `value`; nil when `name` is known and `value` is not
+    /// one of its values. Unknown names give ``other(name:value:)``.
+    init?(name: String, value: String) {
+        let flag: Bool? = value == "true" ? true : value == "false" ? false : nil
+        switch name {
+        case "heading":
+            guard let level = Int(value), (0...6).contains(level), String(level) == value else { return nil }
+            self = .heading(level)
+        case "list":
+            guard let kind = ParagraphList(rawValue: value) else { return nil }
+            self = .list(kind)
+        case "checked", "quote", "codeblock":
+            guard let flag else { return nil }
+            self = name == "checked" ? .checked(flag) : name == "quote" ? .quote(flag) : .codeBlock(flag)
+        default:
+            self = .other(name: name, value: value)
         }
     }
 }
@@ -49,6 +83,7 @@ struct ParagraphAttributes: Hashable, Sendable {
         case .checked(let value): checked = value
         case .quote(let value): quote = value
         case .codeBlock(let value): codeBlock = value
+        case .other: break
         }
     }
 
