@@ -4,8 +4,6 @@
 extension NoteFormatting {
     /// The minimum reader version formatting payloads declare: every reader that knows kind 3.
     static let payloadVersion: UInt16 = 1
-    /// Most UTF-8 bytes of one name or value (a link's URL) in the string table.
-    static let maximumStringBytes = 4096
 
     /// The formatting payload of these operations.
     func encoded() -> [UInt8] {

@@ -15,6 +15,9 @@ struct NoteFormatting: Hashable, Sendable {
     /// Every paragraph-attribute operation.
     private(set) var paragraphs: Set<ParagraphOperation> = []
 
+    /// Most UTF-8 bytes of one name or value (a link's URL) in the string table.
+    static let maximumStringBytes = 4096
+
     /// Whether there is no operation at all (a plain note: no `formatting` field is written).
     var isEmpty: Bool { marks.isEmpty && paragraphs.isEmpty }
 
