@@ -59,10 +59,7 @@ extension StyleOptions {
     /// Validates the parsed arguments of `crdtnote style`.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         recordPath = try parsed.singlePositional("RECORD")
-        guard let replica = try parsed.replicaID("--replica") else {
-            throw parsed.usageError("missing required option '--replica'")
-        }
-        self.replica = replica
+        replica = try CommonOptions.requiredReplica(parsed)
         guard let range = try CommonOptions.utf16Range(parsed) else {
             throw parsed.usageError("missing required option '--utf16-range'")
         }
