@@ -63,6 +63,7 @@ import Testing
         let folder = try Self.noteFolder()
         defer { folder.remove() }
         #expect(try CLIHarness.run(["style", "n.json", "--utf16-range", "0:3", "--add", "italic", "--replica", "1"], in: folder.url).status == 0)
+        #expect(try CLIHarness.run(["verify", "n.json"], in: folder.url).stdout.contains("formatted"))
         let url = folder.url.appendingPathComponent("n.json")
         var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])
         var fields = try #require(object["fields"] as? [String: Any])
@@ -77,6 +78,9 @@ import Testing
         let spans = try CLIHarness.run(["text", "n.json", "--spans"], in: folder.url)
         #expect(spans.status == 65)
         #expect(spans.stderr.contains("formatting"), "\(spans.stderr)")
+        let verified = try CLIHarness.run(["verify", "n.json"], in: folder.url)
+        #expect(verified.status == 1)
+        #expect(verified.stderr.contains("fields.formatting.value: corrupt payload"), "\(verified.stderr)")
         let plain = try CLIHarness.run(["text", "n.json"], in: folder.url)
         #expect(plain.status == 0)
         #expect(plain.stdout == "one two\nthree\n")
