@@ -1,6 +1,8 @@
 import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
+import CRDTNoteFiles
+import Foundation
 
 /// Formatting in note records (Docs/RECORD-FORMAT.md, "Formatting"): its own `formatting` field,
 /// kept verbatim by copies that cannot read it, united wherever the text is merged.
@@ -146,6 +148,33 @@ import CRDTNoteTestSupport
         let inline = try record.writing(note)
         #expect(inline.record[field: NoteSchema.Field.formattingAsset] == nil)
         #expect(inline.record[field: NoteSchema.Field.formatting] != nil)
+    }
+
+    /// A formatting asset goes out with the other note assets and comes back on loading.
+    @Test func theFormattingAssetIsSavedAndLoadedWithTheOtherAssets() throws {
+        let note = try Self.formattedNote()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("formatting-assets-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let storage = AssetLocator(jsonDirectory: folder.path)
+        let saved = try NoteRecord(recordName: "n", note: note, limits: NoteFixtures.assetLimits).savingAssets(to: storage)
+        var fetched = saved.record
+        for (name, field) in fetched.fields {
+            if case .asset(var ref) = field.value {
+                ref.bytes = nil
+                fetched.fields[name]?.value = .asset(ref)
+            }
+        }
+        var onlyFormattingMissing = saved.record
+        if case .asset(var ref)? = onlyFormattingMissing[field: NoteSchema.Field.formattingAsset] {
+            ref.bytes = nil
+            onlyFormattingMissing[field: NoteSchema.Field.formattingAsset] = .asset(ref)
+        }
+        let withoutFormatting = try NoteRecord(onlyFormattingMissing).read(as: .test(2))
+        #expect(withoutFormatting.formattingError?.code == .assetUnavailable)
+        #expect(withoutFormatting.note.string == Self.text)
+        let loaded = try NoteRecord(fetched, loadingAssetsFrom: storage)
+        #expect(try loaded.read(as: .test(2)).note.formatting == note.formatting)
     }
 
     @Test func readersAndWritersShareTheOperationLimit() throws {
