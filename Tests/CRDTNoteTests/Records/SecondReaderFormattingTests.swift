@@ -11,27 +11,7 @@ import CRDTNoteTestSupport
 struct SecondReaderFormattingTests {
     /// The reader's JSON line for each payload.
     static func dump(_ payloads: [[UInt8]]) throws -> [[String: Any]] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("second-reader-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var paths: [String] = []
-        for (i, payload) in payloads.enumerated() {
-            let url = folder.appendingPathComponent("\(i).bin")
-            try Data(payload).write(to: url)
-            paths.append(url.path)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: try #require(GoldenFixtureFactsTests.python))
-        process.arguments = [GoldenFixtureFactsTests.directory.appendingPathComponent("second_reader.py").path, "--dump-formatting"] + paths
-        let out = Pipe()
-        process.standardOutput = out
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        try #require(process.terminationStatus == 0)
-        return try String(decoding: output, as: UTF8.self).split(separator: "\n").map { line in
-            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
-        }
+        try SecondReaderFormatTwoTests.jsonLines(mode: "--dump-formatting", payloads)
     }
 
     /// Canonical JSON text of a value, to compare.
