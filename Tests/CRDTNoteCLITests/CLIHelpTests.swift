@@ -10,7 +10,7 @@ import CRDTNoteSupport
 
 /// End-to-end checks of `--version` and the help pages.
 @Suite struct CLIHelpTests {
-    static let commands = ["merge", "new", "edit", "text", "show", "verify", "replay", "simulate", "help"]
+    static let commands = ["merge", "new", "edit", "style", "text", "show", "verify", "replay", "simulate", "help"]
 
     @Test func versionPrintsLibraryVersion() throws {
         let result = try CLIHarness.run(["--version"])

@@ -4,4 +4,6 @@ package enum PayloadKind: UInt8, Sendable, Hashable {
     case snapshot = 1
     /// The operations a peer lacks (``NoteChanges``).
     case changes = 2
+    /// A note's formatting operations (Docs/FORMAT.md §10.7), in a record's `formatting` field.
+    case formatting = 3
 }

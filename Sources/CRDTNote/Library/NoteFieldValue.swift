@@ -18,7 +18,7 @@ public enum NoteFieldValue: Hashable, Sendable {
     static let maximumKeyBytes = 64
     /// Record fields crdtnote writes itself, which app fields cannot be named: the note fields
     /// and the fields' stamps (Docs/RECORD-FORMAT.md, "App fields").
-    static let reservedKeys: Set<String> = NoteSchema.Field.all.union([NoteSchema.Field.fieldStamps])
+    static let reservedKeys: Set<String> = NoteSchema.Field.written.union([NoteSchema.Field.fieldStamps])
 
     /// Why the value cannot be kept, or nil.
     var problem: String? {

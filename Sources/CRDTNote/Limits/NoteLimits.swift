@@ -27,6 +27,9 @@ public struct NoteLimits: Sendable, Hashable {
     public var maximumTextBytes: Int
     /// Most bytes of one encoded payload (inline or `payloadAsset`) and of any ASSET note field.
     public var maximumAssetBytes: Int
+    /// Most formatting operations (marks, unmarks, paragraph attributes) a note may hold: its
+    /// `formatting` field refuses more, and local formatting past it is refused.
+    public var maximumFormattingOperations: Int
     /// Largest encoded snapshot stored inline as `payload` (raw bytes).
     public var maxInlinePayload: Int
     /// Largest text mirror stored inline as a STRING (UTF-8 bytes).
@@ -38,7 +41,8 @@ public struct NoteLimits: Sendable, Hashable {
     /// Limits; every value defaults to the documented standard.
     public init(maximumElements: Int = 1 << 26, maximumReplicas: Int = 1 << 16, maximumRuns: Int = 1 << 21,
                 maximumTextBytes: Int = 1 << 24, maximumAssetBytes: Int = 1 << 25,
-                maxInlinePayload: Int = 512_000, maxInlineText: Int = 196_608, recordBudget: Int = 1_000_000) {
+                maxInlinePayload: Int = 512_000, maxInlineText: Int = 196_608, recordBudget: Int = 1_000_000,
+                maximumFormattingOperations: Int = 1 << 20) {
         self.maximumElements = maximumElements
         self.maximumReplicas = maximumReplicas
         self.maximumRuns = maximumRuns
@@ -47,6 +51,7 @@ public struct NoteLimits: Sendable, Hashable {
         self.maxInlinePayload = maxInlinePayload
         self.maxInlineText = maxInlineText
         self.recordBudget = recordBudget
+        self.maximumFormattingOperations = maximumFormattingOperations
     }
 
     /// Standard limits with other inline sizes (tests use tiny ones to force assets).
@@ -56,7 +61,7 @@ public struct NoteLimits: Sendable, Hashable {
     }
 
     /// The documented defaults: 2^26 = 67,108,864 elements, 65,536 replicas, 2^21 = 2,097,152
-    /// runs, 16 MiB of text, 32 MiB per payload or asset; payload inline up to 512,000 bytes,
+    /// runs, 16 MiB of text, 32 MiB per payload or asset, 2^20 = 1,048,576 formatting operations; payload inline up to 512,000 bytes,
     /// text up to 196,608 bytes, record budget 1,000,000 bytes.
     public static let `default` = NoteLimits()
     /// Bytes kept free in the record budget for the note fields' names and numbers and for

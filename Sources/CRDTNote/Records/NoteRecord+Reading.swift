@@ -17,6 +17,12 @@ public struct NoteReading: Sendable {
     public var note: NoteText
     /// How the record stored it.
     public var origin: NoteOrigin
+    /// Why the record's formatting (its `formatting` or `formattingAsset` field) could not be
+    /// read, or nil: corrupt bytes (`.corruptPayload`), a newer release's format
+    /// (`.newerVersion`), a wrong type or missing asset bytes. The note then has its text
+    /// without formatting, and writing it back leaves the field as it is (unless the note has
+    /// formatting of its own to write: then a corrupt field is replaced, a newer one refused).
+    public var formattingError: NoteRecordError?
 }
 
 /// A record's content after the version gate: plain text still to be placed, or a CRDT state.
@@ -41,13 +47,17 @@ extension NoteRecord {
     /// header, checksum, text and clock table are checked here, its runs when the note is first
     /// edited or merged (or when a record is written from it, `.corruptPayload`). Two payload
     /// fields to unite, or a mirror to fold in, are checked here in full.
+    ///
+    /// The formatting fields are read too (the note's formatting); when they cannot be, the
+    /// note is read without them and ``NoteReading/formattingError`` says why.
     public func read(as replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) throws(NoteRecordError) -> NoteReading {
-        switch try source() {
+        let (source, formattingError) = try sourceAndFormattingError()
+        switch source {
         case .plain(let text):
             let note = try PlainTextFolding.legacyNote(text: text, recordName: recordName, modified: modifiedMilliseconds, limits: .default)
-            return NoteReading(note: note.forked(as: replica, clock: clock), origin: .legacyText)
+            return NoteReading(note: note.forked(as: replica, clock: clock), origin: .legacyText, formattingError: formattingError)
         case .crdt(let state, let origin):
-            return NoteReading(note: state.forked(as: replica, clock: clock), origin: origin)
+            return NoteReading(note: state.forked(as: replica, clock: clock), origin: origin, formattingError: formattingError)
         }
     }
 
@@ -65,9 +75,30 @@ extension NoteRecord {
         return reading
     }
 
-    /// The content, version-gated. A record with a payload is a CRDT state (several payload
-    /// fields are united; a differing mirror is folded); one without is plain text.
+    /// The content, version-gated, with its formatting when it can be read (see
+    /// ``sourceAndFormattingError()``).
     func source() throws(NoteRecordError) -> NoteSource {
+        try sourceAndFormattingError().source
+    }
+
+    /// The content with the record's formatting attached, and why the formatting could not
+    /// be read (the content then has none). Records without formatting pay nothing more.
+    func sourceAndFormattingError() throws(NoteRecordError) -> (source: NoteSource, formattingError: NoteRecordError?) {
+        let source = try textSource()
+        guard hasFormatting else { return (source, nil) }
+        switch readFormatting() {
+        case .failure(let error):
+            return (source, error)
+        case .success(let formatting):
+            guard case .crdt(var state, let origin) = source else { return (source, nil) }
+            state.formatting = formatting
+            return (.crdt(state, origin), nil)
+        }
+    }
+
+    /// The text content, version-gated. A record with a payload is a CRDT state (several payload
+    /// fields are united; a differing mirror is folded); one without is plain text.
+    private func textSource() throws(NoteRecordError) -> NoteSource {
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: false)
         var states: [NoteText] = []

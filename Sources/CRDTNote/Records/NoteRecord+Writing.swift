@@ -46,16 +46,29 @@ extension NoteRecord {
             throw self.error(.limitExceeded, NoteSchema.Field.payload,
                              "note '\(recordName)' not written: the payload would have \(payload.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")
         }
+        // Formatting is written only for a note that has some (a plain note writes what it always
+        // did), and never over formatting a newer release wrote.
+        let formatting = note.formatting.isEmpty ? nil : note.formatting.encoded()
+        if let formatting {
+            try checkFormattingReplaceable()
+            guard formatting.count <= limits.maximumAssetBytes else {
+                throw self.error(.limitExceeded, NoteSchema.Field.formatting,
+                                 "note '\(recordName)' not written: the formatting would have \(formatting.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")
+            }
+        }
         let text = note.utf8
         var payloadInline = payload.count <= limits.maxInlinePayload
+        var formattingInline = (formatting?.count ?? 0) <= limits.maxInlinePayload
         // Only a STRING mirror counts toward the record's size; one that does not fit is left out,
         // and the encrypted layout has none (a plain `text` would show what it encrypts).
         var stringMirror = mirror == .string && layout == .plain && text.count <= limits.maxInlineText
-        let others = otherFieldsSize()
+        let others = otherFieldsSize(replacingFormatting: formatting != nil)
         func total() -> Int {
             others + (payloadInline ? payload.count : 0) + (stringMirror ? text.count : 0)
+                + (formattingInline ? formatting?.count ?? 0 : 0)
         }
         if total() > limits.recordBudget { stringMirror = false }
+        if total() > limits.recordBudget { formattingInline = false }
         if total() > limits.recordBudget { payloadInline = false }
 
         record[field: NoteSchema.Field.version] = .int64(layout.schemaVersion)
@@ -82,6 +95,7 @@ extension NoteRecord {
             record[field: NoteSchema.Field.text] = nil
             record[field: NoteSchema.Field.mirroredBytes] = .int64(0)
         }
+        if let formatting { setFormatting(formatting, inline: formattingInline) }
         if let modified = Self.modifiedMilliseconds(for: note) {
             record[field: NoteSchema.Field.modified] = .timestamp(modified)
         }
@@ -122,7 +136,7 @@ extension NoteRecord {
     /// Asset note fields whose bytes still have to be stored: references without a `downloadURL`.
     public var assetsToSave: [String: [UInt8]] {
         var out: [String: [UInt8]] = [:]
-        for name in NoteSchema.Field.all {
+        for name in NoteSchema.Field.written {
             if case .asset(let ref)? = record[field: name], ref.downloadURL == nil, let bytes = ref.bytes { out[name] = bytes }
         }
         return out
@@ -135,11 +149,12 @@ extension NoteRecord {
         record[field: name] = .asset(.new(bytes))
     }
 
-    /// ``CloudRecord/size`` of everything but the note fields, plus room for the note fields'
-    /// names and numbers and for system fields a server adds.
-    private func otherFieldsSize() -> Int {
+    /// ``CloudRecord/size`` of everything but the note fields (and the formatting fields when
+    /// they are rewritten; kept ones count), plus room for the note fields' names and numbers
+    /// and for system fields a server adds.
+    private func otherFieldsSize(replacingFormatting: Bool) -> Int {
         var copy = record
-        for name in NoteSchema.Field.all { copy.fields[name] = nil }
+        for name in replacingFormatting ? NoteSchema.Field.written : NoteSchema.Field.all { copy.fields[name] = nil }
         return copy.size + NoteLimits.reservedBytes
     }
 }

@@ -12,6 +12,8 @@
 /// | `payload` | BYTES | the encoded CRDT snapshot, when small enough (version 2) |
 /// | `encryptedPayload` | BYTES, encrypted | the encoded CRDT snapshot, when small enough (version 3) |
 /// | `payloadAsset` | ASSET | the encoded CRDT snapshot, when larger (then no `payload`) |
+/// | `formatting` | BYTES | the note's formatting operations (Docs/FORMAT.md §10.7), only for a note that has any |
+/// | `formattingAsset` | ASSET | the same, when too large to inline (then no `formatting`) |
 /// | `mirroredBytes` | INT64 | v2 only, when `text` does not mirror the whole note: how many leading UTF-8 bytes of it `text` showed (crdtnote writes 0: no `text`) |
 public enum NoteSchema {
     /// The CloudKit record type of notes.
@@ -40,8 +42,21 @@ public enum NoteSchema {
         /// later change of each (Docs/RECORD-FORMAT.md, "App fields"). Written by the sync engine
         /// from the library, not part of ``all``.
         public static let fieldStamps = "fieldStamps"
-        /// Every field this library computes; all other fields belong to the app and are kept.
+        /// BYTES: the note's formatting operations (Docs/FORMAT.md §10.7), written only for a
+        /// note that has formatting. Not part of ``all``: a copy that does not hold a note's
+        /// formatting (a note library, a release before formatting) keeps the field verbatim.
+        public static let formatting = "formatting"
+        /// ASSET: the formatting operations when too large to inline (then no `formatting`).
+        public static let formattingAsset = "formattingAsset"
+        /// Every field this library computes from the note's text; all other fields belong to
+        /// the app and are kept, the formatting fields included, which are only ever added or
+        /// replaced by a superset (``written``).
         public static let all: Set<String> = [version, text, modified, payload, encryptedPayload, payloadAsset, mirroredBytes]
+        /// The formatting fields.
+        public static let formattingFields: Set<String> = [formatting, formattingAsset]
+        /// Every note field crdtnote writes: ``all`` and the formatting fields. Merges take none
+        /// of them as an app field, and apps cannot name a field after one.
+        public static let written: Set<String> = all.union(formattingFields)
     }
 
     /// Schema version of legacy plain-text note records.

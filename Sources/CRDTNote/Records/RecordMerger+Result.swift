@@ -32,7 +32,7 @@ extension RecordMerger {
               layout == .plain || (fields.fields[NoteSchema.Field.encryptedPayload].map(\.isEncrypted) ?? true
                                    && fields[field: NoteSchema.Field.text]?.scalarKind != .string)
         else { return false }
-        return stored.version == state.version && stored.scalarCount == state.scalarCount
+        return stored.version == state.version && stored.scalarCount == state.scalarCount && stored.formatting == state.formatting
             && NoteReplicaDerivation.digest(stored) == NoteReplicaDerivation.digest(state)
     }
 
@@ -41,7 +41,7 @@ extension RecordMerger {
     /// its value. Fields are never removed, so nothing an app stored is lost.
     static func mergeAppFields(into out: inout CloudRecord, from others: [NoteRecord], base: CloudRecord, ancestor: CloudRecord?) {
         for other in others {
-            for name in other.record.orderedFieldNames where !NoteSchema.Field.all.contains(name) {
+            for name in other.record.orderedFieldNames where !NoteSchema.Field.written.contains(name) {
                 guard let theirs = other.record.fields[name] else { continue }
                 if out.fields[name] == nil {
                     out.fields[name] = theirs

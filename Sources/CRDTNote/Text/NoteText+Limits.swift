@@ -3,7 +3,8 @@ extension NoteText {
     package var elementCount: Int { idCounts.reduce(0) { $0 + Int($1) } }
 
     /// Throws ``NoteTextError/Code/tooLarge`` when this note is beyond `limits`: its snapshot
-    /// would be refused by a reader with those limits (elements, replicas, runs, text bytes).
+    /// would be refused by a reader with those limits (elements, replicas, runs, text bytes,
+    /// formatting operations).
     /// A note within them encodes to a snapshot that reads back; see ``NoteLimits``.
     public func checkLimits(_ limits: NoteLimits = .default) throws(NoteTextError) {
         let elements = elementCount
@@ -20,6 +21,10 @@ extension NoteText {
         let bytes = visibleUTF8Count
         if bytes > limits.maximumTextBytes {
             throw NoteTextError(.tooLarge, "the note's text has \(bytes) UTF-8 bytes, more than the \(limits.maximumTextBytes) a reader accepts")
+        }
+        let operations = formatting.operationCount
+        if operations > limits.maximumFormattingOperations {
+            throw NoteTextError(.tooLarge, "the note has \(operations) formatting operations, more than the \(limits.maximumFormattingOperations) a reader accepts")
         }
     }
 

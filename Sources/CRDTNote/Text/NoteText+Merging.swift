@@ -66,6 +66,7 @@ extension NoteText {
         let patch = try sequence.apply(set, recordingPatch: recordingPatch)
         observe(set.latestStamps)
         if other.ledger != nil { mergeLedger(of: other) }
+        mergeFormatting(other.formatting)
         return patch
     }
 

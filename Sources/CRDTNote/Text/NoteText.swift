@@ -46,6 +46,9 @@ public struct NoteText: Sendable {
     /// ``NoteLimits/maximumElements`` of the limits it was loaded with
     /// (``init(snapshot:replica:clock:limits:)``), of the defaults otherwise. Forks keep it.
     var maximumElements = NoteLimits.default.maximumElements
+    /// The note's formatting operations (Docs/FORMAT.md §10); empty for a plain note. Merged
+    /// with the text, stored beside the payload (the record's `formatting` field), not in it.
+    var formatting = NoteFormatting()
 
     /// An empty note edited as `replica`.
     public init(replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) {
@@ -91,6 +94,7 @@ public struct NoteText: Sendable {
             ?? NoteText(sequence: sequence, replica: replica, clock: clock ?? self.clock)
         fork.maximumElements = maximumElements
         fork.ledger = ledger
+        fork.formatting = formatting
         return fork
     }
 

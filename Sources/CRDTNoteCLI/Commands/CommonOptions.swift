@@ -26,6 +26,14 @@ enum CommonOptions {
     static let utf16Range = OptionSpec.value(
         "--utf16-range", "A:B", "Replace exactly the UTF-16 range A..<B with the text read (A:A inserts), instead of the whole text.")
 
+    /// The `--replica` of a command that requires it.
+    static func requiredReplica(_ parsed: ParsedArguments) throws(UsageError) -> ReplicaID {
+        guard let replica = try parsed.replicaID(CommonOptions.replica.name) else {
+            throw parsed.usageError("missing required option '--replica'")
+        }
+        return replica
+    }
+
     /// The `--utf16-range` half-open range, if given.
     static func utf16Range(_ parsed: ParsedArguments) throws(UsageError) -> Range<Int>? {
         guard let value = try parsed.value(utf16Range.name) else { return nil }

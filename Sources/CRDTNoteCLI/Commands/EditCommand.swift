@@ -54,10 +54,7 @@ extension EditOptions {
     /// Validates the parsed arguments of `crdtnote edit`.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         recordPath = try parsed.singlePositional("RECORD")
-        guard let replica = try parsed.replicaID("--replica") else {
-            throw parsed.usageError("missing required option '--replica'")
-        }
-        self.replica = replica
+        replica = try CommonOptions.requiredReplica(parsed)
         textPath = try parsed.value("--text") ?? InputReader.standardInputPath
         utf16Range = try CommonOptions.utf16Range(parsed)
         assets = try CommonOptions.assets(parsed)

@@ -22,7 +22,7 @@ enum EditedAssets {
     /// File names (in the record's folder) of the note assets `before` wrote, as crdtnote names them.
     static func crdtnoteAssetNames(of record: CloudRecord) -> Set<String> {
         var names: Set<String> = []
-        for field in NoteSchema.Field.all {
+        for field in NoteSchema.Field.written {
             guard case .asset(let ref)? = record[field: field], let checksum = ref.fileChecksum,
                   AssetChecksum.isLocalChecksum(checksum), ref.downloadURL == "\(field)-\(checksum).bin"
             else { continue }

@@ -17,6 +17,8 @@ enum Invocation: Equatable, Sendable {
     case new(NewOptions)
     /// `crdtnote edit`
     case edit(EditOptions)
+    /// `crdtnote style`
+    case style(StyleOptions)
     /// `crdtnote text`
     case text(TextOptions)
     /// `crdtnote show`
@@ -72,6 +74,7 @@ enum Invocation: Equatable, Sendable {
         case .merge: self = .merge(try MergeOptions(parsed))
         case .new: self = .new(try NewOptions(parsed))
         case .edit: self = .edit(try EditOptions(parsed))
+        case .style: self = .style(try StyleOptions(parsed))
         case .text: self = .text(try TextOptions(parsed))
         case .show: self = .show(try ShowOptions(parsed))
         case .verify: self = .verify(try VerifyOptions(parsed))
@@ -101,6 +104,9 @@ enum Invocation: Equatable, Sendable {
         case .edit(let options):
             try options.checkFiles()
             try runEdit(options)
+        case .style(let options):
+            try options.checkFiles()
+            try runStyle(options)
         case .text(let options):
             try options.checkFiles()
             try runText(options)

@@ -39,19 +39,27 @@ func runEdit(_ options: EditOptions) throws(CLIError) {
     } else {
         try setText(text, of: &note, file: options.recordPath)
     }
+    try writeBack(note, into: file, output: options.output, assets: options.assets, format: options.format, mirror: options.textMirror)
+}
+
+/// Writes `note` into the record of `file` and the record to `output`: the record's own
+/// mirror type and snapshot format unless `format` or `mirror` say otherwise, asset files
+/// beside the output, assets the record no longer uses removed when it is rewritten in place.
+func writeBack(_ note: NoteText, into file: RecordFile, output: OutputDestination, assets: String?,
+               format: SnapshotFormat? = nil, mirror: NoteTextMirror? = nil) throws(CLIError) {
     let updated: NoteRecord
     do {
         // The record's own mirror type: one type per field in the container it came from.
-        let mirror = options.textMirror ?? NoteTextMirror(of: file.record) ?? .asset
+        let mirror = mirror ?? NoteTextMirror(of: file.record) ?? .asset
         // The record's own format unless asked: editing never changes who can read it.
-        let format = options.format ?? file.record.payloadReaderVersion.flatMap(SnapshotFormat.init(rawValue:)) ?? .version1
+        let format = format ?? file.record.payloadReaderVersion.flatMap(SnapshotFormat.init(rawValue:)) ?? .version1
         updated = try file.record.writing(note, mirror: mirror, format: format)
     } catch {
         throw .noteRecord(error, file: file.displayName)
     }
-    let written = try RecordOutput.write(updated, to: options.output,
-                                         assetDirectory: RecordOutput.assetDirectory(for: options.output, assetsFolder: options.assets))
-    if case .file(let path) = options.output, EditedAssets.isSameFile(path, options.recordPath) {
+    let written = try RecordOutput.write(updated, to: output,
+                                         assetDirectory: RecordOutput.assetDirectory(for: output, assetsFolder: assets))
+    if case .file(let path) = output, EditedAssets.isSameFile(path, file.path) {
         EditedAssets.removeReplaced(before: file.record.record, after: written.record, folder: OutputWriter.directory(of: path))
     }
 }
@@ -59,8 +67,41 @@ func runEdit(_ options: EditOptions) throws(CLIError) {
 /// Runs `crdtnote text`: the note's text, byte for byte, with nothing added.
 func runText(_ options: TextOptions) throws(CLIError) {
     let file = try RecordFile.load(options.recordPath, assets: options.assets)
-    let note = try file.read().note
-    try OutputWriter.writeToStandardOutput(note.utf8)
+    let reading = try file.read()
+    switch options.rendering {
+    case .plain:
+        try OutputWriter.writeToStandardOutput(reading.note.utf8)
+    case .spans, .markdown:
+        if let error = reading.formattingError { throw .noteRecord(error, file: file.displayName) }
+        let spans: [FormattedSpan]
+        do {
+            spans = try reading.note.formattedSpans()
+        } catch {
+            throw CLIError(code: .dataError, message: "the note cannot be read: \(error.message)", file: file.displayName)
+        }
+        let out = options.rendering == .spans ? FormattedOutput.json(spans) : FormattedOutput.markdown(spans)
+        try OutputWriter.writeToStandardOutput(Array(out.utf8))
+    }
+}
+
+/// Runs `crdtnote style`: one formatting operation by the given replica on a UTF-16 range,
+/// the record written back with its text, format and mirror as they were.
+func runStyle(_ options: StyleOptions) throws(CLIError) {
+    let file = try RecordFile.load(options.recordPath, assets: options.assets)
+    let reading = try file.read(as: options.replica)
+    var note = reading.note
+    do {
+        switch options.change {
+        case .add(let mark): try note.setMark(mark, utf16Range: options.utf16Range)
+        case .remove(let kind): try note.removeMark(kind, utf16Range: options.utf16Range)
+        case .paragraph(let attribute): try note.setParagraphAttribute(attribute, utf16Range: options.utf16Range)
+        }
+    } catch {
+        let range = options.utf16Range
+        throw CLIError(code: .dataError, message: "cannot format UTF-16 range \(range.lowerBound):\(range.upperBound) of the note (\(note.utf16Count) UTF-16 units): \(error.message); nothing written",
+                       file: file.displayName)
+    }
+    try writeBack(note, into: file, output: options.output, assets: options.assets)
 }
 
 /// Sets the note's text, failing (instead of silently keeping the old text) when the library

@@ -29,7 +29,7 @@ enum RecordOutput {
     static func write(_ record: NoteRecord, to destination: OutputDestination, assetDirectory: String) throws(CLIError) -> NoteRecord {
         // Before any asset file is placed: an output that is not a regular file is refused.
         if case .file(let path) = destination { try OutputWriter.checkReplaceable(path) }
-        guard NoteSchema.Field.all.contains(where: { record.record.assetBytes($0) != nil }) else {
+        guard NoteSchema.Field.written.contains(where: { record.record.assetBytes($0) != nil }) else {
             try OutputWriter.write(try json(of: record, for: destination), to: destination)
             return record
         }

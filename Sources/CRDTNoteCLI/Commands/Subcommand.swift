@@ -9,6 +9,8 @@ enum Subcommand: String, CaseIterable, Sendable {
     case new
     /// `crdtnote edit`
     case edit
+    /// `crdtnote style`
+    case style
     /// `crdtnote text`
     case text
     /// `crdtnote show`
@@ -30,6 +32,7 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .merge: MergeOptions.spec
         case .new: NewOptions.spec
         case .edit: EditOptions.spec
+        case .style: StyleOptions.spec
         case .text: TextOptions.spec
         case .show: ShowOptions.spec
         case .verify: VerifyOptions.spec

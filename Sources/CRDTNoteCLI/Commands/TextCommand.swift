@@ -7,6 +7,18 @@ struct TextOptions: Equatable, Sendable {
     var recordPath: String
     /// Folder with asset files, if any.
     var assets: String?
+    /// How the text is printed.
+    var rendering = Rendering.plain
+
+    /// How `crdtnote text` prints the note.
+    enum Rendering: Equatable, Sendable {
+        /// The text exactly (the default).
+        case plain
+        /// `--spans`: JSON, the text in runs of equal attributes.
+        case spans
+        /// `--markdown`: GitHub-flavored Markdown.
+        case markdown
+    }
 }
 
 extension TextOptions {
@@ -14,15 +26,24 @@ extension TextOptions {
     static let spec = CommandSpec(
         name: "text",
         summary: "Print a note record's text exactly, with no newline added.",
-        usage: ["text RECORD [--assets DIR]"],
+        usage: ["text RECORD [--spans | --markdown] [--assets DIR]"],
         arguments: [ArgumentSpec(name: "RECORD", help: "The record JSON file; '-' reads standard input.")],
-        options: [CommonOptions.assets],
-        examples: [("crdtnote text merged.json > note.txt", "Save a merged note's text")])
+        options: [
+            .flag("--spans", "Print the formatted text as JSON: [{\"text\": ..., \"attributes\": {...}}, ...]."),
+            .flag("--markdown", "Print the formatted text as GitHub-flavored Markdown."),
+            CommonOptions.assets,
+        ],
+        examples: [("crdtnote text merged.json > note.txt", "Save a merged note's text"),
+                   ("crdtnote text note.json --markdown", "The note with its formatting, as Markdown")])
 
     /// Validates the parsed arguments of `crdtnote text`.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         recordPath = try parsed.singlePositional("RECORD")
         assets = try CommonOptions.assets(parsed)
+        if parsed.flag("--spans"), parsed.flag("--markdown") {
+            throw parsed.usageError("give at most one of '--spans' and '--markdown'")
+        }
+        rendering = parsed.flag("--spans") ? .spans : parsed.flag("--markdown") ? .markdown : .plain
     }
 
     /// Checks inputs before reading.

@@ -30,7 +30,7 @@ func runVerify(_ options: VerifyOptions) throws(CLIError) {
 }
 
 /// Checks one record the way every command reads it (JSON, type, assets, version gate,
-/// payload checksum and decoding, text) and says what was found. A device record is checked
+/// payload checksum and decoding, text, formatting) and says what was found. A device record is checked
 /// against the device schema and reported as one.
 private func verify(_ path: String, assets: String?) throws(CLIError) -> String {
     try InputReader.checkReadableFile(path)
@@ -41,6 +41,12 @@ private func verify(_ path: String, assets: String?) throws(CLIError) -> String 
     }
     let summary = try RecordSummary(file)
     var verdict = "ok (schema \(summary.schemaVersion), \(summary.scalars) scalars"
+    if file.record.hasFormatting {
+        // Formatting a reader cannot decode does not block the text, but verify reports it.
+        let reading = try file.read()
+        if let error = reading.formattingError { throw .noteRecord(error, file: file.displayName) }
+        verdict += ", formatted"
+    }
     switch summary.origin {
     case .legacyText: verdict += ", legacy plain text"
     case .payload: break

@@ -33,6 +33,12 @@ struct SecondReaderFormatTwoTests {
 
     /// Writes `payloads` to a fresh temporary folder and runs the reader's `--dump` over them.
     static func dump(_ payloads: [[UInt8]]) throws -> [Dump] {
+        try jsonLines(mode: "--dump", payloads).map(Dump.init(json:))
+    }
+
+    /// Runs `second_reader.py MODE` over `payloads` (written to a fresh temporary folder): its one
+    /// JSON object per payload.
+    static func jsonLines(mode: String, _ payloads: [[UInt8]]) throws -> [[String: Any]] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("second-reader-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -44,7 +50,7 @@ struct SecondReaderFormatTwoTests {
         }
         let process = Process()
         process.executableURL = URL(fileURLWithPath: try #require(GoldenFixtureFactsTests.python))
-        process.arguments = [GoldenFixtureFactsTests.directory.appendingPathComponent("second_reader.py").path, "--dump"] + paths
+        process.arguments = [GoldenFixtureFactsTests.directory.appendingPathComponent("second_reader.py").path, mode] + paths
         let out = Pipe()
         let err = Pipe()
         process.standardOutput = out
@@ -57,7 +63,7 @@ struct SecondReaderFormatTwoTests {
         let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
         try #require(lines.count == payloads.count, "one line per payload: \(lines.count) for \(payloads.count)")
         return try lines.map { line in
-            Dump(json: try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]))
+            try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
         }
     }
 

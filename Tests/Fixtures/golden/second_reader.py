@@ -20,6 +20,8 @@ Prints one line per check and exits 1 on the first mismatch. Standard library on
        python3 second_reader.py --dump FILE...
 Prints one JSON line per payload file: what it decodes to (text, replicas, runs with replica ids
 and origins, state digest) or why it is refused (kind, offset).
+       python3 second_reader.py --dump-formatting FILE...
+The same for formatting payloads (FORMAT.md 10.7): their mark and paragraph operations.
 Run by Tests/CRDTNoteTests/Records/GoldenFixtureFactsTests.swift and SecondReaderFormatTwoTests.swift
 when python3 is installed.
 """
@@ -184,7 +186,7 @@ def header(payload):
         raise Corrupt("newerFormat", 6, "needs reader %d" % minimum)
     kind, flags = payload[8], payload[9]
     length, crc = int.from_bytes(payload[10:14], "little"), int.from_bytes(payload[14:18], "little")
-    if kind not in (1, 2):
+    if kind not in (1, 2, 3):
         raise Corrupt("invalidValue", 8, "kind %d" % kind)
     if flags != 0:
         raise Corrupt("invalidValue", 9, "flags %d" % flags)
@@ -817,6 +819,117 @@ def check_format2(folder):
               name + ".v2: %d runs, ids and origins equal .v1's" % len(runs2))
 
 
+# --- formatting (FORMAT.md 10.7) --------------------------------------------------------------
+
+MAX_FORMATTING_OPERATIONS, MAX_FORMATTING_STRING = 2**20, 4096
+PARAGRAPH_VALUES = {"heading": [str(n) for n in range(7)], "list": ["none", "bullet", "number", "check"],
+                    "checked": ["true", "false"], "quote": ["true", "false"], "codeblock": ["true", "false"]}
+
+
+def decode_formatting(payload):
+    """A formatting payload: replica and string tables, then mark and paragraph operations, with
+    ids as [replica id (decimal string), seq]. Returns {"marks": [...], "paragraphs": [...]}."""
+    h = header(payload)
+    if h["kind"] != 3:
+        raise Corrupt("invalidValue", 8, "not a formatting payload")
+    r = Reader(payload, 18)
+    at = r.pos
+    n = r.count(8, "replica count")
+    if n > MAX_REPLICAS:
+        raise Corrupt("lengthTooLarge", at, "replica count")
+    ids = []
+    for _ in range(n):
+        at = r.pos
+        rid = r.u64()
+        if ids and rid <= ids[-1]:
+            raise Corrupt("invalidValue", at, "replica ids not increasing")
+        ids.append(rid)
+    strings = []
+    for _ in range(r.count(1, "string count")):
+        at = r.pos
+        size = r.length("lengthTooLarge", "string length")
+        if size > MAX_FORMATTING_STRING:
+            raise Corrupt("lengthTooLarge", at, "string length")
+        raw = payload[r.pos:r.pos + size]
+        text = strict_utf8(raw, r.take(size))
+        if strings and raw <= strings[-1].encode("utf-8"):
+            raise Corrupt("invalidValue", at, "strings not increasing")
+        strings.append(text)
+
+    def index(table, what):
+        if not table:
+            raise Corrupt("invalidValue", r.at(), "%s with an empty table" % what)
+        return r.varuint(len(table) - 1, what)
+
+    def element():
+        return [str(ids[index(ids, "replica index")]), r.varuint(2**32 - 1, "seq")]
+
+    operations = 0
+
+    def count(each, what):
+        nonlocal operations
+        at = r.pos
+        k = r.count(each, what)
+        operations += k
+        if operations > MAX_FORMATTING_OPERATIONS:
+            raise Corrupt("lengthTooLarge", at, what)
+        return k
+
+    marks = []
+    for _ in range(count(9, "mark count")):
+        at = r.pos
+        flags = r.byte()
+        if flags & 0xE0 or flags & 3 == 3 or flags & 12 == 12:
+            raise Corrupt("invalidValue", at, "mark flags")
+        mark = {"name": strings[index(strings, "name")]}
+        mark["value"] = strings[index(strings, "value")] if flags & 0x10 else None
+        for end, code in (("start", flags & 3), ("end", flags >> 2 & 3)):
+            mark[end] = [["documentStart", "documentEnd"][end == "end"]] if code == 0 else \
+                [["before", "after"][code - 1]] + element()
+        mark["first"], mark["last"] = element(), element()
+        at = r.pos
+        k = r.count(2, "core version count")
+        if k > len(ids):
+            raise Corrupt("invalidValue", at, "core version count")
+        version, previous = {}, -1
+        for _ in range(k):
+            at = r.pos
+            i = index(ids, "core version replica")
+            if i <= previous:
+                raise Corrupt("invalidValue", at, "core version replicas not increasing")
+            previous = i
+            version[str(ids[i])] = r.varuint(2**32 - 1, "core version count")
+        mark["coreVersion"] = version
+        mark["stamp"], mark["replica"] = str(r.varuint(what="stamp")), str(ids[index(ids, "author")])
+        marks.append(mark)
+    paragraphs = []
+    for _ in range(count(5, "paragraph count")):
+        at = r.pos
+        key = r.byte()
+        if key > 1:
+            raise Corrupt("invalidValue", at, "paragraph key")
+        paragraph = {"key": ["documentStart"] if key == 0 else ["newline"] + element()}
+        at = r.pos
+        name, value = strings[index(strings, "attribute name")], strings[index(strings, "attribute value")]
+        if name in PARAGRAPH_VALUES and value not in PARAGRAPH_VALUES[name]:
+            raise Corrupt("invalidValue", at, "%s=%s" % (name, value))
+        paragraph.update(name=name, value=value, stamp=str(r.varuint(what="stamp")),
+                         replica=str(ids[index(ids, "author")]))
+        paragraphs.append(paragraph)
+    r.done("formatting")
+    return {"marks": marks, "paragraphs": paragraphs}
+
+
+def dump_formatting(path):
+    """One JSON line: the formatting payload at `path` decoded, or why it is refused."""
+    with open(path, "rb") as f:
+        payload = f.read()
+    try:
+        return dict(decode_formatting(payload), file=path, ok=True)
+    except Corrupt as e:
+        return {"file": path, "ok": False, "kind": e.kind, "offset": e.offset, "error": str(e)}
+
+
 def run_key(run):
     return (run["r"], run["seq"], run["len"], run["deleted"], run["left"], run["right"])
 
@@ -852,5 +965,8 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--dump"]:
         for p in sys.argv[2:]:
             print(json.dumps(dump(p), ensure_ascii=True))
+    elif sys.argv[1:2] == ["--dump-formatting"]:
+        for p in sys.argv[2:]:
+            print(json.dumps(dump_formatting(p), ensure_ascii=True))
     else:
         main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))

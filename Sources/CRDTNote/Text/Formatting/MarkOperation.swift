@@ -57,6 +57,11 @@ struct MarkOperation: Hashable, Sendable {
     /// core, §10.4): together with the anchors they say which later text joins the range.
     var first: ElementID
     var last: ElementID
+    /// What the author held of the core when it made the operation: for every replica with an
+    /// element between `first` and `last` (tombstones included), how many elements of that
+    /// replica its copy held (its `nextSeq`). An element of the core is one the operation was
+    /// made on exactly when its replica is listed here with a count above its seq (§10.4).
+    var coreVersion: [ReplicaID: UInt32]
     var stamp: HLCTimestamp
     var replica: ReplicaID
 }
@@ -76,4 +81,10 @@ extension StampedFormattingOperation {
     }
 }
 
-extension MarkOperation: StampedFormattingOperation {}
+extension MarkOperation: StampedFormattingOperation {
+    /// Whether the element existed at the author when the operation was made, as far as the
+    /// core goes (``coreVersion``): false for text typed inside the core later or concurrently.
+    func sawCoreElement(_ id: ElementID) -> Bool {
+        id.seq < coreVersion[id.replica] ?? 0
+    }
+}

@@ -9,14 +9,16 @@ extension NoteFormatting {
                      stamp: HLCTimestamp, replica: ReplicaID) throws(NoteTextError) -> MarkOperation? {
         try checkBounds(range, in: note)
         guard !range.isEmpty else { return nil }
-        let visible = try note.elementsInOrder().filter { $0.scalar != nil }.map(\.id)
+        let elements = try note.elementsInOrder()
+        let visible = elements.filter { $0.scalar != nil }.map(\.id)
         let first = visible[range.lowerBound], last = visible[range.upperBound - 1]
+        let coreVersion = Self.version(of: elements, from: first, through: last, in: note)
         let start: MarkBoundary = !kind.expansion.growsAtStart ? .before(first)
             : range.lowerBound == 0 ? .documentStart : .after(visible[range.lowerBound - 1])
         let end: MarkBoundary = !kind.expansion.growsAtEnd ? .after(last)
             : range.upperBound == visible.count ? .documentEnd : .before(visible[range.upperBound])
         return MarkOperation(name: kind.name, value: value, start: start, end: end, first: first, last: last,
-                             stamp: stamp, replica: replica)
+                             coreVersion: coreVersion, stamp: stamp, replica: replica)
     }
 
     /// Operations setting `attribute` on every paragraph the scalar `range` touches (for an
@@ -52,6 +54,19 @@ extension NoteFormatting {
         return attributes.nonDefault.map {
             ParagraphOperation(key: .newline(visible[offset].id), attribute: $0, stamp: stamp, replica: replica)
         }
+    }
+
+    /// `note`'s version restricted to the replicas with an element from `first` through `last`.
+    private static func version(of elements: [NoteElement], from first: ElementID, through last: ElementID,
+                                in note: NoteText) -> [ReplicaID: UInt32] {
+        let version = note.version
+        var core: [ReplicaID: UInt32] = [:]
+        guard let lo = elements.firstIndex(where: { $0.id == first }),
+              let hi = elements[lo...].firstIndex(where: { $0.id == last }) else { return core }
+        for element in elements[lo...hi] where core[element.id.replica] == nil {
+            core[element.id.replica] = UInt32(clamping: version[element.id.replica])
+        }
+        return core
     }
 
     /// The key of the paragraph holding caret position `offset` (the last newline before it).

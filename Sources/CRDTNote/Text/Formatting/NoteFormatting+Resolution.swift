@@ -77,18 +77,24 @@ struct FormattingOrder {
     /// The element at position `i` as a point: between its `before` and `after` gaps.
     func point(ofElement i: Int) -> Int { 3 * i + 1 }
 
-    /// Positions of the elements (tombstones included) `operation` covers (Docs/FORMAT.md §10.4): inside its
-    /// anchors and either in its core (first...last), or after the core with its left origin
-    /// covered, or before the core with its right origin covered. Empty while the note lacks
-    /// an element the operation names.
+    /// Positions of the elements (tombstones included) `operation` covers (Docs/FORMAT.md §10.4):
+    /// inside its anchors and either in its core (first...last) and seen by the operation, or
+    /// after `first` with its left origin covered, or before the core with its right origin
+    /// covered. Empty while the note lacks an element the operation names.
     func covered(by operation: MarkOperation) -> [Int] {
         guard let first = position[operation.first], let last = position[operation.last], first <= last,
               let start = point(of: operation.start), let end = point(of: operation.end) else { return [] }
         let inside = { (i: Int) in start < point(ofElement: i) && point(ofElement: i) < end }
-        var covered = Set((first...last).filter(inside))
-        var i = last + 1
-        while i < elements.count, inside(i) {
-            if let left = elements[i].left, let p = position[left], covered.contains(p) { covered.insert(i) }
+        var covered = Set<Int>()
+        var i = first
+        while i < elements.count, i <= last || inside(i) {
+            if inside(i) {
+                if i <= last, operation.sawCoreElement(elements[i].id) {
+                    covered.insert(i)
+                } else if let left = elements[i].left, let p = position[left], covered.contains(p) {
+                    covered.insert(i)
+                }
+            }
             i += 1
         }
         i = first - 1

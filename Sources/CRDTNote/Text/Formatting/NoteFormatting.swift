@@ -1,19 +1,25 @@
 /// The formatting of one note as a state-based CRDT: the set of every mark, unmark and
 /// paragraph operation made on it, resolved against the note's element order on reading.
 /// Merging is set union, so it is commutative, associative and idempotent, and an operation
-/// received twice changes nothing. Docs/FORMAT.md, "Formatting (semantics; not yet stored in
-/// payloads)", is the specification.
+/// received twice changes nothing. Docs/FORMAT.md §10 is the specification; `NoteText` holds
+/// it, and a record stores it in its `formatting` field (§10.7).
 ///
 /// Operations name elements by id; one whose elements a copy of the note does not hold yet
 /// (its text has not been merged here) formats nothing until they arrive.
-///
-/// Not yet stored in payloads or records, and not public: this is the model the encoding,
-/// the `AttributedString` bridge and the editor session will build on (issue 32).
 struct NoteFormatting: Hashable, Sendable {
     /// Every mark and unmark operation.
     private(set) var marks: Set<MarkOperation> = []
     /// Every paragraph-attribute operation.
     private(set) var paragraphs: Set<ParagraphOperation> = []
+
+    /// Most UTF-8 bytes of one name or value (a link's URL) in the string table.
+    static let maximumStringBytes = 4096
+
+    /// Whether there is no operation at all (a plain note: no `formatting` field is written).
+    var isEmpty: Bool { marks.isEmpty && paragraphs.isEmpty }
+
+    /// Number of operations, the count ``NoteLimits/maximumFormattingOperations`` bounds.
+    var operationCount: Int { marks.count + paragraphs.count }
 
     /// Adds a local or received mark operation.
     mutating func add(_ operation: MarkOperation) {

@@ -37,7 +37,7 @@ import CRDTNoteTestSupport
         order.shuffle(using: &rng)
         var all = devices[order[0]]
         for i in order + [order[0]] { try all.merge(devices[i]) }
-        let expected = try FormattingOracle(all.note).characters(all.formatting)
+        let expected = try FormattingOracle(all.note, versions: all.versions).characters(all.formatting)
         for i in devices.indices {
             try devices[i].merge(all)
             #expect(devices[i].note.string == all.note.string)
@@ -82,7 +82,7 @@ import CRDTNoteTestSupport
         case 12:
             // Formatting alone, possibly ahead of the text it names (it formats nothing until then).
             let j = Int.random(in: 0..<devices.count, using: &rng)
-            devices[i].formatting.merge(devices[j].formatting)
+            devices[i].mergeFormatting(devices[j])
         case 13:
             let j = Int.random(in: 0..<devices.count, using: &rng)
             try devices[i].note.merge(devices[j].note)

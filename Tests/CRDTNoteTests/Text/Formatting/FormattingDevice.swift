@@ -7,6 +7,8 @@ import CRDTNoteTestSupport
 struct FormattingDevice {
     var note: NoteText
     var formatting = NoteFormatting()
+    /// This device's version vector when each mark operation it knows was made (for the oracle).
+    var versions: [MarkOperation: VersionVector] = [:]
 
     init(_ note: NoteText) { self.note = note }
 
@@ -17,6 +19,7 @@ struct FormattingDevice {
         let stamp = stamp()
         if let operation = try NoteFormatting.mark(kind, value, scalars: range, in: note, stamp: stamp, replica: note.replica) {
             formatting.add(operation)
+            versions[operation] = note.version
         }
     }
 
@@ -35,11 +38,17 @@ struct FormattingDevice {
     /// Takes in `other`'s text and formatting.
     mutating func merge(_ other: FormattingDevice) throws {
         try note.merge(other.note)
-        formatting.merge(other.formatting)
+        mergeFormatting(other)
         // Formatting stamps advance the clock too, so what is done after a merge is later.
         if let latest = (other.formatting.marks.map(\.stamp) + other.formatting.paragraphs.map(\.stamp)).max() {
             _ = note.clock.receive(latest)
         }
+    }
+
+    /// Takes in `other`'s formatting operations alone.
+    mutating func mergeFormatting(_ other: FormattingDevice) {
+        formatting.merge(other.formatting)
+        versions.merge(other.versions) { mine, _ in mine }
     }
 
     /// The text cut where the marks change, with the marks of each piece.

@@ -3,7 +3,8 @@
 /// An independent model of Docs/FORMAT.md's formatting rules, written apart from
 /// `NoteFormatting`'s resolution: the element order is read straight from the runs, and every
 /// character's attributes come from the list of every operation that covers it, decided by a
-/// recursive reading of §10.4 (Docs/FORMAT.md), then the maximum by (stamp, replica).
+/// recursive reading of §10.4 (Docs/FORMAT.md: rule 1 for core elements the operation saw, rule 2
+/// for anything else after `first`, rule 3 before the core), then the maximum by (stamp, replica).
 struct FormattingOracle {
     struct Element {
         var id: ElementID
@@ -15,8 +16,11 @@ struct FormattingOracle {
 
     var elements: [Element] = []
     var index: [ElementID: Int] = [:]
+    /// Each operation's author's version vector when it made the operation.
+    var versions: [MarkOperation: VersionVector]
 
-    init(_ note: NoteText) throws {
+    init(_ note: NoteText, versions: [MarkOperation: VersionVector]) throws {
+        self.versions = versions
         let sequence = try note.indexForReading()
         let text = Array(note.string.unicodeScalars)
         var k = 0
@@ -48,8 +52,11 @@ struct FormattingOracle {
     func covers(_ op: MarkOperation, _ p: Int) -> Bool {
         guard let s = place(op.start), let e = place(op.end), let f = index[op.first], let l = index[op.last],
               s < (p, 1), (p, 1) < e else { return false }
-        if f <= p && p <= l { return true }
-        if p > l, let left = elements[p].left, let q = index[left], q >= f { return covers(op, q) }
+        // Rule 1 takes only what the operation's author held: the device's whole version when
+        // it made the operation, recorded by the test, not the operation's own `coreVersion`.
+        let id = elements[p].id
+        if f <= p && p <= l, let seen = versions[op], UInt64(id.seq) < seen[id.replica] { return true }
+        if p > f, let left = elements[p].left, let q = index[left], q >= f { return covers(op, q) }
         if p < f, let right = elements[p].right, let q = index[right], q <= l { return covers(op, q) }
         return false
     }

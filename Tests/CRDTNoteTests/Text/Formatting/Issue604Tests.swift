@@ -55,4 +55,24 @@ import CRDTNoteTestSupport
         try b.note.insert("X", atScalarOffset: 5)
         try expectBothOrders(a, b, show: [MarkSpan("ab "), MarkSpan("X", bold), MarkSpan(" ef")])
     }
+
+    /// Text retyped where a wholly deleted bold range was can land *inside* its deleted core: the
+    /// range's first characters are siblings of a later one ("ab" typed before "c", both after
+    /// "Z"), so the §1 local right origin of the retyped text is "c" and the §6 rule puts it
+    /// before "c". The operation did not see it, so it is judged by the attach rules: its left
+    /// origin "Z" lies outside, and it stays plain (FORMAT.md §10.4).
+    @Test func textRetypedInsideADeletedCoreInheritsNothing() throws {
+        for replica in [1, 2, 200] as [UInt64] {
+            var device = FormattingDevice(try NoteText("Zcd", replica: .test(100)).forked(as: .test(replica)))
+            try device.note.insert("ab", atScalarOffset: 1)
+            try device.mark(.bold, 1..<4)
+            try device.note.deleteScalars(in: 1..<4)
+            try device.note.insert("X", atScalarOffset: 1)
+            #expect(device.note.string == "ZXd")
+            #expect(try device.spans() == [MarkSpan("ZXd")], "replica \(replica)")
+            // The premise: "X" lies inside the deleted core, between "b" and "c".
+            let order = try device.note.elementsInOrder().map { $0.scalar ?? "-" }
+            #expect(String(String.UnicodeScalarView(order)) == "Z--X-d")
+        }
+    }
 }

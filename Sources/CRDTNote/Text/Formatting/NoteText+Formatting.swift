@@ -1,0 +1,18 @@
+extension NoteText {
+    /// Takes in `other`'s formatting operations (set union) and advances the clock past their
+    /// stamps, so formatting made here afterwards wins over what was received. Nothing to do
+    /// (no work at all) when `other` has none: plain notes pay nothing.
+    mutating func mergeFormatting(_ other: NoteFormatting) {
+        guard !other.isEmpty else { return }
+        formatting.merge(other)
+        if let latest = other.latestStamp, latest > .zero { _ = clock.receive(latest) }
+    }
+}
+
+extension NoteFormatting {
+    /// The largest stamp of any operation (nil when there is none).
+    var latestStamp: HLCTimestamp? {
+        guard !isEmpty else { return nil }
+        return Swift.max(marks.lazy.map(\.stamp).max() ?? .zero, paragraphs.lazy.map(\.stamp).max() ?? .zero)
+    }
+}

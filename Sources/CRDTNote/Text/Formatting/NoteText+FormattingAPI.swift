@@ -1,0 +1,79 @@
+extension NoteText {
+    /// Sets `mark` on the characters of the half-open UTF-16 range (what `NSRange` uses); text
+    /// later typed at the end of a bold, italic, underline, strikethrough or highlight range
+    /// joins it, text typed at its start or at either end of a link or code does not, also on
+    /// other devices (Docs/FORMAT.md §10). An empty range changes nothing. Merging copies
+    /// merges their formatting; the latest setting of a kind wins per character.
+    ///
+    /// Throws ``NoteTextError/Code/outOfBounds`` for a range outside the text or inside a
+    /// surrogate pair, ``NoteTextError/Code/tooLarge`` past
+    /// ``NoteLimits/maximumFormattingOperations`` or for a value over 4,096 UTF-8 bytes.
+    public mutating func setMark(_ mark: TextMark, utf16Range range: Range<Int>) throws(NoteTextError) {
+        try addMark(mark.kind.kind, mark.value, utf16Range: range)
+    }
+
+    /// Removes marks of `kind` from the characters of the UTF-16 range (an operation that wins
+    /// over earlier settings there, with the kind's expansion rule: text typed at the end of an
+    /// un-bolded stretch stays plain). Throws as ``setMark(_:utf16Range:)``.
+    public mutating func removeMark(_ kind: TextMarkKind, utf16Range range: Range<Int>) throws(NoteTextError) {
+        try addMark(kind.kind, nil, utf16Range: range)
+    }
+
+    /// Sets `attribute` on every paragraph the UTF-16 range touches (for an empty range, the
+    /// paragraph of that caret position). Throws ``NoteTextError/Code/outOfBounds`` for a range
+    /// outside the text or a heading level outside 0...6, ``NoteTextError/Code/tooLarge`` past
+    /// ``NoteLimits/maximumFormattingOperations``.
+    public mutating func setParagraphAttribute(_ attribute: ParagraphAttribute, utf16Range range: Range<Int>) throws(NoteTextError) {
+        let scalars = try scalarRange(forUTF16: range)
+        if case .other(let name, let value) = attribute, name.utf8.count + value.utf8.count > NoteFormatting.maximumStringBytes {
+            throw NoteTextError(.tooLarge, "a paragraph attribute over \(NoteFormatting.maximumStringBytes) bytes")
+        }
+        let operations = try NoteFormatting.setParagraph(attribute, scalars: scalars, in: self, stamp: clock.tick(), replica: replica)
+        try checkFormattingRoom(operations.count)
+        formatting.add(operations)
+    }
+
+    /// The visible text cut into stretches of equal marks and paragraph attributes, in order
+    /// (one span, without marks, for plain text; none for an empty note). O(n) in the
+    /// characters ever inserted plus the characters the operations cover.
+    ///
+    /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's runs are corrupt.
+    public func formattedSpans() throws(NoteTextError) -> [FormattedSpan] {
+        let scalars = Array(string.unicodeScalars)
+        var spans: [FormattedSpan] = []
+        var utf16 = 0
+        for run in try formatting.attributes(of: self) {
+            let text = String(String.UnicodeScalarView(scalars[run.scalars]))
+            let length = text.utf16.count
+            let marks = TextMarkKind.allCases.compactMap { kind in run.marks[kind.rawValue].map { TextMark(kind: kind, value: $0) } }
+            if var last = spans.last, last.marks == marks, last.paragraph == run.paragraph {
+                last.text += text
+                last.utf16Range = last.utf16Range.lowerBound..<utf16 + length
+                spans[spans.count - 1] = last
+            } else {
+                spans.append(FormattedSpan(text: text, utf16Range: utf16..<utf16 + length, marks: marks, paragraph: run.paragraph))
+            }
+            utf16 += length
+        }
+        return spans
+    }
+
+    private mutating func addMark(_ kind: MarkKind, _ value: String?, utf16Range range: Range<Int>) throws(NoteTextError) {
+        let scalars = try scalarRange(forUTF16: range)
+        if let value, value.utf8.count > NoteFormatting.maximumStringBytes {
+            throw NoteTextError(.tooLarge, "a \(kind.name) value of \(value.utf8.count) UTF-8 bytes (at most \(NoteFormatting.maximumStringBytes))")
+        }
+        guard !scalars.isEmpty else { return }
+        try checkFormattingRoom(1)
+        if let operation = try NoteFormatting.mark(kind, value, scalars: scalars, in: self, stamp: clock.tick(), replica: replica) {
+            formatting.add(operation)
+        }
+    }
+
+    private func checkFormattingRoom(_ adding: Int) throws(NoteTextError) {
+        let limit = NoteLimits.default.maximumFormattingOperations
+        guard formatting.operationCount + adding <= limit else {
+            throw NoteTextError(.tooLarge, "the note would have more than \(limit) formatting operations")
+        }
+    }
+}
