@@ -16,13 +16,14 @@ extension TextSequence {
     }
 
     /// Adds to `set` (made for `receiver`) the elements `receiver` compacted that the set's
-    /// inserts name as origins, directly or through the origins of other such elements, so they
+    /// inserts name as origins, or that are `needed` (elements formatting names), directly or
+    /// through the origins of other such elements, so they
     /// can be integrated there: a copy that was offline across a compaction typed next to or
     /// inside text the others dropped. Each goes as a deleted insert (a compacted element was
     /// deleted everywhere) of the run prefix up to it; the receiver skips the ids of the prefix it
     /// still holds. This document holds every origin of its runs, so it holds all of them.
-    func addRevivals(for receiver: TextSequence, to set: inout ChangeSet, sharingContent: Bool) {
-        var pending: [ItemRef] = []
+    func addRevivals(for receiver: TextSequence, to set: inout ChangeSet, sharingContent: Bool, needed: [ItemRef] = []) {
+        var pending: [ItemRef] = needed.filter { Int($0.replica) < replicas.count }
         for ins in set.inserts { pending.append(ins.left); pending.append(ins.right) }
         // Run start (replica << 32 | seq) to the end of the prefix revived and the run's origins.
         var revived: [UInt64: (end: UInt32, left: ItemRef, right: ItemRef)] = [:]

@@ -58,7 +58,12 @@ extension TextSequence {
     /// the order `apply` plans in, so neither side sorts them (applying gives the same result
     /// in any order); the set's content is then this document's content buffer, shared, unless
     /// `copyingContent` (a set to be encoded: only the inserts' bytes).
-    func changes(since known: [UInt32], receiver: TextSequence? = nil, copyingContent: Bool = false) -> ChangeSet {
+    ///
+    /// `needed`: elements of this document (its replica indexes) the receiver must hold after
+    /// the merge besides the origins of what is sent (those formatting names): any it compacted
+    /// are sent back to it, as for origins (``addRevivals(for:to:sharingContent:needed:)``).
+    func changes(since known: [UInt32], receiver: TextSequence? = nil, copyingContent: Bool = false,
+                 needed: [ItemRef] = []) -> ChangeSet {
         var set = ChangeSet()
         set.replicas = replicas
         set.latestStamps = latestStamp
@@ -128,7 +133,7 @@ extension TextSequence {
             }
         }
         if hasCompactedIDs { addCompacted(since: known, to: &set) }
-        if let receiver, receiver.hasCompactedIDs { addRevivals(for: receiver, to: &set, sharingContent: sharesContent) }
+        if let receiver, receiver.hasCompactedIDs { addRevivals(for: receiver, to: &set, sharingContent: sharesContent, needed: needed) }
         set.clockLogs = clockLog.enumerated().map { r, log in
             let have = from(r)
             guard have < nextSeq[r] else { return [] }

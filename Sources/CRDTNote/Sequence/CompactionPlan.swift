@@ -21,10 +21,12 @@ struct CompactionPlan {
     /// any state this library accepts) of a note with `replicaCount` replicas, dropping what it can
     /// of the tombstone runs for which `settled` (called with a run's index) is true. `settled` is
     /// not asked about visible runs: they always stay.
-    init(_ runs: [Run], replicaCount: Int, settled: (Int) -> Bool) {
+    /// `keeping`: elements that stay whatever is settled (with the elements they name, as any
+    /// element that stays).
+    init(_ runs: [Run], replicaCount: Int, settled: (Int) -> Bool, keeping: [ItemRef] = []) {
         var kept = [UInt32](repeating: 0, count: runs.count)
         let byID = RunsByID(runs, replicaCount: replicaCount)
-        var origins: [ItemRef] = []
+        var origins: [ItemRef] = keeping.filter { byID.holds($0, in: runs) }
         for (i, run) in runs.enumerated() where !run.isDeleted || !settled(i) {
             kept[i] = run.length
             origins.append(run.left)

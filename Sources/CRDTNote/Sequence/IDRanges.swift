@@ -19,4 +19,23 @@ enum IDRanges {
         let i = ids.partitioningIndex { $0.upperBound > range.lowerBound }
         return i < ids.count && ids[i].lowerBound <= range.lowerBound && ids[i].upperBound >= range.upperBound
     }
+
+    /// `ranges` (increasing, disjoint) without the ids `ids` (any order).
+    static func removing(_ ids: [UInt32], from ranges: [Range<UInt32>]) -> [Range<UInt32>] {
+        var out: [Range<UInt32>] = []
+        let sorted = ids.sorted()
+        var k = 0
+        for range in ranges {
+            var start = range.lowerBound
+            while k < sorted.count && sorted[k] < range.upperBound {
+                if sorted[k] >= start {
+                    if sorted[k] > start { out.append(start..<sorted[k]) }
+                    start = sorted[k] + 1
+                }
+                k += 1
+            }
+            if start < range.upperBound { out.append(start..<range.upperBound) }
+        }
+        return out
+    }
 }

@@ -52,13 +52,21 @@ extension TextSequence {
     /// Per replica index, the ids of the tombstones a compaction that settled every tombstone
     /// would drop (increasing, disjoint ranges): what is worth proposing. Tombstones that visible
     /// text names as origins, directly or through other tombstones, stay out until it is deleted.
-    func droppableTombstones() -> [Int: [Range<UInt32>]] {
+    /// `keeping`: elements that must stay (with their origins) whatever is settled.
+    func droppableTombstones(keeping: [ItemRef] = []) -> [Int: [Range<UInt32>]] {
         let runs = runsInOrder()
-        let plan = CompactionPlan(runs, replicaCount: replicas.count, settled: { _ in true })
+        let plan = CompactionPlan(runs, replicaCount: replicas.count, settled: { _ in true }, keeping: keeping)
         var out: [Int: [Range<UInt32>]] = [:]
         for (i, run) in runs.enumerated() where run.isDeleted && plan.kept[i] < run.length {
             out[Int(run.replica), default: []].append(run.seq + plan.kept[i]..<run.seqEnd)
         }
+        return out.mapValues { IDRanges.union($0, []) }
+    }
+
+    /// Per replica index, the ids of every tombstone (increasing, disjoint ranges).
+    func tombstoneRanges() -> [Int: [Range<UInt32>]] {
+        var out: [Int: [Range<UInt32>]] = [:]
+        forEachRun { run in if run.isDeleted { out[Int(run.replica), default: []].append(run.seq..<run.seqEnd) } }
         return out.mapValues { IDRanges.union($0, []) }
     }
 }

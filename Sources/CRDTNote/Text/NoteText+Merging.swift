@@ -62,7 +62,11 @@ extension NoteText {
             throw failure
         }
         let known = theirs.replicas.map { id in sequence.replicaIndex[id].map { sequence.nextSeq[Int($0)] } ?? 0 }
-        let set = theirs.changes(since: known, receiver: sequence)
+        // Elements their formatting names, which a compaction here may have dropped (§10.6).
+        let needed = sequence.hasCompactedIDs && !other.formatting.isEmpty
+            ? other.formatting.namedElements().compactMap { id in theirs.replicaIndex[id.replica].map { ItemRef(replica: $0, seq: id.seq) } }
+            : []
+        let set = theirs.changes(since: known, receiver: sequence, needed: needed)
         let patch = try sequence.apply(set, recordingPatch: recordingPatch)
         observe(set.latestStamps)
         if other.ledger != nil { mergeLedger(of: other) }

@@ -10,11 +10,22 @@ extension NoteText {
     ///
     /// Throws ``NoteTextError/Code/corruptSnapshot`` (changing nothing) when this note was loaded
     /// from a snapshot whose runs prove corrupt.
+    ///
+    /// Deleted characters the note's formatting names (a mark's boundaries and core, a
+    /// paragraph's newline: Docs/FORMAT.md §10.6) stay, with what they name as origins.
     package mutating func compact(settled: [ReplicaID: [Range<UInt32>]]?) throws(NoteTextError) {
         guard !canUndo && !canRedo else { return }
         try buildIndexForEdit()
-        let byIndex = settled.map { ranges in
+        var byIndex = settled.map { ranges in
             Dictionary(uniqueKeysWithValues: ranges.compactMap { id, list in sequence.replicaIndex[id].map { (Int($0), list) } })
+        }
+        let named = formatting.namedElements()
+        if !named.isEmpty {
+            var all = byIndex ?? sequence.tombstoneRanges()
+            var keep: [Int: [UInt32]] = [:]
+            for id in named { if let r = sequence.replicaIndex[id.replica] { keep[Int(r), default: []].append(id.seq) } }
+            for (r, ids) in keep { all[r] = IDRanges.removing(ids, from: all[r] ?? []) }
+            byIndex = all
         }
         sequence = sequence.compacted(settled: byIndex)
     }
@@ -66,7 +77,9 @@ extension NoteText {
             ledger.cut = [:]
         }
         if ledger.proposed.isEmpty {
-            let candidates = sequence.droppableTombstones()
+            let candidates = sequence.droppableTombstones(keeping: formatting.namedElements().compactMap { id in
+                sequence.replicaIndex[id.replica].map { ItemRef(replica: $0, seq: id.seq) }
+            })
             if !candidates.isEmpty {
                 ledger.cut = stampVector()
                 ledger.proposed = Dictionary(uniqueKeysWithValues: candidates.map { (sequence.replicas[$0.key], $0.value) })

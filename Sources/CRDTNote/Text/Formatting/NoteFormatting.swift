@@ -48,3 +48,24 @@ struct FormattedRun: Hashable, Sendable {
     /// paragraph it ends).
     var paragraph: ParagraphAttributes
 }
+
+extension NoteFormatting {
+    /// Every element an operation names (boundaries, cores, paragraph newlines): what compaction
+    /// keeps (Docs/FORMAT.md §10.6).
+    func namedElements() -> [ElementID] {
+        var out: [ElementID] = []
+        for mark in marks {
+            out += [mark.first, mark.last]
+            for boundary in [mark.start, mark.end] {
+                switch boundary {
+                case .before(let id), .after(let id): out.append(id)
+                case .documentStart, .documentEnd: break
+                }
+            }
+        }
+        for paragraph in paragraphs {
+            if case .newline(let id) = paragraph.key { out.append(id) }
+        }
+        return out
+    }
+}
