@@ -34,8 +34,10 @@ extension TextSequence {
         var local: [UInt32] = []
         for id in set.replicas { local.append(index(of: id)) }
         let known = local.map { nextSeq[Int($0)] }
+        var set = set
         let pending: [(run: Run, bytes: ArraySlice<UInt8>)]
         do {
+            set.compacted = try Self.split(set.compacted, at: known)
             pending = try rebuildPlan(set, local: local)
         } catch {
             self = saved
@@ -64,6 +66,26 @@ extension TextSequence {
         applyDeletions(set.deletes + held, local: local)
         mergeClocks(of: set, local: local, known: known)
         return recordingPatch ? patchRecorder.patch : TextPatch()
+    }
+
+    /// `ranges` (a set's compacted ids) with each range that spans a replica's count `known`
+    /// cut there, so every range lies wholly below it (ids this document holds or compacted) or
+    /// wholly at or past it (ids it has not seen). Throws for a replica index outside `known`.
+    static func split(_ ranges: [ChangeSet.Delete], at known: [UInt32]) throws(ChangeSetError) -> [ChangeSet.Delete] {
+        var out: [ChangeSet.Delete] = []
+        for c in ranges {
+            guard Int(c.replica) < known.count, UInt64(c.seq) + UInt64(c.length) <= UInt64(UInt32.max) else {
+                throw ChangeSetError(.inconsistent, "a compacted range names replica index \(c.replica) of \(known.count) or ids past 2^32")
+            }
+            let k = known[Int(c.replica)]
+            if c.seq < k && c.seq + c.length > k {
+                out.append(.init(replica: c.replica, seq: c.seq, length: k - c.seq))
+                out.append(.init(replica: c.replica, seq: k, length: c.seq + c.length - k))
+            } else {
+                out.append(c)
+            }
+        }
+        return out
     }
 
     /// The runs `set` adds (replicas mapped through `local`, which already holds every set

@@ -123,6 +123,25 @@ struct CompactedFormatTests {
         #expect(PayloadHeader.requiredReaderVersion(of: plain.changes(since: receiver.version).encoded()) == 1)
     }
 
+    /// A compacted range that spans the receiver's count (not what crdtnote writes, but what a
+    /// changes payload can say): the part the receiver holds is deleted there, the rest counted as
+    /// compacted; a range naming a replica the set does not list is refused, nothing changed.
+    @Test func compactedRangesAcrossTheReceiversCountAndBadOnes() throws {
+        let receiver = try NoteText("abc", replica: .test(1))
+        var set = ChangeSet()
+        set.replicas = [.test(1)]
+        set.compacted = [.init(replica: 0, seq: 2, length: 3)]
+        var applied = receiver
+        try applied.apply(NoteChanges(changeSet: set))
+        #expect(applied.string == "ab")
+        #expect(applied.isCompacted && applied.version[.test(1)] == 5)
+        #expect(applied.invariantViolations.isEmpty)
+        set.compacted = [.init(replica: 9, seq: 3, length: 1)]
+        var refused = receiver
+        #expect(throws: ChangeSetError.self) { try refused.apply(NoteChanges(changeSet: set)) }
+        #expect(refused.string == "abc" && !refused.isCompacted)
+    }
+
     /// Changes sent on their own that name a character the receiver compacted cannot be placed:
     /// refused with `compactedOrigin`, nothing changed. (Merging the sender's whole state brings
     /// the character back; see CompactedMergePropertyTests.)
