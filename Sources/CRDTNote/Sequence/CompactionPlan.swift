@@ -1,6 +1,6 @@
-/// Which elements of a note survive a compaction that drops a given set of tombstones: the
-/// first step of bounded growth (issue 31; the format and merge changes that let a note hold
-/// fewer ids than it has seen are not there yet, so nothing calls this outside the tests).
+/// Which elements of a note survive a compaction that drops a given set of tombstones
+/// (Docs/FORMAT.md §4.7; used by ``TextSequence/compacted(settled:)`` and to find what is worth
+/// proposing, ``TextSequence/droppableTombstones(keeping:)``).
 ///
 /// A tombstone named **settled** may go, unless an element that stays names it as an origin,
 /// directly or through other origins: the survivors are the **origin closure** of the visible
