@@ -64,12 +64,14 @@ extension NoteText {
         guard undoHistory.limit > 0 else {
             var ignored = IgnoredDeletions()
             sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &ignored)
+            if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
             return
         }
         undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
         // The deletion hands the text it removes to the history from its own walk of the tree.
         sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &undoHistory)
         undoHistory.didReplace(range, marks: undoMarks(local))
+        if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
     }
 
     /// What undo grouping compares between edits.
@@ -211,7 +213,10 @@ extension NoteText {
             } else {
                 sequence.deleteLocal(deletion)
             }
-            edit.insert.withUnsafeBufferPointer { bytes in sequence.insertLocal(bytes, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: local) }
+            edit.insert.withUnsafeBufferPointer { bytes in
+                sequence.insertLocal(bytes, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: local)
+                if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: edit.offset, utf8: bytes) }
+            }
         }
         sequence.noteStamp(stamp, replica: local, firstInsertedSeq: inserted > 0 ? firstSeq : nil)
         if recording { undoHistory.finishStep(in: sequence, local: local) }

@@ -9,14 +9,14 @@ extension NoteFormatting {
                      stamp: HLCTimestamp, replica: ReplicaID) throws(NoteTextError) -> MarkOperation? {
         try checkBounds(range, in: note)
         guard !range.isEmpty else { return nil }
-        let elements = try note.elementsInOrder()
-        let visible = elements.filter { $0.scalar != nil }.map(\.id)
-        let first = visible[range.lowerBound], last = visible[range.upperBound - 1]
-        let coreVersion = Self.version(of: elements, from: first, through: last, in: note)
+        let sequence = try note.indexForReading()
+        let id = { (k: Int) in ElementID(ofScalar: k, in: sequence) }
+        let first = id(range.lowerBound), last = id(range.upperBound - 1)
+        let coreVersion = Self.version(from: range.lowerBound, through: range.upperBound - 1, in: sequence, note: note)
         let start: MarkBoundary = !kind.expansion.growsAtStart ? .before(first)
-            : range.lowerBound == 0 ? .documentStart : .after(visible[range.lowerBound - 1])
+            : range.lowerBound == 0 ? .documentStart : .after(id(range.lowerBound - 1))
         let end: MarkBoundary = !kind.expansion.growsAtEnd ? .after(last)
-            : range.upperBound == visible.count ? .documentEnd : .before(visible[range.upperBound])
+            : range.upperBound == sequence.scalarCount ? .documentEnd : .before(id(range.upperBound))
         return MarkOperation(name: kind.name, value: value, start: start, end: end, first: first, last: last,
                              coreVersion: coreVersion, stamp: stamp, replica: replica)
     }
@@ -32,9 +32,9 @@ extension NoteFormatting {
         if case .heading(let level) = attribute, !(0...6).contains(level) {
             throw NoteTextError(.outOfBounds, "heading level \(level) is outside 0...6")
         }
-        let visible = try note.elementsInOrder().filter { $0.scalar != nil }
-        var keys = [paragraphKey(atScalar: range.lowerBound, visible: visible)]
-        for i in range.dropLast() where visible[i].scalar == "\n" { keys.append(.newline(visible[i].id)) }
+        let sequence = try note.indexForReading()
+        var keys = [paragraphKey(atScalar: range.lowerBound, in: sequence)]
+        for newline in sequence.newlines(inScalars: range.dropLast()) { keys.append(.newline(ElementID(newline.ref, in: sequence))) }
         return keys.map { ParagraphOperation(key: $0, attribute: attribute, stamp: stamp, replica: replica) }
     }
 
@@ -45,34 +45,39 @@ extension NoteFormatting {
     /// Throws ``NoteTextError/Code/outOfBounds`` when the scalar at `offset` is not a newline.
     func splitParagraph(atNewline offset: Int, in note: NoteText,
                         stamp: HLCTimestamp, replica: ReplicaID) throws(NoteTextError) -> [ParagraphOperation] {
-        let visible = try note.elementsInOrder().filter { $0.scalar != nil }
-        guard offset >= 0, offset < visible.count, visible[offset].scalar == "\n" else {
-            throw NoteTextError(.outOfBounds, "scalar offset \(offset) is not a newline of the text (0..<\(visible.count))")
+        let sequence = try note.indexForReading()
+        guard offset >= 0, offset < sequence.scalarCount, let newline = sequence.newlines(inScalars: offset..<offset + 1).first else {
+            throw NoteTextError(.outOfBounds, "scalar offset \(offset) is not a newline of the text (0..<\(sequence.scalarCount))")
         }
-        let split = Self.paragraphKey(atScalar: offset, visible: visible)
-        let attributes = resolvedParagraphs()[split] ?? ParagraphAttributes()
+        return splitOperations(newlineAt: newline.scalar, in: sequence, stamp: stamp, replica: replica)
+    }
+
+    /// ``splitParagraph(atNewline:in:stamp:replica:)`` for a built index, where visible scalar
+    /// `offset` is known to be a newline.
+    func splitOperations(newlineAt offset: Int, in sequence: TextSequence, stamp: HLCTimestamp,
+                         replica: ReplicaID) -> [ParagraphOperation] {
+        let attributes = resolvedAttributes(of: Self.paragraphKey(atScalar: offset, in: sequence))
+        let newline = ElementID(ofScalar: offset, in: sequence)
         return attributes.nonDefault.map {
-            ParagraphOperation(key: .newline(visible[offset].id), attribute: $0, stamp: stamp, replica: replica)
+            ParagraphOperation(key: .newline(newline), attribute: $0, stamp: stamp, replica: replica)
         }
     }
 
-    /// `note`'s version restricted to the replicas with an element from `first` through `last`.
-    private static func version(of elements: [NoteElement], from first: ElementID, through last: ElementID,
-                                in note: NoteText) -> [ReplicaID: UInt32] {
+    /// `note`'s version restricted to the replicas with an element from the visible scalar
+    /// `first` through the visible scalar `last`, tombstones between them included.
+    private static func version(from first: Int, through last: Int, in sequence: TextSequence, note: NoteText) -> [ReplicaID: UInt32] {
         let version = note.version
         var core: [ReplicaID: UInt32] = [:]
-        guard let lo = elements.firstIndex(where: { $0.id == first }),
-              let hi = elements[lo...].firstIndex(where: { $0.id == last }) else { return core }
-        for element in elements[lo...hi] where core[element.id.replica] == nil {
-            core[element.id.replica] = UInt32(clamping: version[element.id.replica])
+        for r in sequence.replicas(from: sequence.position(ofScalar: first), through: sequence.position(ofScalar: last)) {
+            let replica = sequence.replicas[Int(r)]
+            core[replica] = UInt32(clamping: version[replica])
         }
         return core
     }
 
     /// The key of the paragraph holding caret position `offset` (the last newline before it).
-    private static func paragraphKey(atScalar offset: Int, visible: [NoteElement]) -> ParagraphKey {
-        guard let newline = visible[..<offset].lastIndex(where: { $0.scalar == "\n" }) else { return .documentStart }
-        return .newline(visible[newline].id)
+    private static func paragraphKey(atScalar offset: Int, in sequence: TextSequence) -> ParagraphKey {
+        sequence.lastNewline(beforeScalar: offset).map { .newline(ElementID($0, in: sequence)) } ?? .documentStart
     }
 
     private static func checkBounds(_ range: Range<Int>, in note: NoteText) throws(NoteTextError) {

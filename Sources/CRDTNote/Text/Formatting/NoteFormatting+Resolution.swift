@@ -36,8 +36,18 @@ extension NoteFormatting {
     /// The attributes of every paragraph key that has operations: per key and attribute name,
     /// the winning operation's value (keys of deleted newlines included; nothing reads them).
     func resolvedParagraphs() -> [ParagraphKey: ParagraphAttributes] {
+        resolveParagraphs(paragraphs)
+    }
+
+    /// The attributes of the paragraph with `key` (the defaults when none is set).
+    func resolvedAttributes(of key: ParagraphKey) -> ParagraphAttributes {
+        resolveParagraphs(paragraphs.filter { $0.key == key })[key] ?? ParagraphAttributes()
+    }
+
+    /// Per key and attribute name among `operations`, the winning operation's value.
+    private func resolveParagraphs(_ operations: some Sequence<ParagraphOperation>) -> [ParagraphKey: ParagraphAttributes] {
         var winners: [ParagraphKey: [String: ParagraphOperation]] = [:]
-        for operation in paragraphs {
+        for operation in operations {
             let name = operation.attribute.name
             if let current = winners[operation.key]?[name], !operation.wins(over: current) { continue }
             winners[operation.key, default: [:]][name] = operation

@@ -47,3 +47,15 @@ extension NoteText {
         return elements
     }
 }
+
+extension ElementID {
+    /// The id of the element `ref` names (not none) in `sequence`.
+    init(_ ref: ItemRef, in sequence: TextSequence) {
+        self.init(replica: sequence.replicas[Int(ref.replica)], seq: ref.seq)
+    }
+
+    /// The id of the visible scalar with index `k` (`0 <= k < scalarCount`) of `sequence`: O(log n).
+    init(ofScalar k: Int, in sequence: TextSequence) {
+        self.init(sequence.ref(at: sequence.position(ofScalar: k)), in: sequence)
+    }
+}

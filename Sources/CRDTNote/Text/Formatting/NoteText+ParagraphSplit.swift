@@ -1,0 +1,19 @@
+extension NoteText {
+    /// After a local edit put `utf8` at visible scalar `offset`: every newline it typed splits a
+    /// paragraph, and the paragraph after it gets the attributes of the one it was split from
+    /// (Docs/FORMAT.md §10.5, "Split"), as an editor keeps a heading or a list item's kind on
+    /// both halves. Called only when the note has paragraph operations. The text edit is made
+    /// either way: when the operations would pass ``NoteLimits/maximumFormattingOperations``,
+    /// the new paragraphs start without attributes.
+    mutating func keepParagraphAttributes(insertedAt offset: Int, utf8: UnsafeBufferPointer<UInt8>) {
+        guard utf8.contains(0x0A) else { return }
+        var scalar = offset
+        for byte in utf8 where byte & 0xC0 != 0x80 {
+            defer { scalar += 1 }
+            guard byte == 0x0A else { continue }
+            let operations = formatting.splitOperations(newlineAt: scalar, in: sequence, stamp: clock.tick(), replica: replica)
+            guard formatting.operationCount + operations.count <= NoteLimits.default.maximumFormattingOperations else { return }
+            formatting.add(operations)
+        }
+    }
+}
