@@ -21,6 +21,8 @@ struct BenchArguments {
     var notes: Int?
     /// `sync --format N`: the payload format pinned (nil: the automatic choice).
     var format: SnapshotFormat?
+    /// `replay --formatted`: also replay with formatting made as it goes.
+    var formatted = false
 
     private static let runsOption = OptionSpec.value("--runs", "N", "timed repetitions")
     private static let traceOption = OptionSpec.value("--trace", "PATH", "the M1 base trace")
@@ -29,11 +31,12 @@ struct BenchArguments {
     private static let editsOption = OptionSpec.value("--edits", "K,K,...", "edits per side")
     private static let saveOption = OptionSpec.value("--save", "DIR", "write the snapshots here")
     private static let notesOption = OptionSpec.value("--notes", "N", "notes in the library")
+    private static let formattedOption = OptionSpec.flag("--formatted", "also replay with formatting made as it goes")
     private static let formatOption = OptionSpec.value("--format", "N", "payload format pinned (1 or 2)")
 
     /// Options each subcommand accepts, so a stray flag is reported rather than ignored.
     static let commands: [String: CommandSpec] = [
-        "replay": spec("replay", [runsOption, jsonOption]),
+        "replay": spec("replay", [runsOption, jsonOption, formattedOption]),
         "m1": spec("m1", [traceOption, runsOption, jsonOption, saveOption]),
         "records": spec("records", [traceOption, runsOption, jsonOption]),
         "scaling": spec("scaling", [jsonOption, runsOption, sizesOption, editsOption]),
@@ -80,6 +83,7 @@ struct BenchArguments {
         }
         positionals = parsed.positionals
         json = parsed.flag("--json")
+        formatted = parsed.flag("--formatted")
         // Every occurrence is checked; the last one counts.
         for value in parsed.values["--runs"] ?? [] {
             guard let n = Int(value), n >= 1, n <= 1000 else {

@@ -2,6 +2,7 @@ import CRDTNote
 import CRDTNoteTraces
 import CRDTNoteFiles
 import CRDTNoteSupport
+import CRDTNoteToolSupport
 
 /// `replay TRACE`: parse once, replay N times, verify `endContent`.
 struct ReplayResult {
@@ -20,9 +21,14 @@ struct ReplayResult {
     var floorRatio: Double { baseline.median > 0 ? replay.median / baseline.median : 0 }
     var correct: Bool
     var peakRSS: Int
+    /// With `--formatted`: the same trace replayed with formatting made as it goes, timed in
+    /// the same runs, and the operations it made.
+    var formatted: Timing?
+    var formattingOperations = 0
+    var formattedRatio: Double { formatted.map { replay.median > 0 ? $0.median / replay.median : 0 } ?? 0 }
 
     var json: JSONValue {
-        .object([
+        var object: JSONObject = [
             "trace": .string(name), "path": .string(path), "kind": .string(kind),
             "transactions": .int(transactions), "patches": .int(patches),
             "parse_ms": .double(parseMs), "runs": .int(replay.samples.count),
@@ -31,7 +37,14 @@ struct ReplayResult {
             "baseline_gap_buffer_ms": .double(baseline.median), "baseline_gap_buffer_min_ms": .double(baseline.min),
             "replay_vs_gap_buffer": .double(floorRatio), "final_len": .int(finalLength),
             "correct": .bool(correct), "peak_rss_bytes": .int(peakRSS),
-        ])
+        ]
+        if let formatted {
+            object.append(key: "formatted_replay_ms", value: .double(formatted.median))
+            object.append(key: "formatted_replay_min_ms", value: .double(formatted.min))
+            object.append(key: "formatted_vs_plain", value: .double(formattedRatio))
+            object.append(key: "formatting_operations", value: .int(formattingOperations))
+        }
+        return .object(object)
     }
 
     var lines: [String] {
@@ -44,20 +57,34 @@ struct ReplayResult {
             "vs floor     \(Format.fixed(floorRatio, 1))× the gap buffer (same runs)",
             "final text   \(Format.count(finalLength)) scalars, " + (correct ? "equals endContent" : "DIFFERS FROM endContent"),
             "peak RSS     \(Format.bytes(peakRSS))",
-        ]
+        ] + (formatted.map { formatted in [
+            "formatted    median \(Format.ms(formatted.median)), min \(Format.ms(formatted.min)): \(Format.count(formattingOperations)) "
+                + "formatting operations made as it replays, \(Format.fixed(formattedRatio, 2))× the plain replay (same runs)",
+        ] } ?? [])
     }
 }
 
 enum ReplayBench {
     /// Replays the trace at `path` `runs` times.
-    static func run(path: String, runs: Int) throws -> ReplayResult {
+    /// With `formatted` (single-writer traces), also replays it with formatting made as it goes
+    /// (``FormattedReplay``), alternating with the plain replay in each run.
+    static func run(path: String, runs: Int, formatted: Bool = false) throws -> ReplayResult {
         let (parseMs, trace) = try Measure.time { () throws -> EditingTrace in try EditingTrace.load(contentsOf: path) }
         var samples: [Double] = []
         var baselineSamples: [Double] = []
         var baselineCorrect = true
         var correct = true
         var finalLength = 0
+        var formattedSamples: [Double] = []
+        var formattingOperations = 0
+        if formatted, case .concurrent = trace { throw UsageError("replay --formatted needs a single-writer trace") }
         for _ in 0..<runs {
+            if formatted, case .sequential(let sequential) = trace {
+                let (ms, result) = try Measure.time { () throws -> (note: NoteText, operations: Int) in try FormattedReplay.replay(sequential) }
+                formattedSamples.append(ms)
+                formattingOperations = result.operations
+                if result.note.string != trace.endContent { correct = false }
+            }
             let (ms, note) = try Measure.time { () throws -> NoteText in try replayOnce(trace) }
             samples.append(ms)
             finalLength = note.scalarCount
@@ -75,7 +102,8 @@ enum ReplayBench {
             path: path, name: traceName(path), kind: kind, transactions: trace.transactionCount,
             patches: trace.patchCount, parseMs: parseMs, replay: Timing(samples: samples),
             baseline: Timing(samples: baselineSamples), baselineCorrect: baselineCorrect,
-            finalLength: finalLength, correct: correct, peakRSS: Measure.peakRSSBytes())
+            finalLength: finalLength, correct: correct, peakRSS: Measure.peakRSSBytes(),
+            formatted: formatted ? Timing(samples: formattedSamples) : nil, formattingOperations: formattingOperations)
     }
 
     static func replayOnce(_ trace: EditingTrace) throws(TraceError) -> NoteText {

@@ -9,7 +9,9 @@ import Foundation
 let usage = """
     usage: crdtnote-bench <command> [options]
 
-      replay TRACE [--runs N] [--json]   replay an editing trace (plain or gzipped JSON), check endContent
+      replay TRACE [--runs N] [--json] [--formatted]
+                                         replay an editing trace (plain or gzipped JSON), check endContent;
+                                         --formatted: also replay it making marks and paragraph attributes
       m1 [--trace PATH] [--runs N] [--json] [--save DIR]
                                          merge workload M1 (Docs/BENCHMARKS.md); default trace
                                          \(M1Bench.defaultTrace); --save writes S0, SA, SB and the
@@ -75,7 +77,7 @@ func runBench() -> Int32 {
         }
         switch args.command {
         case "replay":
-            let result = try ReplayBench.run(path: args.positionals[0], runs: runs)
+            let result = try ReplayBench.run(path: args.positionals[0], runs: runs, formatted: args.formatted)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.correct)
         case "m1":
             let result = try M1Bench.run(tracePath: args.trace, runs: runs, saveDirectory: args.save)

@@ -31,31 +31,48 @@ extension TextSequence {
     /// nil when there is none: the key of the paragraph holding caret position `k`
     /// (Docs/FORMAT.md §10.5). O((runs scanned back) · log n).
     func lastNewline(beforeScalar k: Int) -> ItemRef? {
-        var end = min(k, scalarCount)
-        while end > 0 {
-            let position = position(ofScalar: end - 1)
+        guard k > 0 else { return nil }
+        var position = position(ofScalar: min(k, scalarCount) - 1)
+        // Scalars of the run at `position` to look at: through the offset, then whole runs.
+        var through = position.offset
+        while true {
             let run = run(at: position)
             var found: ItemRef?
             var scalar: UInt32 = 0
             for i in Int(run.byteStart)..<Int(run.byteStart + run.byteCount) where content[i] & 0xC0 != 0x80 {
-                if scalar > position.offset { break }
+                if scalar > through { break }
                 if content[i] == 0x0A { found = ItemRef(replica: run.replica, seq: run.seq &+ scalar) }
                 scalar += 1
             }
             if let found { return found }
-            end -= Int(position.offset) + 1
+            guard let previous = previousRunStart(before: position) else { return nil }
+            position = previous
+            through = .max
         }
-        return nil
+    }
+
+    /// The start of the run before the one at `position`, nil at the document's first run.
+    private func previousRunStart(before position: TreePosition) -> TreePosition? {
+        var p = TreePosition(order: position.order, run: position.run - 1, offset: 0)
+        while p.run < 0 {
+            guard p.order > 0 else { return nil }
+            p.order -= 1
+            p.run = leaves[Int(order[p.order])].count - 1
+        }
+        return p
     }
 
     /// The replicas (by index) of the elements from position `first` through `last`
-    /// (`first <= last`), tombstones included. O(log n + the runs between).
-    func replicas(from first: TreePosition, through last: TreePosition) -> Set<UInt32> {
-        var found: Set<UInt32> = [run(at: first).replica]
+    /// (`first <= last`), tombstones included, each once. O(log n + the runs between × the
+    /// replicas found).
+    func replicas(from first: TreePosition, through last: TreePosition) -> [UInt32] {
+        var found: [UInt32] = [run(at: first).replica]
         var position = nextRunStart(after: first)
         let end = endPosition
-        while position != end, position <= last {
-            found.insert(run(at: position).replica)
+        // Stops early once every replica of the note was found (always, for a one-replica note).
+        while position != end, position <= last, found.count < replicas.count {
+            let replica = run(at: position).replica
+            if !found.contains(replica) { found.append(replica) }
             position = nextRunStart(after: position)
         }
         return found

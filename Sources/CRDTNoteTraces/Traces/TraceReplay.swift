@@ -20,6 +20,18 @@ public enum TraceReplay {
         _ trace: SequentialTrace, replica: ReplicaID = ReplicaID(rawValue: 1), clock: HybridLogicalClock = HybridLogicalClock(),
         undoLimit: Int = 0
     ) throws(TraceError) -> NoteText {
+        try replay(trace, replica: replica, clock: clock, undoLimit: undoLimit) { _, _ throws(TraceError) in }
+    }
+
+    /// ``replay(_:replica:clock:undoLimit:)``, calling `afterPatch(&note, i)` after the trace's
+    /// patch `i` (counted over the whole trace): for benchmarks that interleave other work with
+    /// the trace's edits (`crdtnote-bench replay --formatted`). Inlined, so the plain replay's
+    /// empty hook costs nothing.
+    @inline(__always)
+    package static func replay(
+        _ trace: SequentialTrace, replica: ReplicaID, clock: HybridLogicalClock, undoLimit: Int,
+        afterPatch: (inout NoteText, Int) throws(TraceError) -> Void
+    ) throws(TraceError) -> NoteText {
         var note: NoteText
         do {
             note = try NoteText(trace.startContent, replica: replica, clock: clock)
@@ -37,6 +49,7 @@ public enum TraceReplay {
                         try apply(position: columns.positions[i], deleteCount: columns.deleteCounts[i],
                                   utf8: UnsafeBufferPointer(rebasing: text[columns.textRange(i)]),
                                   to: &note, transaction: t, patch: i - range.lowerBound)
+                        try afterPatch(&note, i)
                     } catch {
                         return error
                     }

@@ -7,12 +7,21 @@ extension NoteFormatting {
     /// Throws ``NoteTextError/Code/outOfBounds`` when `range` lies outside the text.
     static func mark(_ kind: MarkKind, _ value: String?, scalars range: Range<Int>, in note: NoteText,
                      stamp: HLCTimestamp, replica: ReplicaID) throws(NoteTextError) -> MarkOperation? {
-        try checkBounds(range, in: note)
+        try mark(kind, value, scalars: range, in: note.indexForReading(), stamp: stamp, replica: replica)
+    }
+
+    /// ``mark(_:_:scalars:in:stamp:replica:)`` on a built index (what `NoteText` passes: no copy
+    /// of the note per operation).
+    static func mark(_ kind: MarkKind, _ value: String?, scalars range: Range<Int>, in sequence: TextSequence,
+                     stamp: HLCTimestamp, replica: ReplicaID) throws(NoteTextError) -> MarkOperation? {
+        try checkBounds(range, scalarCount: sequence.scalarCount)
         guard !range.isEmpty else { return nil }
-        let sequence = try note.indexForReading()
         let id = { (k: Int) in ElementID(ofScalar: k, in: sequence) }
-        let first = id(range.lowerBound), last = id(range.upperBound - 1)
-        let coreVersion = Self.version(from: range.lowerBound, through: range.upperBound - 1, in: sequence, note: note)
+        let firstPosition = sequence.position(ofScalar: range.lowerBound)
+        let lastPosition = range.count == 1 ? firstPosition : sequence.position(ofScalar: range.upperBound - 1)
+        let first = ElementID(sequence.ref(at: firstPosition), in: sequence)
+        let last = ElementID(sequence.ref(at: lastPosition), in: sequence)
+        let coreVersion = Self.version(from: firstPosition, through: lastPosition, in: sequence)
         let start: MarkBoundary = !kind.expansion.growsAtStart ? .before(first)
             : range.lowerBound == 0 ? .documentStart : .after(id(range.lowerBound - 1))
         let end: MarkBoundary = !kind.expansion.growsAtEnd ? .after(last)
@@ -28,11 +37,16 @@ extension NoteFormatting {
     /// heading level is outside 0...6.
     static func setParagraph(_ attribute: ParagraphAttribute, scalars range: Range<Int>, in note: NoteText,
                              stamp: HLCTimestamp, replica: ReplicaID) throws(NoteTextError) -> [ParagraphOperation] {
-        try checkBounds(range, in: note)
+        try setParagraph(attribute, scalars: range, in: note.indexForReading(), stamp: stamp, replica: replica)
+    }
+
+    /// ``setParagraph(_:scalars:in:stamp:replica:)`` on a built index.
+    static func setParagraph(_ attribute: ParagraphAttribute, scalars range: Range<Int>, in sequence: TextSequence,
+                             stamp: HLCTimestamp, replica: ReplicaID) throws(NoteTextError) -> [ParagraphOperation] {
+        try checkBounds(range, scalarCount: sequence.scalarCount)
         if case .heading(let level) = attribute, !(0...6).contains(level) {
             throw NoteTextError(.outOfBounds, "heading level \(level) is outside 0...6")
         }
-        let sequence = try note.indexForReading()
         var keys = [paragraphKey(atScalar: range.lowerBound, in: sequence)]
         for newline in sequence.newlines(inScalars: range.dropLast()) { keys.append(.newline(ElementID(newline.ref, in: sequence))) }
         return keys.map { ParagraphOperation(key: $0, attribute: attribute, stamp: stamp, replica: replica) }
@@ -49,28 +63,25 @@ extension NoteFormatting {
         guard offset >= 0, offset < sequence.scalarCount, let newline = sequence.newlines(inScalars: offset..<offset + 1).first else {
             throw NoteTextError(.outOfBounds, "scalar offset \(offset) is not a newline of the text (0..<\(sequence.scalarCount))")
         }
-        return splitOperations(newlineAt: newline.scalar, in: sequence, stamp: stamp, replica: replica)
-    }
-
-    /// ``splitParagraph(atNewline:in:stamp:replica:)`` for a built index, where visible scalar
-    /// `offset` is known to be a newline.
-    func splitOperations(newlineAt offset: Int, in sequence: TextSequence, stamp: HLCTimestamp,
-                         replica: ReplicaID) -> [ParagraphOperation] {
-        let attributes = resolvedAttributes(of: Self.paragraphKey(atScalar: offset, in: sequence))
-        let newline = ElementID(ofScalar: offset, in: sequence)
-        return attributes.nonDefault.map {
-            ParagraphOperation(key: .newline(newline), attribute: $0, stamp: stamp, replica: replica)
+        let newlineID = ElementID(newline.ref, in: sequence)
+        return attributesToCopy(newlineAt: newline.scalar, in: sequence).map {
+            ParagraphOperation(key: .newline(newlineID), attribute: $0, stamp: stamp, replica: replica)
         }
     }
 
-    /// `note`'s version restricted to the replicas with an element from the visible scalar
-    /// `first` through the visible scalar `last`, tombstones between them included.
-    private static func version(from first: Int, through last: Int, in sequence: TextSequence, note: NoteText) -> [ReplicaID: UInt32] {
-        let version = note.version
+    /// What a newline at visible scalar `offset` of a built index (known to be a newline) copies
+    /// to the paragraph after it when it splits one: the attributes set on the paragraph it
+    /// ends (§10.5, "Split").
+    func attributesToCopy(newlineAt offset: Int, in sequence: TextSequence) -> [ParagraphAttribute] {
+        resolvedAttributes(of: Self.paragraphKey(atScalar: offset, in: sequence)).nonDefault
+    }
+
+    /// The note's version (`sequence.nextSeq`) restricted to the replicas with an element from
+    /// position `first` through position `last`, tombstones between them included.
+    private static func version(from first: TreePosition, through last: TreePosition, in sequence: TextSequence) -> [ReplicaID: UInt32] {
         var core: [ReplicaID: UInt32] = [:]
-        for r in sequence.replicas(from: sequence.position(ofScalar: first), through: sequence.position(ofScalar: last)) {
-            let replica = sequence.replicas[Int(r)]
-            core[replica] = UInt32(clamping: version[replica])
+        for r in sequence.replicas(from: first, through: last) {
+            core[sequence.replicas[Int(r)]] = sequence.nextSeq[Int(r)]
         }
         return core
     }
@@ -80,9 +91,9 @@ extension NoteFormatting {
         sequence.lastNewline(beforeScalar: offset).map { .newline(ElementID($0, in: sequence)) } ?? .documentStart
     }
 
-    private static func checkBounds(_ range: Range<Int>, in note: NoteText) throws(NoteTextError) {
-        guard range.lowerBound >= 0, range.upperBound <= note.scalarCount else {
-            throw NoteTextError(.outOfBounds, "scalar range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(note.scalarCount)")
+    private static func checkBounds(_ range: Range<Int>, scalarCount: Int) throws(NoteTextError) {
+        guard range.lowerBound >= 0, range.upperBound <= scalarCount else {
+            throw NoteTextError(.outOfBounds, "scalar range \(range.lowerBound)..<\(range.upperBound) is outside 0..<\(scalarCount)")
         }
     }
 }

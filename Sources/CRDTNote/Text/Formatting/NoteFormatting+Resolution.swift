@@ -36,27 +36,19 @@ extension NoteFormatting {
     /// The attributes of every paragraph key that has operations: per key and attribute name,
     /// the winning operation's value (keys of deleted newlines included; nothing reads them).
     func resolvedParagraphs() -> [ParagraphKey: ParagraphAttributes] {
-        resolveParagraphs(paragraphs)
+        paragraphWinners.mapValues(Self.attributes(of:))
     }
 
-    /// The attributes of the paragraph with `key` (the defaults when none is set).
+    /// The attributes of the paragraph with `key` (the defaults when none is set): O(1).
     func resolvedAttributes(of key: ParagraphKey) -> ParagraphAttributes {
-        resolveParagraphs(paragraphs.filter { $0.key == key })[key] ?? ParagraphAttributes()
+        paragraphWinners[key].map(Self.attributes(of:)) ?? ParagraphAttributes()
     }
 
-    /// Per key and attribute name among `operations`, the winning operation's value.
-    private func resolveParagraphs(_ operations: some Sequence<ParagraphOperation>) -> [ParagraphKey: ParagraphAttributes] {
-        var winners: [ParagraphKey: [String: ParagraphOperation]] = [:]
-        for operation in operations {
-            let name = operation.attribute.name
-            if let current = winners[operation.key]?[name], !operation.wins(over: current) { continue }
-            winners[operation.key, default: [:]][name] = operation
-        }
-        return winners.mapValues { byName in
-            var attributes = ParagraphAttributes()
-            for operation in byName.values { attributes.apply(operation.attribute) }
-            return attributes
-        }
+    /// The attributes the winning operations (by attribute name) give a paragraph.
+    private static func attributes(of winners: [String: ParagraphOperation]) -> ParagraphAttributes {
+        var attributes = ParagraphAttributes()
+        for operation in winners.values { attributes.apply(operation.attribute) }
+        return attributes
     }
 }
 

@@ -11,6 +11,10 @@ struct NoteFormatting: Hashable, Sendable {
     private(set) var marks: Set<MarkOperation> = []
     /// Every paragraph-attribute operation.
     private(set) var paragraphs: Set<ParagraphOperation> = []
+    /// Per paragraph key and attribute name, the operation that wins among ``paragraphs``: a
+    /// function of the set (so equal sets give equal indexes), kept as operations arrive so that
+    /// reading one paragraph's attributes costs O(1), not O(operations).
+    private(set) var paragraphWinners: [ParagraphKey: [String: ParagraphOperation]] = [:]
 
     /// Most UTF-8 bytes of one name or value (a link's URL) in the string table.
     static let maximumStringBytes = 4096
@@ -28,13 +32,20 @@ struct NoteFormatting: Hashable, Sendable {
 
     /// Adds local or received paragraph operations.
     mutating func add(_ operations: [ParagraphOperation]) {
-        paragraphs.formUnion(operations)
+        for operation in operations where paragraphs.insert(operation).inserted { noteWinner(operation) }
     }
 
     /// Takes in every operation of `other` (set union).
     mutating func merge(_ other: NoteFormatting) {
         marks.formUnion(other.marks)
-        paragraphs.formUnion(other.paragraphs)
+        for operation in other.paragraphs where paragraphs.insert(operation).inserted { noteWinner(operation) }
+    }
+
+    /// Makes `operation` its key and attribute's winner when it wins over the current one.
+    private mutating func noteWinner(_ operation: ParagraphOperation) {
+        let name = operation.attribute.name
+        if let current = paragraphWinners[operation.key]?[name], !operation.wins(over: current) { return }
+        paragraphWinners[operation.key, default: [:]][name] = operation
     }
 }
 

@@ -28,7 +28,8 @@ extension NoteText {
         if case .other(let name, let value) = attribute, name.utf8.count + value.utf8.count > NoteFormatting.maximumStringBytes {
             throw NoteTextError(.tooLarge, "a paragraph attribute over \(NoteFormatting.maximumStringBytes) bytes")
         }
-        let operations = try NoteFormatting.setParagraph(attribute, scalars: scalars, in: self, stamp: clock.tick(), replica: replica)
+        try buildIndexForEdit()
+        let operations = try NoteFormatting.setParagraph(attribute, scalars: scalars, in: sequence, stamp: clock.tick(), replica: replica)
         try checkFormattingRoom(operations.count)
         formatting.add(operations)
     }
@@ -65,7 +66,8 @@ extension NoteText {
         }
         guard !scalars.isEmpty else { return }
         try checkFormattingRoom(1)
-        if let operation = try NoteFormatting.mark(kind, value, scalars: scalars, in: self, stamp: clock.tick(), replica: replica) {
+        try buildIndexForEdit()
+        if let operation = try NoteFormatting.mark(kind, value, scalars: scalars, in: sequence, stamp: clock.tick(), replica: replica) {
             formatting.add(operation)
         }
     }

@@ -11,9 +11,12 @@ extension NoteText {
         for byte in utf8 where byte & 0xC0 != 0x80 {
             defer { scalar += 1 }
             guard byte == 0x0A else { continue }
-            let operations = formatting.splitOperations(newlineAt: scalar, in: sequence, stamp: clock.tick(), replica: replica)
-            guard formatting.operationCount + operations.count <= NoteLimits.default.maximumFormattingOperations else { return }
-            formatting.add(operations)
+            let attributes = formatting.attributesToCopy(newlineAt: scalar, in: sequence)
+            guard !attributes.isEmpty else { continue }
+            guard formatting.operationCount + attributes.count <= NoteLimits.default.maximumFormattingOperations else { return }
+            let key = ParagraphKey.newline(ElementID(ofScalar: scalar, in: sequence))
+            let stamp = clock.tick()
+            formatting.add(attributes.map { ParagraphOperation(key: key, attribute: $0, stamp: stamp, replica: replica) })
         }
     }
 }

@@ -129,4 +129,12 @@ struct ParagraphOperation: Hashable, Sendable {
     var replica: ReplicaID
 }
 
-extension ParagraphOperation: StampedFormattingOperation {}
+extension ParagraphOperation: StampedFormattingOperation {
+    /// Hashes the author, stamp and key only (equal operations have equal ones): cheap for the
+    /// formatting's operation set.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(replica)
+        hasher.combine(stamp)
+        hasher.combine(key)
+    }
+}
