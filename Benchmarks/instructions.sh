@@ -35,7 +35,7 @@ count() {
     printf '%-34s %15s instructions\n' "$name" "$total"
 }
 
-replay=$(symbol '^\$s14CRDTNoteTraces11TraceReplayO6replay_7replica5clock.*SequentialC0V')
+replay=$(symbol '^\$s14CRDTNoteTraces11TraceReplayO6replay_7replica5clock9undoLimit0A0.*SequentialC0V')
 merge=$(symbol '^\$s8CRDTNote8NoteTextV5merge_14recordingPatch')
 record=$(nm "$bench" | awk '{print $3}' | grep -E 'M1Bench.*recordMerge' | head -n 1 || true)
 count "automerge-paper replay" "$replay" replay "$traces/automerge-paper.json.gz" --runs 1
