@@ -48,6 +48,7 @@ struct BenchArguments {
         "sync": spec("sync", [notesOption, runsOption, jsonOption, formatOption]),
         "density": spec("density", [jsonOption]),
         "growth": spec("growth", [jsonOption]),
+        "formatting": spec("formatting", [runsOption, jsonOption]),
     ]
 
     private static func spec(_ name: String, _ options: [OptionSpec]) -> CommandSpec {

@@ -44,6 +44,8 @@ let usage = """
                                          (default: the three shared traces, and M1's notes), both formats
       growth [--json]                    payload growth: a to-do list edited on 3 devices for 60,000 line
                                          edits; the synced note's payload, and after every 10,000 edits
+      formatting [--runs N] [--json]     formatted notes of 100 KB and 1 MB (a mark per 200 characters):
+                                         reading every character's attributes, merging 100 operations
 
     --runs N: timed repetitions (default 5; medians are reported). Build with -c release.
     """
@@ -117,6 +119,9 @@ func runBench() -> Int32 {
                 : args.positionals
             let result = try DensityBench.run(paths: traces)
             return emit(result.json, result.lines, asJSON: args.json, passed: true)
+        case "formatting":
+            let result = try FormattingBench.run(runs: runs)
+            return emit(result.json, result.lines, asJSON: args.json, passed: result.correct)
         case "growth":
             let result = try GrowthBench.run()
             return emit(result.json, result.lines, asJSON: args.json, passed: result.converged)

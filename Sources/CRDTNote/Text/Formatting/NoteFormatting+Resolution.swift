@@ -1,35 +1,79 @@
 extension NoteFormatting {
     /// The visible text of `note` cut into maximal runs of equal resolved attributes, in
-    /// order (empty for an empty note). O(n + the elements inside every operation) per call, n
-    /// the elements ever inserted: the reference resolution, not yet the indexed lookup issue 32
-    /// asks for.
+    /// order (empty for an empty note). O(n + r log r + the elements inside every operation)
+    /// per call, n the elements ever inserted and r the runs.
     ///
     /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built.
     func attributes(of note: NoteText) throws(NoteTextError) -> [FormattedRun] {
-        let order = FormattingOrder(try note.elementsInOrder())
-        var winners = [[String: MarkOperation]](repeating: [:], count: order.elements.count)
-        for operation in marks {
-            for i in order.covered(by: operation) where order.elements[i].scalar != nil {
-                if let current = winners[i][operation.name], !operation.wins(over: current) { continue }
-                winners[i][operation.name] = operation
+        let order = FormattingOrder(try note.indexForReading())
+        // Per mark name, per element: the index in `operations` of the winning operation (-1: none).
+        let operations = Array(marks)
+        // What `wins(over:)` compares, without copying operations.
+        let ranks = operations.map { ($0.stamp, $0.replica.rawValue) }
+        var names: [String: Int] = [:]
+        for operation in operations where names[operation.name] == nil { names[operation.name] = names.count }
+        let nameList = names.sorted { $0.value < $1.value }.map(\.key)
+        // Element i's winner for name n is at i * stride + n.
+        let stride = max(1, names.count)
+        var winners = [Int32](repeating: -1, count: order.count * stride)
+        for (k, operation) in operations.enumerated() {
+            let name = names[operation.name] ?? 0
+            order.forEachCovered(by: operation) { i in
+                guard order.isVisible(i) else { return }
+                let current = winners[i * stride + name]
+                if current < 0 || ranks[k] > ranks[Int(current)] { winners[i * stride + name] = Int32(k) }
             }
+        }
+        let markValues = { (i: Int) -> [String: String] in
+            var here: [String: String] = [:]
+            for (n, name) in nameList.enumerated() where winners[i * stride + n] >= 0 {
+                if let value = operations[Int(winners[i * stride + n])].value { here[name] = value }
+            }
+            return here
+        }
+        let sameWinners = { (i: Int, j: Int) -> Bool in
+            for n in 0..<stride where winners[i * stride + n] != winners[j * stride + n] { return false }
+            return true
         }
         let paragraphAttributes = resolvedParagraphs()
         var runs: [FormattedRun] = []
-        var key = ParagraphKey.documentStart
+        // The open run: where it starts, its marks and paragraph attributes.
+        var start = 0
+        var runMarks: [String: String] = [:]
+        var runParagraph = ParagraphAttributes()
+        // The attributes of the element being read, and whether they may differ from the run's.
+        var marks: [String: String] = [:]
+        var paragraph = paragraphAttributes[.documentStart] ?? ParagraphAttributes()
+        var changed = false
         var offset = 0
-        for (i, element) in order.elements.enumerated() {
-            guard let scalar = element.scalar else { continue }
-            let marks = winners[i].compactMapValues(\.value)
-            let paragraph = paragraphAttributes[key] ?? ParagraphAttributes()
-            if let last = runs.last, last.scalars.upperBound == offset, last.marks == marks, last.paragraph == paragraph {
-                runs[runs.count - 1].scalars = last.scalars.lowerBound..<offset + 1
+        // The previous visible element: while every mark has the same winner, marks stay.
+        var previous = -1
+        for i in 0..<order.count where order.isVisible(i) {
+            if previous < 0 {
+                marks = markValues(i)
+                runMarks = marks
+                runParagraph = paragraph
             } else {
-                runs.append(FormattedRun(scalars: offset..<offset + 1, marks: marks, paragraph: paragraph))
+                if !sameWinners(i, previous) {
+                    marks = markValues(i)
+                    changed = true
+                }
+                if changed, marks != runMarks || paragraph != runParagraph {
+                    runs.append(FormattedRun(scalars: start..<offset, marks: runMarks, paragraph: runParagraph))
+                    start = offset
+                    runMarks = marks
+                    runParagraph = paragraph
+                }
             }
-            if scalar == "\n" { key = .newline(element.id) }
+            changed = false
             offset += 1
+            previous = i
+            if order.isNewline(i) {
+                paragraph = paragraphAttributes[.newline(order.ids[i])] ?? ParagraphAttributes()
+                changed = true
+            }
         }
+        if previous >= 0 { runs.append(FormattedRun(scalars: start..<offset, marks: runMarks, paragraph: runParagraph)) }
         return runs
     }
 
@@ -49,61 +93,5 @@ extension NoteFormatting {
         var attributes = ParagraphAttributes()
         for operation in winners.values { attributes.apply(operation.attribute) }
         return attributes
-    }
-}
-
-/// A note's elements in order with their positions by id, and the points between them.
-struct FormattingOrder {
-    let elements: [NoteElement]
-    let position: [ElementID: Int]
-
-    init(_ elements: [NoteElement]) {
-        self.elements = elements
-        var position: [ElementID: Int] = [:]
-        position.reserveCapacity(elements.count)
-        for (i, element) in elements.enumerated() { position[element.id] = i }
-        self.position = position
-    }
-
-    /// The boundary as a number comparable with ``point(ofElement:)``; nil when it names an
-    /// element this note does not hold.
-    func point(of boundary: MarkBoundary) -> Int? {
-        switch boundary {
-        case .documentStart: return -1
-        case .documentEnd: return 3 * elements.count
-        case .before(let id): return position[id].map { 3 * $0 }
-        case .after(let id): return position[id].map { 3 * $0 + 2 }
-        }
-    }
-
-    /// The element at position `i` as a point: between its `before` and `after` gaps.
-    func point(ofElement i: Int) -> Int { 3 * i + 1 }
-
-    /// Positions of the elements (tombstones included) `operation` covers (Docs/FORMAT.md §10.4):
-    /// inside its anchors and either in its core (first...last) and seen by the operation, or
-    /// after `first` with its left origin covered, or before the core with its right origin
-    /// covered. Empty while the note lacks an element the operation names.
-    func covered(by operation: MarkOperation) -> [Int] {
-        guard let first = position[operation.first], let last = position[operation.last], first <= last,
-              let start = point(of: operation.start), let end = point(of: operation.end) else { return [] }
-        let inside = { (i: Int) in start < point(ofElement: i) && point(ofElement: i) < end }
-        var covered = Set<Int>()
-        var i = first
-        while i < elements.count, i <= last || inside(i) {
-            if inside(i) {
-                if i <= last, operation.sawCoreElement(elements[i].id) {
-                    covered.insert(i)
-                } else if let left = elements[i].left, let p = position[left], covered.contains(p) {
-                    covered.insert(i)
-                }
-            }
-            i += 1
-        }
-        i = first - 1
-        while i >= 0, inside(i) {
-            if let right = elements[i].right, let p = position[right], p <= last, covered.contains(p) { covered.insert(i) }
-            i -= 1
-        }
-        return Array(covered)
     }
 }

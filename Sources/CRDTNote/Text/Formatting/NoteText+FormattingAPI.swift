@@ -40,12 +40,21 @@ extension NoteText {
     ///
     /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's runs are corrupt.
     public func formattedSpans() throws(NoteTextError) -> [FormattedSpan] {
-        let scalars = Array(string.unicodeScalars)
+        let utf8 = Array(string.utf8)
         var spans: [FormattedSpan] = []
+        var byte = 0
         var utf16 = 0
         for run in try formatting.attributes(of: self) {
-            let text = String(String.UnicodeScalarView(scalars[run.scalars]))
-            let length = text.utf16.count
+            // The run's bytes and UTF-16 length, from its scalar count.
+            let start = byte
+            var length = 0
+            for _ in 0..<run.scalars.count {
+                let lead = utf8[byte]
+                let width = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
+                length += width == 4 ? 2 : 1
+                byte += width
+            }
+            let text = String(decoding: utf8[start..<byte], as: UTF8.self)
             let marks = TextMarkKind.allCases.compactMap { kind in run.marks[kind.rawValue].map { TextMark(kind: kind, value: $0) } }
             if var last = spans.last, last.marks == marks, last.paragraph == run.paragraph {
                 last.text += text

@@ -1,0 +1,95 @@
+import CRDTNote
+import CRDTNoteSupport
+import CRDTNoteToolSupport
+
+/// `formatting`: reading and merging a formatted note (issue 32, Docs/BENCHMARKS.md
+/// "Formatting"). Notes of 100 KB and 1 MB (lines of words, 2,000 scattered one-character edits)
+/// carrying one mark per 200 characters on average (random kinds, ranges of 1–40 characters, one
+/// in three a removal) and a paragraph attribute on every tenth line. Per note: the time to read
+/// every character's attributes (`formattedSpans()`, what an `AttributedString` is built from),
+/// and to merge 100 formatting operations made on another copy.
+struct FormattingResult {
+    struct Case {
+        var label: String
+        var scalars: Int
+        var operations: Int
+        var spansMs: Double
+        var spans: Int
+        var mergeMs: Double
+    }
+
+    var cases: [Case]
+    var runs: Int
+    var correct: Bool
+
+    var json: JSONValue {
+        .object(JSONObject(cases.map { c in
+            (c.label, .object([
+                "scalars": .int(c.scalars), "formatting_operations": .int(c.operations),
+                "spans_ms": .double(c.spansMs), "spans": .int(c.spans), "merge_100_operations_ms": .double(c.mergeMs),
+            ]))
+        } + [("runs", .int(runs)), ("correct", .bool(correct))]))
+    }
+
+    var lines: [String] {
+        cases.map { c in
+            "\(c.label): \(Format.count(c.scalars)) scalars, \(Format.count(c.operations)) formatting operations; "
+                + "formattedSpans \(Format.ms(c.spansMs)) (\(Format.count(c.spans)) spans), merging 100 operations \(Format.ms(c.mergeMs))"
+        } + ["medians of \(runs) runs" + (correct ? "" : "; COPIES DIFFER AFTER THE MERGE")]
+    }
+}
+
+enum FormattingBench {
+    static let marks: [TextMark] = [.bold, .italic, .underline, .strikethrough, .code, .link("https://example.com/b"), .highlight("yellow")]
+
+    static func run(runs: Int) throws -> FormattingResult {
+        var correct = true
+        let cases = try [("100 KB", 100_000), ("1 MB", 1_000_000)].map { label, bytes in
+            try measure(label: label, bytes: bytes, runs: runs, correct: &correct)
+        }
+        return FormattingResult(cases: cases, runs: runs, correct: correct)
+    }
+
+    /// Adds `count` random marks (one in three a removal) to `note`.
+    static func addMarks(_ count: Int, to note: inout NoteText, _ rng: inout SplitMix64) throws {
+        for _ in 0..<count {
+            let start = rng.below(note.utf16Count)
+            let range = start..<min(note.utf16Count, start + 1 + rng.below(40))
+            let mark = marks[rng.below(marks.count)]
+            if rng.below(3) == 0 { try note.removeMark(mark.kind, utf16Range: range) } else { try note.setMark(mark, utf16Range: range) }
+        }
+    }
+
+    static func measure(label: String, bytes: Int, runs: Int, correct: inout Bool) throws -> FormattingResult.Case {
+        var rng = SplitMix64(seed: 32)
+        let lines = SetTextBench.note(bytes: bytes, seed: 6)
+        var note = try NoteText(lines.joined(separator: "\n"), replica: ReplicaID(rawValue: 1))
+        for i in 0..<2_000 {
+            let at = rng.below(note.scalarCount)
+            if i % 3 == 0 { try note.deleteScalars(in: at..<at + 1) } else { try note.insert("é", atScalarOffset: at) }
+        }
+        try addMarks(note.scalarCount / 200, to: &note, &rng)
+        var offset = 0
+        for (i, line) in lines.enumerated() {
+            if i % 10 == 0, offset < note.utf16Count { try note.setParagraphAttribute(.list(.bullet), utf16Range: offset..<offset) }
+            offset += line.utf16.count + 1
+        }
+        var spansSamples: [Double] = []
+        var mergeSamples: [Double] = []
+        var spanCount = 0
+        for _ in 0..<runs {
+            let (ms, spans) = try Measure.time { () throws -> [FormattedSpan] in try note.formattedSpans() }
+            spansSamples.append(ms)
+            spanCount = spans.count
+            var local = note.forked(as: ReplicaID(rawValue: 2))
+            var remote = note.forked(as: ReplicaID(rawValue: 3))
+            try addMarks(100, to: &remote, &rng)
+            let (mergeMs, _) = try Measure.time { () throws -> TextPatch in try local.merge(remote) }
+            mergeSamples.append(mergeMs)
+            if try local.formattedSpans() != remote.formattedSpans() { correct = false }
+        }
+        return FormattingResult.Case(label: label, scalars: note.scalarCount, operations: note.scalarCount / 200 + lines.count / 10,
+                                     spansMs: Timing(samples: spansSamples).median, spans: spanCount,
+                                     mergeMs: Timing(samples: mergeSamples).median)
+    }
+}
