@@ -170,4 +170,73 @@ import CRDTNoteToolSupport
             #expect(note.encodedSnapshot(format: .version3).count < 1_500)
         }
     }
+
+    // MARK: (b) devices offline across compactions
+
+    /// 2–5 devices, random edits and sync order; the last device goes offline past the activity
+    /// window (so it no longer counts) after typing next to and inside the text of the moment,
+    /// the others delete every line there was and keep editing while their notes compact, then
+    /// it comes back with its edits. Every device ends with exactly the tokens typed and not
+    /// deleted (the oracle), once each, and the same text.
+    @Test(arguments: Array(1...10) as [UInt64])
+    func devicesComingBackAfterCompactionsLoseAndResurrectNothing(seed: UInt64) async throws {
+        var random = SplitMix64(seed: seed &* 0x9E37_79B9)
+        let count = 2 + random.below(4)
+        var configuration = NoteSyncConfiguration()
+        configuration.activityWindow = .seconds(2 * 86_400)
+        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        let (_, store) = await Self.database(time)
+        let devices = try (1...count).map { try Device(store, replica: UInt64($0), time: time, configuration: configuration) }
+        try await Self.syncAll(devices, times: 2, time: time)
+        var work = Workload(seed: seed)
+        try devices[0].library.create(work.note)
+        try await Self.syncAll(devices, time: time)
+
+        /// Random edits by random devices of `online`, each syncing after its edits; returns
+        /// how many syncs dropped runs from a device's note (compactions).
+        func play(_ online: [Int], rounds: Int, step: UInt64) async throws -> Int {
+            var compactions = 0
+            for round in 0..<rounds {
+                let i = online[work.random.below(online.count)]
+                for _ in 0..<(1 + work.random.below(3)) { try work.edit(devices[i], name: "d\(i)e", inside: 0.25) }
+                let synced = round % 4 == 3 ? online : [i]
+                for j in synced {
+                    time.advance(by: step)
+                    let before = try devices[j].library.note(work.note).runCount
+                    try await devices[j].engine.sync()
+                    if try devices[j].library.note(work.note).runCount < before { compactions += 1 }
+                }
+            }
+            return compactions
+        }
+
+        let all = Array(0..<count)
+        _ = try await play(all, rounds: 40, step: 60_000)
+        try await Self.syncAll(devices, time: time)
+
+        // The last device leaves, typing inside the lines there are and a line of its own.
+        let away = count - 1
+        let others = Array(0..<away)
+        for _ in 0..<3 { try work.typeInside(devices[away], name: "d\(away)e", text: try devices[away].library.text(of: work.note)) }
+        try work.edit(devices[away], name: "d\(away)e", inside: 0)
+        // The others delete every line there was, then edit on for three days.
+        for _ in 0..<40 {
+            let device = devices[others[work.random.below(others.count)]]
+            let text = try device.library.text(of: work.note)
+            guard let line = Workload.lines(of: text).first else { break }
+            try work.deleteLine(device, line, text: text)
+        }
+        let compactions = try await play(others, rounds: 48, step: 10_800_000)
+        #expect(compactions >= 2, "\(compactions) compactions while device \(away) was away")
+        // Meanwhile it typed more next to its own text.
+        for _ in 0..<2 { try work.typeInside(devices[away], name: "d\(away)e", text: try devices[away].library.text(of: work.note)) }
+
+        // It comes back; everyone syncs and edits a little more.
+        try await Self.syncAll(devices, times: 2, time: time)
+        _ = try await play(all, rounds: 12, step: 60_000)
+        try await Self.syncAll(devices, times: 3, time: time)
+        let texts = try devices.map { try $0.library.text(of: work.note) }
+        #expect(Set(texts).count == 1, "devices disagree: \(texts)")
+        #expect(try work.problems(devices) == [])
+    }
 }
