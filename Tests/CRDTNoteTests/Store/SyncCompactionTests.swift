@@ -127,13 +127,17 @@ import CRDTNoteToolSupport
 
     // MARK: (a) three devices compact on their own
 
-    /// Runs the to-do workload on three library devices that read `reads`; returns the devices,
-    /// the database and the workload.
-    static func todoRun(reads: UInt16, rounds: Int, seed: UInt64) async throws -> ([Device], InMemoryCloudDatabase, Workload) {
+    /// Runs the to-do workload on library devices, device i reading `reads[i]` (`setUp` runs
+    /// once they have synced, before the note is made); returns the devices, the database and
+    /// the workload.
+    static func todoRun(reads: [UInt16], rounds: Int, seed: UInt64,
+                        setUp: (InMemoryCloudDatabase, any RecordStore, ManualPhysicalClock) async throws -> Void = { _, _, _ in })
+        async throws -> ([Device], InMemoryCloudDatabase, Workload) {
         let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
         let (db, store) = await database(time)
-        let devices = try (1...3).map { try Device(store, replica: UInt64($0), time: time, reads: reads) }
+        let devices = try reads.enumerated().map { try Device(store, replica: UInt64($0.offset + 1), time: time, reads: $0.element) }
         try await syncAll(devices, times: 2, time: time)
+        try await setUp(db, store, time)
         var work = Workload(seed: seed)
         try devices[0].library.create(work.note)
         try await syncAll(devices, time: time)
@@ -149,8 +153,8 @@ import CRDTNoteToolSupport
     }
 
     @Test func threeDevicesCompactATodoListOnceEveryDeviceHasSeenTheDeletions() async throws {
-        let (devices, db, work) = try await Self.todoRun(reads: NoteFormat.readerVersion, rounds: 600, seed: 31)
-        let (control, controlDB, _) = try await Self.todoRun(reads: 2, rounds: 600, seed: 31)
+        let (devices, db, work) = try await Self.todoRun(reads: [3, 3, 3], rounds: 600, seed: 31)
+        let (control, controlDB, _) = try await Self.todoRun(reads: [2, 2, 2], rounds: 600, seed: 31)
         let texts = try devices.map { try $0.library.text(of: work.note) }
         #expect(Set(texts).count == 1)
         #expect(try work.problems(devices) == [])
@@ -238,5 +242,96 @@ import CRDTNoteToolSupport
         let texts = try devices.map { try $0.library.text(of: work.note) }
         #expect(Set(texts).count == 1, "devices disagree: \(texts)")
         #expect(try work.problems(devices) == [])
+    }
+
+    // MARK: (c) a device that cannot be accounted for, (d) a fleet below format 3
+
+    /// A device record whose device never writes the note (no seen vector) keeps every
+    /// tombstone alive; once its record is gone, the others compact.
+    @Test func aDeviceThatNeverWritesTheNoteKeepsTombstonesAlive() async throws {
+        let silent = DeviceSchema.recordNamePrefix + "00000000000000ff0000000000000001"
+        let (devices, db, work) = try await Self.todoRun(reads: [3, 3], rounds: 200, seed: 5) { _, store, time in
+            var record = CloudRecord(recordName: silent, recordType: DeviceSchema.recordType)
+            record.zoneID = Self.zone
+            DeviceAnnouncement(release: CRDTNoteRelease.version, reads: NoteFormat.readerVersion, capabilities: [],
+                               lastSync: Int64(time.milliseconds), name: "tablet", replicas: [ReplicaID.test(99).rawValue]).write(into: &record)
+            _ = try await store.saveRecords([record], in: Self.zone)
+        }
+        #expect(try await devices[0].engine.fleet().devices.count == 3)
+        for device in devices {
+            let note = try device.library.note(work.note)
+            #expect(!note.isCompacted)
+            #expect(note.ledger?.proposed.isEmpty == false) // proposed, never settled
+        }
+        let kept = try await Self.payload(db, work.note)
+
+        // The tablet's record goes: the two devices that remain settle and compact.
+        try await devices[0].store.deleteRecords(named: [silent], in: Self.zone)
+        var work2 = work
+        for round in 0..<30 {
+            try work2.edit(devices[round % 2], name: "d\(round % 2)x")
+            try await Self.syncAll(devices, time: devices[0].time)
+        }
+        try await Self.syncAll(devices, times: 2, time: devices[0].time)
+        for device in devices { #expect(try device.library.note(work.note).isCompacted) }
+        let compacted = try await Self.payload(db, work.note)
+        #expect(compacted.bytes < kept.bytes, "compacted \(compacted.bytes) B, kept \(kept.bytes) B")
+        #expect(try work2.problems(devices) == [])
+    }
+
+    /// One device reads only format 2: nothing compacts, no ledger is written, and every
+    /// payload stays readable by it.
+    @Test func aFleetBelowFormatThreeNeverCompacts() async throws {
+        let (devices, db, work) = try await Self.todoRun(reads: [3, 3, 2], rounds: 200, seed: 8)
+        #expect(try await Self.payload(db, work.note).reader <= 2)
+        for device in devices {
+            let note = try device.library.note(work.note)
+            #expect(!note.isCompacted)
+            #expect(note.ledger == nil)
+        }
+        #expect(try work.problems(devices) == [])
+        #expect(Set(try devices.map { try $0.library.text(of: work.note) }).count == 1)
+    }
+
+    // MARK: (e) the library keeps compacted notes across reopening, power loss and compaction
+
+    /// A compacted note and its ledger read back the same from the journal after a restart, a
+    /// power loss and a library compaction, and in a second process catching up.
+    @Test func compactedNotesReadBackAfterRestartsPowerLossAndLibraryCompaction() async throws {
+        let (devices, _, work) = try await Self.todoRun(reads: [3, 3, 3], rounds: 300, seed: 12)
+        var device = devices[1]
+        let other = try NoteLibrary(folder: "/device/notes", replica: .test(50), fileSystem: device.disk)
+        _ = try other.note(work.note) // held in memory: it must follow what the engine writes
+        // More edits, compactions and ledger changes after the last library compaction.
+        var more = work
+        for round in 0..<60 {
+            try more.edit(devices[round % 3], name: "d\(round % 3)y")
+            try await Self.syncAll(devices, time: device.time)
+        }
+        let expected = try device.library.note(work.note)
+        #expect(expected.isCompacted)
+        #expect(expected.ledger != nil)
+
+        func same(_ library: NoteLibrary, _ what: String) throws {
+            let note = try library.note(work.note)
+            #expect(note.string == expected.string, "\(what): text")
+            #expect(note.ledger == expected.ledger, "\(what): ledger")
+            #expect(note.encodedSnapshot(format: .version3) == expected.encodedSnapshot(format: .version3), "\(what): state")
+            #expect(try library.verify() == [], "\(what): verify")
+        }
+        try same(other, "second process")
+        device.disk.crashProcess()
+        try device.relaunch(replica: 2)
+        try same(device.library, "restart")
+        device.disk.crash()
+        try device.relaunch(replica: 2)
+        try same(device.library, "power loss")
+        try device.library.compact()
+        try device.relaunch(replica: 2)
+        try same(device.library, "library compaction")
+        // And it goes on syncing from there.
+        try more.edit(device, name: "d1z")
+        try await Self.syncAll(devices, times: 2, time: device.time)
+        #expect(try more.problems(devices) == [])
     }
 }
