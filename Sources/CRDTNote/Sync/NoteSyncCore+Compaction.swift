@@ -31,11 +31,14 @@ extension NoteSyncCore {
     /// Note `name` as its record is to be written (inside an access): its ledger records that
     /// this device (`access.library.replica`) holds what it holds, and the proposal every
     /// counted device has seen is dropped (`devices`: ``compactionDevices(_:form:configuration:now:)``);
-    /// the library keeps the result. Unchanged when `devices` is nil or the note may not be
-    /// compacted (``mayCompact(basedOn:)``) beyond the seen vector.
+    /// the library keeps the result. Unchanged when `devices` is nil or the note has neither a
+    /// ledger nor a deleted character; only the seen vector changes when it may not be
+    /// compacted (``mayCompact(basedOn:)``).
     static func compactedForSending(_ note: NoteText, name: String, base: CloudRecord?, devices: [Set<ReplicaID>]?,
                                     _ access: LibrarySyncAccess) throws(NoteLibraryError) -> NoteText {
-        guard let devices else { return note }
+        // A note that never deleted anything (and holds no ledger) has nothing to settle: it
+        // stays without a ledger, in format 2, readable by format 2 readers quiet past the window.
+        guard let devices, note.ledger != nil || note.elementCount > note.scalarCount else { return note }
         var compacted = note
         compacted.recordSeen(by: access.library.replica)
         var dropped = false
