@@ -41,6 +41,15 @@ enum JournalEntry: Equatable, Sendable {
     /// The sync engine's view of the devices syncing the zone (device records, the format the
     /// fleet reads), a range of the journal's bytes; the latest entry wins. Library format 3.
     case fleet(Range<Int>)
+    /// The sync engine compacted the note (dropped tombstones every device has seen, Docs/FORMAT.md
+    /// §4.7): its whole state as a snapshot payload (header included), a range of the journal's
+    /// bytes, which stands in for everything before it. Not a change the server lacks: the note
+    /// stays as saved or unsaved as it was. Library format 4.
+    case compacted(note: UInt32, snapshot: Range<Int>)
+    /// The note's compaction ledger changed without its text (Docs/FORMAT.md §4.7, "When tombstones
+    /// settle"): the whole ledger (``ledgerBody(_:)``), a range of the journal's bytes; the latest
+    /// such entry since the note's last snapshot wins. Library format 4.
+    case ledger(note: UInt32, ledger: Range<Int>)
 
     /// One app field a sync set from the server (nil value: removed there), with its stamp.
     struct FieldUpdate: Equatable, Sendable {
@@ -51,7 +60,7 @@ enum JournalEntry: Equatable, Sendable {
 
     enum Kind: UInt8 {
         case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5, pendingDelete = 6, fieldSet = 7
-        case synced = 8, deleteSent = 9, removed = 10, transport = 11, fleet = 12
+        case synced = 8, deleteSent = 9, removed = 10, transport = 11, fleet = 12, compacted = 13, ledger = 14
     }
 
     /// Most UTF-8 bytes of a note name (CloudKit record names: 255 ASCII characters).
@@ -60,8 +69,9 @@ enum JournalEntry: Equatable, Sendable {
     static let maximumTitleBytes = 1024
 
     /// The entry's body as written in a frame; `changes` are the change-set bytes of `.created`,
-    /// `.changed` and `.synced`, `blob` the server metadata of `.synced` or the state of
-    /// `.transport` (their ranges are ignored here).
+    /// `.changed` and `.synced`, `blob` the server metadata of `.synced`, the state of
+    /// `.transport` and `.fleet`, the snapshot of `.compacted` or the ledger of `.ledger` (their
+    /// ranges are ignored here).
     static func body(_ entry: JournalEntry, changes: [UInt8] = [], blob: [UInt8] = []) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: 24 + changes.count)
         switch entry {
@@ -123,6 +133,14 @@ enum JournalEntry: Equatable, Sendable {
             out.writeBytes(blob)
         case .fleet:
             out.writeByte(Kind.fleet.rawValue)
+            out.writeBytes(blob)
+        case .compacted(let note, _):
+            out.writeByte(Kind.compacted.rawValue)
+            out.writeVarUInt(UInt64(note))
+            out.writeBytes(blob)
+        case .ledger(let note, _):
+            out.writeByte(Kind.ledger.rawValue)
+            out.writeVarUInt(UInt64(note))
             out.writeBytes(blob)
         }
         return out.bytes
@@ -206,6 +224,12 @@ enum JournalEntry: Equatable, Sendable {
             return .transport(reader.offset..<range.upperBound)
         case .fleet:
             return .fleet(reader.offset..<range.upperBound)
+        case .compacted:
+            let note = try readNote(&reader)
+            return .compacted(note: note, snapshot: reader.offset..<range.upperBound)
+        case .ledger:
+            let note = try readNote(&reader)
+            return .ledger(note: note, ledger: reader.offset..<range.upperBound)
         }
     }
 

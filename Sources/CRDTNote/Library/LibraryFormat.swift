@@ -1,10 +1,10 @@
 /// Versions and file names of a note library folder (Docs/LIBRARY.md, "Layout on disk").
 enum LibraryFormat {
     /// The format this library writes.
-    static let version: UInt16 = 3
+    static let version: UInt16 = 4
     /// The oldest reader that can read what it writes (format 1 readers know no pack files,
-    /// format 2 readers no fleet entries).
-    static let minimumReader: UInt16 = 3
+    /// format 2 readers no fleet entries, format 3 readers no compacted or ledger entries).
+    static let minimumReader: UInt16 = 4
     /// Most notes one library holds.
     static let maximumNotes = 1_000_000
 
@@ -53,8 +53,15 @@ struct LibraryNote: Sendable, Equatable {
     var server: BlobRef?
     /// The app's fields (folder, pinned, tags, ...) with the stamp of each one's last change.
     var fields: [String: StampedField] = [:]
-    /// Not stored: the bodies of its `.changed` entries in the current journal, in order.
+    /// Not stored: the bodies of its `.changed` entries in the current journal, in order (after
+    /// ``journalBase`` when there is one).
     var journal: [Range<Int>] = []
+    /// Not stored: the snapshot of its last `.compacted` entry in the current journal, which
+    /// stands in for ``snapshot`` and the entries before it.
+    var journalBase: Range<Int>?
+    /// Not stored: the ledger of its last `.ledger` entry in the current journal after
+    /// ``journalBase``, which replaces the ledger the rest gives.
+    var journalLedger: Range<Int>?
     /// Not stored: the latest server metadata in the current journal, newer than ``server``.
     var serverJournal: Range<Int>?
     /// Not stored: why the note's journal entries could not all be read, when they could not.
@@ -68,6 +75,9 @@ struct LibraryNote: Sendable, Equatable {
     var removedFields: [String: HLCTimestamp] = [:]
 
     var title: String { customTitle ?? derivedTitle }
+
+    /// Whether the current journal holds some of its state (the next compaction writes it).
+    var changedInJournal: Bool { !journal.isEmpty || journalBase != nil || journalLedger != nil }
 }
 
 /// The index file: every note's listing facts and where its state is, written whole (atomic

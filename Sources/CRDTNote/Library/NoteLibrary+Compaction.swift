@@ -14,7 +14,7 @@ extension NoteLibrary {
         notes.reserveCapacity(state.notes.count)
         for number in state.notes.keys.sorted() {
             guard var entry = state.notes[number] else { continue }
-            if !entry.journal.isEmpty || entry.snapshot == nil {
+            if entry.changedInJournal || entry.snapshot == nil {
                 let note = try load(number)
                 entry.snapshot = .blob(try pack.add(note.encodedSnapshot()))
             } else if case .file(let old) = entry.snapshot, let bytes = try disk.read(LibraryFormat.snapshotFile(note: number, generation: old)) {
@@ -27,6 +27,8 @@ extension NoteLibrary {
             }
             entry.serverJournal = nil
             entry.journal = []
+            entry.journalBase = nil
+            entry.journalLedger = nil
             entry.damage = nil
             notes.append(entry)
         }

@@ -69,7 +69,14 @@ extension NoteLibrary {
             throw NoteLibraryError(.noSuchNote, "no note numbered \(number) in \(folder)")
         }
         var note = NoteText(replica: replica)
-        if let (bytes, path) = try snapshotBytes(of: entry) {
+        if let base = entry.journalBase {
+            do {
+                note = try NoteText(snapshot: Array(state.journal[base]), replica: replica)
+            } catch {
+                throw damaged(entry, path: LibraryFormat.journalFile(state.index.generation),
+                              "its compacted state at offset \(base.lowerBound) cannot be read: \(error)")
+            }
+        } else if let (bytes, path) = try snapshotBytes(of: entry) {
             do {
                 note = try NoteText(snapshot: Array(bytes), replica: replica)
             } catch {
@@ -82,6 +89,14 @@ extension NoteLibrary {
             } catch {
                 throw damaged(entry, path: LibraryFormat.journalFile(state.index.generation),
                               "its journal entry at offset \(range.lowerBound) cannot be applied: \(error)")
+            }
+        }
+        if let range = entry.journalLedger {
+            do {
+                note.ledger = try JournalLedger.decode(state.journal, range)
+            } catch {
+                throw damaged(entry, path: LibraryFormat.journalFile(state.index.generation),
+                              "its ledger entry at offset \(range.lowerBound) cannot be read: \(error)")
             }
         }
         remember(note, as: number)

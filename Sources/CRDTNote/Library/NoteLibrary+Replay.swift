@@ -181,10 +181,31 @@ extension NoteLibrary {
         case .fleet(let range):
             state.index.fleet = Array(state.journal[range])
             return nil
+        case .compacted(let number, let snapshot):
+            guard var note = state.notes[number] else { return nil }
+            note.journalBase = snapshot
+            note.journal = []
+            note.journalLedger = nil
+            state.notes[number] = note
+            if !ownAppend { forgetCached(number) }
+            return nil
+        case .ledger(let number, let ledger):
+            guard var note = state.notes[number] else { return nil }
+            note.journalLedger = ledger
+            state.notes[number] = note
+            if !ownAppend { forgetCached(number) }
+            return nil
         case .pendingDelete(let name):
             if state.numbers[name] == nil, !state.index.pendingDeletes.contains(name) { state.index.pendingDeletes.append(name) }
             return nil
         }
+    }
+
+    /// Lets go of the copy of note `number` held in memory (another process compacted it or
+    /// changed its ledger): it is read again from the journal when asked for.
+    private func forgetCached(_ number: UInt32) {
+        state.cache[number] = nil
+        state.cacheOrder.removeAll { $0 == number }
     }
 
     /// Applies another process's change set to the copy of note `number` held in memory, if any.

@@ -106,8 +106,10 @@ package struct LibrarySyncAccess {
         var changes: [UInt8] = []
         var title: String?
         var at = Int64(currentMilliseconds())
+        var previous: NoteText?
         if let merged {
             let before = try library.load(number)
+            previous = before
             changes = try library.journalBytes(of: merged, after: before, name: name)
             let derived = library.derivedTitle(merged)
             if derived != entry.derivedTitle { title = derived }
@@ -120,12 +122,15 @@ package struct LibrarySyncAccess {
         for field in fields { library.fieldClock.receive(field.stamp) }
         try library.append(.synced(note: number, at: at, title: title, confirms: confirms, fields: updates, server: 0..<0, changes: 0..<0),
                            changes: changes, blob: blob)
+        if let merged, let previous { try library.appendLedger(of: merged, after: previous, number: number) }
         if let merged { library.remember(merged, as: number) }
         if !changes.isEmpty || !fields.isEmpty || title != nil { library.notify(.changed(name)) }
     }
 
-    /// Adds note `name`, received from the server as `note`, in line with `server`.
-    package func createSynced(_ name: String, note: NoteText, fields: [SyncFieldUpdate], server: CloudRecord) throws(NoteLibraryError) {
+    /// Adds note `name`, received from the server as `note`, in line with `server` (`unsaved`:
+    /// still to be sent, e.g. for its compaction ledger).
+    package func createSynced(_ name: String, note: NoteText, fields: [SyncFieldUpdate], server: CloudRecord,
+                              unsaved: Bool = false) throws(NoteLibraryError) {
         try NoteLibrary.checkName(name)
         guard library.state.numbers[name] == nil else {
             throw NoteLibraryError(.alreadyExists, "a note named \"\(name)\" exists in \(library.folder)", note: name)
@@ -136,9 +141,10 @@ package struct LibrarySyncAccess {
         let number = library.state.index.nextNote
         try library.append(.created(note: number, name: name, at: Int64(at), title: library.derivedTitle(note), changes: 0..<0),
                            changes: changes)
+        try library.appendLedger(of: note, after: empty, number: number)
         library.remember(note, as: number)
         library.notify(.created(name))
-        try recordSynced(name, merged: nil, fields: fields, confirms: 1, server: server)
+        try recordSynced(name, merged: nil, fields: fields, confirms: unsaved ? nil : 1, server: server)
     }
 
     /// The server deleted note `name`: it goes, without becoming a pending delete.

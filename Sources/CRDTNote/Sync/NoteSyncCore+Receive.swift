@@ -61,7 +61,8 @@ extension NoteSyncCore {
                         report.droppedDeletes.insert(name)
                     }
                     let text = try Self.text(from: stored, replica: access.library.replica)
-                    try access.createSynced(name, note: text, fields: NoteFieldStamps.updates(from: stored, over: nil), server: stored)
+                    try access.createSynced(name, note: text, fields: NoteFieldStamps.updates(from: stored, over: nil), server: stored,
+                                            unsaved: try Self.awaitsSending(text, base: stored, access: access, configuration: configuration, now: now))
                     report.noteChanged(name, .added)
                     return .added
                 }
@@ -92,7 +93,9 @@ extension NoteSyncCore {
                 }
                 try Self.checkLimits(note, name: name, limits: configuration.recordLimits)
                 // The server holds every local change only when its state covers the merge.
-                let covered = !local.unsaved && remote.version.includes(note.version) && remote.string == note.string
+                // A note whose compaction proposal waits for this device is sent back (seen vector only).
+                let awaits = try Self.awaitsSending(note, base: base, access: access, configuration: configuration, now: now)
+                let covered = !local.unsaved && remote.version.includes(note.version) && remote.string == note.string && !awaits
                 try access.recordSynced(name, merged: note, fields: NoteFieldStamps.updates(from: stored, over: local),
                                         confirms: covered ? local.revision : nil, server: base)
                 guard note.string != before.string else { return nil }

@@ -19,10 +19,13 @@ extension NoteSyncCore {
         let built = try updateFleet { (state, access) throws(NoteSyncError) -> SentRecord? in
             guard let local = access.state(of: name), local.unsaved, !state.sendingBlocked, state.localOnly[name] == nil else { return nil }
             do {
-                try access.flush()
-                let note = try access.note(name)
                 let form = try Self.writtenForm(access, configuration: configuration, now: now)
-                let record = try Self.makeRecord(for: note, name: name, state: local, basedOn: try access.server(of: name),
+                let base = try access.server(of: name)
+                let note = try Self.compactedForSending(try access.note(name), name: name, base: base,
+                                                        devices: Self.compactionDevices(state, form: form, configuration: configuration, now: now),
+                                                        access)
+                try access.flush()
+                let record = try Self.makeRecord(for: note, name: name, state: local, basedOn: base,
                                                  configuration: configuration, form: form)
                 return SentRecord(revision: local.revision, record: record)
             } catch {

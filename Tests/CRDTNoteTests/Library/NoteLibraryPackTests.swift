@@ -236,8 +236,8 @@ import CRDTNoteToolSupport
         ]
         let bytes = index.encoded()
         #expect(try LibraryIndex.decode(bytes) == index)
-        // Writer version 3, minimum reader 3: format 1 and 2 readers refuse it as newer.
-        #expect(Array(bytes[4..<8]) == [3, 0, 3, 0])
+        // Writer version 4, minimum reader 4: format 1 to 3 readers refuse it as newer.
+        #expect(Array(bytes[4..<8]) == [4, 0, 4, 0])
         // The flags: a: snapshot blob (16) + server blob (32); b: snapshot file (4) + unsaved (1).
         let a = try #require(Self.flags(of: "a", in: bytes))
         #expect(a == 16 | 32)
@@ -300,7 +300,7 @@ import CRDTNoteToolSupport
         try library.compact()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/notes") == ["pack-3"])
         let index = try #require(FileManager.default.contents(atPath: folder + "/index")).map { $0 }
-        #expect(Array(index[4..<8]) == [3, 0, 3, 0])
+        #expect(Array(index[4..<8]) == [4, 0, 4, 0])
         let reopened = try NoteLibrary(folder: folder, replica: .test(9))
         #expect(try Self.texts(reopened) == expected)
         #expect(try reopened.fields(of: "todo") == ["pinned": .bool(true)])

@@ -44,6 +44,22 @@ extension NoteText {
         return true
     }
 
+    /// Whether a proposal is pending that `device` has not recorded seeing, though this copy
+    /// holds its cut: writing the note now (after ``recordSeen(by:)``) is what lets it settle.
+    /// The sync engine sends a note it received in that state (Docs/FORMAT.md §4.7).
+    package func awaitsSeen(by device: ReplicaID) -> Bool {
+        guard let ledger, !ledger.proposed.isEmpty else { return false }
+        let seen = ledger.seen[device] ?? [:]
+        return !CompactionLedger.covers(seen, ledger.cut) && CompactionLedger.covers(stampVector(), ledger.cut)
+    }
+
+    /// Whether ``compactIfSettled(devices:)`` would drop the pending proposal now: every device
+    /// of `devices` has seen its cut and the note has no undo or redo steps.
+    package func isSettled(devices: [Set<ReplicaID>]) -> Bool {
+        guard !canUndo && !canRedo, let ledger else { return false }
+        return ledger.isSettled(devices: devices)
+    }
+
     /// Compacts what the ledger has settled, then proposes the tombstones left that a compaction
     /// could drop now (not those visible text names as origins; Docs/FORMAT.md §4.7, "When
     /// tombstones settle"). `devices`: the devices that count (each as the replica
