@@ -30,7 +30,10 @@ extension NoteText {
     /// Reverses this device's latest undo step, as a new edit that syncs and merges like any
     /// other: text this device inserted in the step and that still exists is deleted (by id,
     /// wherever it is now); text it deleted comes back as new characters where it was. Steps that
-    /// other devices' edits left nothing to change in are skipped.
+    /// other devices' edits left nothing to change in are skipped. A formatting command
+    /// (``setMark(_:utf16Range:)``, ``removeMark(_:utf16Range:)``,
+    /// ``setParagraphAttribute(_:utf16Range:)``) is a step of its own: undoing it sets back, as
+    /// new operations, the values its characters and paragraphs had before.
     ///
     /// Returns how the text changed (to apply to a text view), or nil when there was nothing to
     /// undo. Throws ``NoteTextError/Code/tooLarge``, changing nothing, when bringing text back would
