@@ -86,6 +86,12 @@ import Testing
         #expect(plain.stdout == "one two\nthree\n")
     }
 
+    @Test func markdownKeepsEmptyLines() throws {
+        var note = try NoteText("a\n\nb\n\n\nc", replica: .test(1))
+        try note.setParagraphAttribute(.codeBlock(true), utf16Range: 6..<6)   // the second empty line, in a code block
+        #expect(FormattedOutput.markdown(try note.formattedSpans()) == "a\n\n&nbsp;\n\nb\n\n&nbsp;\n\n```\n\n```\n\nc\n")
+    }
+
     @Test func markdownEscapesSyntaxAndFencesCode() throws {
         let spans = [
             FormattedSpan(text: "1. a*b_c [x] <y>\n", utf16Range: 0..<17, marks: [], paragraph: ParagraphAttributes()),

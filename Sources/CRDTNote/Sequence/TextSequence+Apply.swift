@@ -4,10 +4,10 @@ extension TextSequence {
     /// no editor could have written is only found while it is integrated: the ids the set added
     /// are then taken out again (``removeIDs(keeping:replicas:content:)``) and the set refused,
     /// so a refused set still leaves the same elements in the same order. With `recordingPatch`,
-    /// returns how the visible text changed (an empty patch otherwise). `scanBudget` replaces
+    /// returns how the visible text changed (no replacements otherwise). `scanBudget` replaces
     /// ``scanBudget(runs:inserts:)`` (tests use it to reach the all-at-once path).
     @discardableResult
-    mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false, scanBudget: Int? = nil) throws(ChangeSetError) -> TextPatch {
+    mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false, scanBudget: Int? = nil) throws(ChangeSetError) -> [TextReplacement] {
         if (hasCompactedIDs || !set.compacted.isEmpty) && needsRebuilding(set) {
             return try applyRebuilding(set, recordingPatch: recordingPatch)
         }
@@ -51,7 +51,7 @@ extension TextSequence {
         }
         applyDeletions(set.deletes, local: local)
         mergeClocks(of: set, local: local, known: plan.known)
-        return recordingPatch ? patchRecorder.patch : TextPatch()
+        return recordingPatch ? patchRecorder.replacements : []
     }
 
     /// Deletes the ids `deletes` name (replicas mapped through `local`; every id held or

@@ -28,7 +28,7 @@ extension TextSequence {
     /// `apply` for a set that ``needsRebuilding(_:)``: checks the whole set against this document
     /// first (so a refused set changes nothing), then integrates its runs all at once, revived
     /// elements as tombstones, and counts the sender's compacted ids as compacted here.
-    mutating func applyRebuilding(_ set: ChangeSet, recordingPatch: Bool) throws(ChangeSetError) -> TextPatch {
+    mutating func applyRebuilding(_ set: ChangeSet, recordingPatch: Bool) throws(ChangeSetError) -> [TextReplacement] {
         _ = try checkShape(set)
         let saved = self
         var local: [UInt32] = []
@@ -65,7 +65,7 @@ extension TextSequence {
         let held = set.compacted.filter { $0.seq < known[Int($0.replica)] }
         applyDeletions(set.deletes + held, local: local)
         mergeClocks(of: set, local: local, known: known)
-        return recordingPatch ? patchRecorder.patch : TextPatch()
+        return recordingPatch ? patchRecorder.replacements : []
     }
 
     /// `ranges` (a set's compacted ids) with each range that spans a replica's count `known`

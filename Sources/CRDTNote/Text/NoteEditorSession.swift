@@ -16,9 +16,12 @@
 /// ```
 public struct NoteEditorSession: Sendable {
     /// The note as edited so far (save or sync this).
-    public private(set) var note: NoteText
+    public internal(set) var note: NoteText
     /// The selection, held by anchors.
     public private(set) var selection: TextSelection
+    /// Marks toggled at a caret, for the next typed text (see ``toggleMark(_:)``): a mark to
+    /// set, or nil to leave a kind off. Cleared when the selection moves or text is typed.
+    var pendingMarks: [TextMarkKind: TextMark?] = [:]
 
     /// A session editing `note`, with the caret at the start, keeping `undoLimit` undo steps.
     public init(note: NoteText, undoLimit: Int = 100) {
@@ -44,9 +47,27 @@ public struct NoteEditorSession: Sendable {
     /// pasting, dictation: whatever the view reports before changing its text). Records it in the
     /// note and puts the caret after the new text. Throws, changing nothing, when the range does
     /// not fit the note (the view and the note disagree) or the note would grow past its limits.
-    public mutating func userReplaced(utf16Range range: Range<Int>, with text: String) throws(NoteTextError) {
-        try note.replaceUTF16(in: range, with: text)
+    ///
+    /// The view gives the new text the ``typingAttributes()`` it had before the edit; the
+    /// returned changes (none for a note without formatting) are the attributes it must set
+    /// afterwards, e.g. on the paragraph that a deleted newline joined to the one before it.
+    /// A newline typed inside a paragraph gives the new paragraph the same attributes.
+    @discardableResult
+    public mutating func userReplaced(utf16Range range: Range<Int>, with text: String) throws(NoteTextError) -> [TextAttributeChange] {
+        guard !note.formatting.isEmpty || !pendingMarks.isEmpty else {
+            try note.replaceUTF16(in: range, with: text)
+            try caret(after: range, text)
+            return []
+        }
+        let changes = try replaceFormatted(utf16Range: range, with: text)
+        try caret(after: range, text)
+        return changes
+    }
+
+    /// Puts the caret after `text`, typed in place of `range`.
+    private mutating func caret(after range: Range<Int>, _ text: String) throws(NoteTextError) {
         selection = try note.selection(utf16Range: range.lowerBound + text.utf16.count..<range.lowerBound + text.utf16.count)
+        pendingMarks = [:]
     }
 
     /// The user moved the selection (or the caret) to the UTF-16 `range`. A move elsewhere than
@@ -54,6 +75,7 @@ public struct NoteEditorSession: Sendable {
     public mutating func userSelected(utf16Range range: Range<Int>) throws(NoteTextError) {
         if range == selectedUTF16Range { return }
         selection = try note.selection(utf16Range: range)
+        pendingMarks = [:]
         note.endUndoGroup()
     }
 

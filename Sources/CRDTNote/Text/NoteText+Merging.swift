@@ -23,9 +23,10 @@ extension NoteText {
     @discardableResult
     public mutating func apply(_ changes: NoteChanges) throws(ChangeSetError) -> TextPatch {
         if deferred != nil { try buildIndexForMerge() }
-        let patch = try sequence.apply(changes.changeSet, recordingPatch: true)
+        let before = try attributesForMerge { () throws(NoteTextError) in try attributesBeforeChange() }
+        let replacements = try sequence.apply(changes.changeSet, recordingPatch: true)
         observe(changes.changeSet.latestStamps)
-        return patch
+        return try attributesForMerge { () throws(NoteTextError) in try patch(replacing: replacements, attributesBefore: before) }
     }
 
     /// Merges everything `other` knows into this copy (commutative, associative, idempotent).
@@ -53,6 +54,8 @@ extension NoteText {
     @discardableResult
     package mutating func merge(_ other: NoteText, recordingPatch: Bool) throws(ChangeSetError) -> TextPatch {
         if deferred != nil { try buildIndexForMerge() }
+        let before = !recordingPatch ? nil
+            : try attributesForMerge { () throws(NoteTextError) in try attributesBeforeChange(bringing: other.formatting) }
         let theirs: TextSequence
         do {
             theirs = try other.loadedSequence()
@@ -67,11 +70,11 @@ extension NoteText {
             ? other.formatting.namedElements().compactMap { id in theirs.replicaIndex[id.replica].map { ItemRef(replica: $0, seq: id.seq) } }
             : []
         let set = theirs.changes(since: known, receiver: sequence, needed: needed)
-        let patch = try sequence.apply(set, recordingPatch: recordingPatch)
+        let replacements = try sequence.apply(set, recordingPatch: recordingPatch)
         observe(set.latestStamps)
         if other.ledger != nil { mergeLedger(of: other) }
         mergeFormatting(other.formatting)
-        return patch
+        return try attributesForMerge { () throws(NoteTextError) in try patch(replacing: replacements, attributesBefore: before) }
     }
 
     /// A copy of this note with `other` merged in; throws as ``merge(_:)`` does.
@@ -87,6 +90,16 @@ extension NoteText {
             try buildIndex()
         } catch {
             throw ChangeSetError(corruptSnapshot: error)
+        }
+    }
+
+    /// Reads attributes for a merge's patch (the index is built by then, so only a snapshot
+    /// proven corrupt can fail): a failure is the merge's ``ChangeSetError/Code/corruptSnapshot``.
+    private func attributesForMerge<T>(_ read: () throws(NoteTextError) -> T) throws(ChangeSetError) -> T {
+        do {
+            return try read()
+        } catch {
+            throw ChangeSetError(.corruptSnapshot, error.message)
         }
     }
 

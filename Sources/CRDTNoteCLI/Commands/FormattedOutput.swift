@@ -42,7 +42,7 @@ enum FormattedOutput {
         return out + "\""
     }
 
-    /// GitHub-flavored Markdown: a paragraph per line of the note, its attributes as a prefix
+    /// GitHub-flavored Markdown: a paragraph per line of the note (`&nbsp;` for an empty one), its attributes as a prefix
     /// (`> `, `- `, `1. `, `- [ ] `, `- [x] `, `#`s) or a fenced code block; marks as `**`,
     /// `*`, `~~`, backticks, `[..](..)`, `<u>` and `<mark>`; Markdown syntax in the text escaped.
     static func markdown(_ spans: [FormattedSpan]) -> String {
@@ -64,7 +64,9 @@ enum FormattedOutput {
                 fenceOpen = true
                 out += quote + paragraph.pieces.map(\.text).joined() + "\n"
             } else {
-                out += quote + paragraph.prefix + MarkdownInline.render(paragraph.pieces) + "\n"
+                // An empty line of the note stays one: Markdown would fold a blank line away.
+                let body = paragraph.pieces.isEmpty && paragraph.prefix.isEmpty ? "&nbsp;" : MarkdownInline.render(paragraph.pieces)
+                out += quote + paragraph.prefix + body + "\n"
             }
             previous = paragraph
         }

@@ -34,6 +34,24 @@ struct TextViewsGuideTests {
         #expect(selected == 5..<5)
     }
 
+    /// "Formatting: a toolbar and typing attributes".
+    @Test func formatting() throws {
+        var session = NoteEditorSession(note: try NoteText("Buy milk", replica: phoneID), undoLimit: 100)
+        var attributes = [TextAttributes](repeating: TextAttributes(), count: 8)   // the view's, per UTF-16 unit
+        try session.userSelected(utf16Range: 4..<8)
+        let update = try session.toggleMark(.bold)                                  // the Bold button
+        for change in update.patch.attributeChanges {
+            attributes.replaceSubrange(change.utf16Range, with: repeatElement(change.attributes, count: change.utf16Range.count))
+        }
+        try session.userSelected(utf16Range: 8..<8)
+        let typing = try session.typingAttributes()                                 // after bold text: bold
+        _ = try session.setParagraphAttribute(.list(.check))                        // a checklist item
+        #expect(attributes.map { $0.mark(.bold) != nil } == [false, false, false, false, true, true, true, true])
+        #expect(typing.marks == [.bold])
+        #expect(try session.note.formattedSpans().allSatisfy { $0.paragraph.list == .check })
+        #expect(session.canUndo)
+    }
+
     /// "Which way anchors lean".
     @Test func anchors() throws {
         var note = try NoteText("milk", replica: phoneID)
@@ -65,9 +83,9 @@ struct TextViewsGuideTests {
     @Test func everyBlockOfTheGuideIsHere() throws {
         let (missing, checked) = try GuideCodeBlocks.missing(fromGuide: "TEXT-VIEWS.md", in: #filePath)
         for block in missing { Issue.record("TEXT-VIEWS.md block not compiled by this file:\n\(block.joined(separator: "\n"))") }
-        #expect(checked == 3)
+        #expect(checked == 4)
         let guide = try String(contentsOfFile: RepositoryPaths.docs + "/TEXT-VIEWS.md", encoding: .utf8)
-        #expect(guide.components(separatedBy: "<!-- not compiled:").count - 1 == 2)
+        #expect(guide.components(separatedBy: "<!-- not compiled:").count - 1 == 3)
         let readme = try String(contentsOfFile: RepositoryPaths.root + "/README.md", encoding: .utf8)
         let gettingStarted = try String(contentsOfFile: RepositoryPaths.docs + "/GETTING-STARTED.md", encoding: .utf8)
         #expect(readme.contains("Docs/TEXT-VIEWS.md"))

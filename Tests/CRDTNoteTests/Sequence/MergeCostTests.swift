@@ -42,8 +42,8 @@ struct MergeCostTests {
                         #expect(Self.elements(other) == Self.elements(one))
                         #expect(other.string == one.string)
                         #expect(other.invariantViolations().isEmpty, "\(other.invariantViolations().prefix(3))")
-                        #expect(TextPatchReplay.check(patch, from: base.string, to: other.string))
-                        #expect(TextPatchReplay.check(expected, from: base.string, to: one.string))
+                        #expect(TextPatchReplay.check(TextPatch(replacements: patch), from: base.string, to: other.string))
+                        #expect(TextPatchReplay.check(TextPatch(replacements: expected), from: base.string, to: one.string))
                         compared += 1
                     }
                 }

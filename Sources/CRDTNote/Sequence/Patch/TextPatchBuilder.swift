@@ -96,8 +96,8 @@ struct TextPatchBuilder {
         pieces.append(previous)
     }
 
-    /// The patch, without replacements that changed nothing.
-    var patch: TextPatch {
+    /// The replacements, without those that changed nothing.
+    var replacements: [TextReplacement] {
         var replacements: [TextReplacement] = []
         replacements.reserveCapacity(pieces.count)
         for p in pieces where p.removedScalars != 0 || p.textScalars != 0 {
@@ -105,6 +105,6 @@ struct TextPatchBuilder {
                                                 scalarRange: p.scalarStart..<p.scalarStart + p.removedScalars,
                                                 text: String(decoding: buffer[p.text], as: UTF8.self)))
         }
-        return TextPatch(replacements: replacements)
+        return replacements
     }
 }

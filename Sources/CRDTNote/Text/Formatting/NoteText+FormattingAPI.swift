@@ -9,14 +9,14 @@ extension NoteText {
     /// surrogate pair, ``NoteTextError/Code/tooLarge`` past
     /// ``NoteLimits/maximumFormattingOperations`` or for a value over 4,096 UTF-8 bytes.
     public mutating func setMark(_ mark: TextMark, utf16Range range: Range<Int>) throws(NoteTextError) {
-        try addMark(mark.kind.kind, mark.value, utf16Range: range)
+        try addMark(mark.kind, mark.value, utf16Range: range)
     }
 
     /// Removes marks of `kind` from the characters of the UTF-16 range (an operation that wins
     /// over earlier settings there, with the kind's expansion rule: text typed at the end of an
     /// un-bolded stretch stays plain). Throws as ``setMark(_:utf16Range:)``.
     public mutating func removeMark(_ kind: TextMarkKind, utf16Range range: Range<Int>) throws(NoteTextError) {
-        try addMark(kind.kind, nil, utf16Range: range)
+        try addMark(kind, nil, utf16Range: range)
     }
 
     /// Sets `attribute` on every paragraph the UTF-16 range touches (for an empty range, the
@@ -31,7 +31,9 @@ extension NoteText {
         try buildIndexForEdit()
         let operations = try NoteFormatting.setParagraph(attribute, scalars: scalars, in: sequence, stamp: clock.tick(), replica: replica)
         try checkFormattingRoom(operations.count)
+        let undo = paragraphUndoStep(attribute, keys: operations.map(\.key))
         formatting.add(operations)
+        if let undo { undoHistory.recordFormatting(undo) }
     }
 
     /// The visible text cut into stretches of equal marks and paragraph attributes, in order
@@ -55,7 +57,7 @@ extension NoteText {
                 byte += width
             }
             let text = String(decoding: utf8[start..<byte], as: UTF8.self)
-            let marks = TextMarkKind.allCases.compactMap { kind in run.marks[kind.rawValue].map { TextMark(kind: kind, value: $0) } }
+            let marks = TextAttributes(run).marks
             if var last = spans.last, last.marks == marks, last.paragraph == run.paragraph {
                 last.text += text
                 last.utf16Range = last.utf16Range.lowerBound..<utf16 + length
@@ -68,20 +70,22 @@ extension NoteText {
         return spans
     }
 
-    private mutating func addMark(_ kind: MarkKind, _ value: String?, utf16Range range: Range<Int>) throws(NoteTextError) {
+    private mutating func addMark(_ kind: TextMarkKind, _ value: String?, utf16Range range: Range<Int>) throws(NoteTextError) {
         let scalars = try scalarRange(forUTF16: range)
         if let value, value.utf8.count > NoteFormatting.maximumStringBytes {
-            throw NoteTextError(.tooLarge, "a \(kind.name) value of \(value.utf8.count) UTF-8 bytes (at most \(NoteFormatting.maximumStringBytes))")
+            throw NoteTextError(.tooLarge, "a \(kind.rawValue) value of \(value.utf8.count) UTF-8 bytes (at most \(NoteFormatting.maximumStringBytes))")
         }
         guard !scalars.isEmpty else { return }
         try checkFormattingRoom(1)
+        let undo = try markUndoStep(kind, scalars: scalars)
         try buildIndexForEdit()
-        if let operation = try NoteFormatting.mark(kind, value, scalars: scalars, in: sequence, stamp: clock.tick(), replica: replica) {
+        if let operation = try NoteFormatting.mark(kind.kind, value, scalars: scalars, in: sequence, stamp: clock.tick(), replica: replica) {
             formatting.add(operation)
+            if let undo { undoHistory.recordFormatting(undo) }
         }
     }
 
-    private func checkFormattingRoom(_ adding: Int) throws(NoteTextError) {
+    func checkFormattingRoom(_ adding: Int) throws(NoteTextError) {
         let limit = NoteLimits.default.maximumFormattingOperations
         guard formatting.operationCount + adding <= limit else {
             throw NoteTextError(.tooLarge, "the note would have more than \(limit) formatting operations")

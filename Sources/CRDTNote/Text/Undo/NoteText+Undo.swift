@@ -30,7 +30,10 @@ extension NoteText {
     /// Reverses this device's latest undo step, as a new edit that syncs and merges like any
     /// other: text this device inserted in the step and that still exists is deleted (by id,
     /// wherever it is now); text it deleted comes back as new characters where it was. Steps that
-    /// other devices' edits left nothing to change in are skipped.
+    /// other devices' edits left nothing to change in are skipped. A formatting command
+    /// (``setMark(_:utf16Range:)``, ``removeMark(_:utf16Range:)``,
+    /// ``setParagraphAttribute(_:utf16Range:)``) is a step of its own: undoing it sets back, as
+    /// new operations, the values its characters and paragraphs had before.
     ///
     /// Returns how the text changed (to apply to a text view), or nil when there was nothing to
     /// undo. Throws ``NoteTextError/Code/tooLarge``, changing nothing, when bringing text back would
@@ -50,9 +53,16 @@ extension NoteText {
     /// Performs the next undo (or redo) step that changes something.
     private mutating func performHistoryStep(redo: Bool) throws(NoteTextError) -> TextPatch? {
         while let step = undoHistory.next(redo: redo) {
+            if let formattingStep = step.formatting {
+                let before = try scalarAttributes()
+                let inverse = try perform(formattingStep)
+                undoHistory.performed(redo: redo, inverse: HistoryStep(formatting: inverse))
+                if inverse.isEmpty { continue }
+                return try patch(replacing: [], attributesBefore: before)
+            }
             var bytes = 0
             var scalars = 0
-            for piece in step.restorations {
+            for piece in step.text.restorations {
                 bytes += piece.bytes.count
                 scalars += piece.scalars
             }
@@ -61,13 +71,14 @@ extension NoteText {
             if let problem = capacityProblem(adding: bytes, scalars: scalars) { throw problem }
             let local = localIndex()
             let firstSeq = sequence.nextSeq[Int(local)]
+            let before = try attributesBeforeChange()
             var patch = TextPatchBuilder()
-            let inverse = sequence.perform(step, replica: local, restored: &undoHistory.restored, patch: &patch)
-            undoHistory.performed(redo: redo, inverse: inverse)
+            let inverse = sequence.perform(step.text, replica: local, restored: &undoHistory.restored, patch: &patch)
+            undoHistory.performed(redo: redo, inverse: HistoryStep(text: inverse))
             if inverse.isEmpty { continue }
             let stamp = clock.tick()
             sequence.noteStamp(stamp, replica: local, firstInsertedSeq: scalars > 0 ? firstSeq : nil)
-            return patch.patch
+            return try self.patch(replacing: patch.replacements, attributesBefore: before)
         }
         return nil
     }

@@ -137,7 +137,7 @@ struct UndoHistory: Sendable {
             return
         }
         flushFront()
-        undoStack.modifyLast { $0.addRestoration(stretch, on: side) }
+        undoStack.modifyLast { $0.text.addRestoration(stretch, on: side) }
         // The deletion's next stretch follows this one in the text.
         deletionSide = .back
     }
@@ -168,8 +168,8 @@ struct UndoHistory: Sendable {
         flushFront()
         let more = frontStretches.more
         undoStack.modifyLast { step in
-            for stretch in more.reversed() { step.addRestoration(stretch, on: .front) }
-            step.addRestoration(firstStretch, on: .front)
+            for stretch in more.reversed() { step.text.addRestoration(stretch, on: .front) }
+            step.text.addRestoration(firstStretch, on: .front)
         }
     }
 
@@ -178,7 +178,7 @@ struct UndoHistory: Sendable {
         flushTyped()
         let seqs = firstSeq..<sequence.nextSeq[Int(local)]
         let empty = undoStack.modifyLast { step -> Bool in
-            step.addDeletion(seqs)
+            step.text.addDeletion(seqs)
             return step.isEmpty
         }
         if empty { undoStack.removeLast() }
@@ -193,14 +193,24 @@ struct UndoHistory: Sendable {
         if !redoStack.isEmpty { redoStack.removeAll() }
     }
 
+    /// Records a formatting command as a step of its own (`step` restores what it changed).
+    mutating func recordFormatting(_ step: FormattingUndoStep) {
+        guard limit > 0, !step.isEmpty else { return }
+        flushTyped()
+        if undoStack.lastIsEmpty { undoStack.removeLast() }
+        undoStack.push(HistoryStep(formatting: step), limit: limit)
+        if !redoStack.isEmpty { redoStack.removeAll() }
+        group = .closed
+    }
+
     // MARK: Undo and redo
 
     /// The step ``NoteText/undo()`` (or, with `redo`, ``NoteText/redo()``) would perform next.
-    func next(redo: Bool) -> UndoStep? {
+    func next(redo: Bool) -> HistoryStep? {
         if redo { return redoStack.last }
         guard var step = undoStack.last else { return nil }
-        if let pending = pendingFront { step.addFrontPiece(pending) }
-        if let pending = pendingTyped { step.addDeletion(pending) }
+        if let pending = pendingFront { step.text.addFrontPiece(pending) }
+        if let pending = pendingTyped { step.text.addDeletion(pending) }
         return step
     }
 
@@ -209,18 +219,18 @@ struct UndoHistory: Sendable {
         flushFront()
         guard let pending = pendingTyped else { return }
         pendingTyped = nil
-        undoStack.modifyLast { $0.addDeletion(pending) }
+        undoStack.modifyLast { $0.text.addDeletion(pending) }
     }
 
     private mutating func flushFront() {
         guard let pending = pendingFront else { return }
         pendingFront = nil
-        undoStack.modifyLast { $0.addFrontPiece(pending) }
+        undoStack.modifyLast { $0.text.addFrontPiece(pending) }
     }
 
     /// Removes the step returned by ``next(redo:)`` and, unless it changed nothing, pushes its
     /// inverse on the other stack.
-    mutating func performed(redo: Bool, inverse: UndoStep) {
+    mutating func performed(redo: Bool, inverse: HistoryStep) {
         flushTyped()
         group = .closed
         if redo { redoStack.removeLast() } else { undoStack.removeLast() }

@@ -7,7 +7,7 @@
 struct UndoStepStack: Sendable {
     /// The ring: the oldest step at `start`, the others after it (wrapping around); slots beyond
     /// the `count` steps hold the storage of steps removed earlier.
-    private var slots: [UndoStep] = []
+    private var slots: [HistoryStep] = []
     private var start = 0
     /// Number of steps on the stack.
     private(set) var count = 0
@@ -16,7 +16,7 @@ struct UndoStepStack: Sendable {
 
     var isEmpty: Bool { count == 0 }
     /// The newest step.
-    var last: UndoStep? { count == 0 ? nil : slots[slotIndex(count - 1)] }
+    var last: HistoryStep? { count == 0 ? nil : slots[slotIndex(count - 1)] }
     /// Whether there is a newest step and it reverses nothing.
     var lastIsEmpty: Bool { count > 0 && slots[slotIndex(count - 1)].isEmpty }
 
@@ -28,7 +28,7 @@ struct UndoStepStack: Sendable {
     }
 
     /// Pushes `step`, then keeps the newest `limit`.
-    mutating func push(_ step: UndoStep, limit: Int) {
+    mutating func push(_ step: HistoryStep, limit: Int) {
         pushSlot(limit: limit) { $0 = step }
     }
 
@@ -40,7 +40,7 @@ struct UndoStepStack: Sendable {
     /// Takes a slot for a new newest step (the oldest step's when `limit` are kept already) and
     /// lets `fill` set it.
     @inline(__always)
-    private mutating func pushSlot(limit: Int, fill: (inout UndoStep) -> Void) {
+    private mutating func pushSlot(limit: Int, fill: (inout HistoryStep) -> Void) {
         guard limit > 0 else { removeAll(); return }
         // At most `limit` slots (``trim(to:)``), so a full stack has every slot in use.
         if count >= limit {
@@ -51,7 +51,7 @@ struct UndoStepStack: Sendable {
         }
         if count == slots.count {
             if start != 0 { linearize() }
-            slots.append(UndoStep())
+            slots.append(HistoryStep())
         }
         count += 1
         fill(&slots[slotIndex(count - 1)])
@@ -89,7 +89,7 @@ struct UndoStepStack: Sendable {
 
     /// Changes the newest step in place (the stack must not be empty).
     @inline(__always)
-    mutating func modifyLast<R>(_ body: (inout UndoStep) -> R) -> R {
+    mutating func modifyLast<R>(_ body: (inout HistoryStep) -> R) -> R {
         body(&slots[slotIndex(count - 1)])
     }
 }
