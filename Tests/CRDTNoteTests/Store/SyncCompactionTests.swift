@@ -334,4 +334,45 @@ import CRDTNoteToolSupport
         try await Self.syncAll(devices, times: 2, time: device.time)
         #expect(try more.problems(devices) == [])
     }
+
+    // MARK: formatting the library does not hold
+
+    /// A note whose record carries formatting (written by a device that formats) is never
+    /// compacted by library devices, which keep that field without decoding it and so cannot
+    /// tell which tombstones it names (Docs/FORMAT.md §10.6); the formatting survives.
+    @Test func notesWithFormattingTheLibraryDoesNotHoldAreNotCompacted() async throws {
+        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        let (db, store) = await Self.database(time)
+        let devices = try (1...2).map { try Device(store, replica: UInt64($0), time: time) }
+        try await Self.syncAll(devices, times: 2, time: time)
+        var work = Workload(seed: 3)
+        try devices[0].library.create(work.note, text: "Todo\n")
+        try await Self.syncAll(devices, time: time)
+        let stored = try await Self.record(db, work.note)
+        var formatted = try NoteRecord(stored).read(as: .test(9)).note
+        try formatted.setMark(.bold, utf16Range: 0..<4)
+        let record = try NoteRecord(stored).writing(formatted).record
+        _ = try #require(try await db.modifyRecords(saving: [record], deleting: [], in: Self.zone).saveResults[record.recordName]).get()
+        try await Self.syncAll(devices, time: time)
+
+        for round in 0..<150 {
+            let i = round % 2
+            try work.edit(devices[i], name: "d\(i)f")
+            time.advance(by: 30_000)
+            try await devices[i].engine.sync()
+        }
+        try await Self.syncAll(devices, times: 3, time: time)
+        for device in devices {
+            let note = try device.library.note(work.note)
+            #expect(!note.isCompacted)
+            #expect(note.ledger?.proposed.isEmpty ?? true)
+        }
+        // The mark stays (its text, the first line, may have been deleted by the workload).
+        let final = try await Self.record(db, work.note)
+        let reading = try NoteRecord(final).read(as: .test(10))
+        #expect(NoteRecord(final).hasFormatting)
+        #expect(reading.formattingError == nil)
+        #expect(!reading.note.formatting.isEmpty)
+        #expect(try work.problems(devices) == [])
+    }
 }
