@@ -35,32 +35,89 @@ extension AttributeScopes {
         public let foundation: FoundationAttributes
 
         /// Bold text (`true`).
-        public enum BoldAttribute: AttributedStringKey { public typealias Value = Bool; public static let name = "crdtnote.bold" }
+        public enum BoldAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = Bool
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.bold"
+        }
         /// Italic text (`true`).
-        public enum ItalicAttribute: AttributedStringKey { public typealias Value = Bool; public static let name = "crdtnote.italic" }
+        public enum ItalicAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = Bool
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.italic"
+        }
         /// Underlined text (`true`).
-        public enum UnderlineAttribute: AttributedStringKey { public typealias Value = Bool; public static let name = "crdtnote.underline" }
+        public enum UnderlineAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = Bool
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.underline"
+        }
         /// Struck-through text (`true`).
         public enum StrikethroughAttribute: AttributedStringKey {
+            /// The attribute's value type.
             public typealias Value = Bool
+            /// The key's name in an `AttributedString`.
             public static let name = "crdtnote.strikethrough"
         }
         /// Inline code (`true`).
-        public enum CodeAttribute: AttributedStringKey { public typealias Value = Bool; public static let name = "crdtnote.code" }
+        public enum CodeAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = Bool
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.code"
+        }
         /// A highlight colour.
-        public enum HighlightAttribute: AttributedStringKey { public typealias Value = String; public static let name = "crdtnote.highlight" }
+        public enum HighlightAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = String
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.highlight"
+        }
         /// A link's URL string.
-        public enum LinkURLStringAttribute: AttributedStringKey { public typealias Value = String; public static let name = "crdtnote.link" }
+        public enum LinkURLStringAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = String
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.link"
+        }
         /// A heading level 1–6.
-        public enum HeadingAttribute: AttributedStringKey { public typealias Value = Int; public static let name = "crdtnote.heading" }
+        public enum HeadingAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = Int
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.heading"
+        }
         /// A list kind.
-        public enum ListAttribute: AttributedStringKey { public typealias Value = ParagraphList; public static let name = "crdtnote.list" }
+        public enum ListAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = ParagraphList
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.list"
+        }
         /// A checked checklist item (`true`).
-        public enum CheckedAttribute: AttributedStringKey { public typealias Value = Bool; public static let name = "crdtnote.checked" }
+        public enum CheckedAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = Bool
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.checked"
+        }
         /// A block quote (`true`).
-        public enum QuoteAttribute: AttributedStringKey { public typealias Value = Bool; public static let name = "crdtnote.quote" }
+        public enum QuoteAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = Bool
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.quote"
+        }
         /// A code block (`true`).
-        public enum CodeBlockAttribute: AttributedStringKey { public typealias Value = Bool; public static let name = "crdtnote.codeblock" }
+        public enum CodeBlockAttribute: AttributedStringKey {
+            /// The attribute's value type.
+            public typealias Value = Bool
+            /// The key's name in an `AttributedString`.
+            public static let name = "crdtnote.codeblock"
+        }
     }
 
     /// crdtnote's attributes: `text.crdtnote.bold`, `run.crdtnote.heading`.
