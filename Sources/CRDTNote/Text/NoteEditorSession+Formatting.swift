@@ -19,9 +19,9 @@ extension NoteEditorSession {
             pendingMarks[mark.kind] = .some(current == mark ? nil : mark)
             return EditorUpdate(patch: TextPatch(), selectedUTF16Range: range)
         }
-        let before = try note.scalarAttributes()
+        let before = try note.attributeRuns()
         let scalars = try note.scalarRange(forUTF16: range)
-        if before[scalars].allSatisfy({ $0.mark(mark.kind) == mark }) {
+        if before.allSatisfy(in: scalars, { $0.mark(mark.kind) == mark }) {
             try note.removeMark(mark.kind, utf16Range: range)
         } else {
             try note.setMark(mark, utf16Range: range)
@@ -34,7 +34,7 @@ extension NoteEditorSession {
     /// Throws as ``NoteText/setParagraphAttribute(_:utf16Range:)``.
     public mutating func setParagraphAttribute(_ attribute: ParagraphAttribute) throws(NoteTextError) -> EditorUpdate {
         let range = selectedUTF16Range
-        let before = try note.scalarAttributes()
+        let before = try note.attributeRuns()
         try note.setParagraphAttribute(attribute, utf16Range: range)
         return EditorUpdate(patch: try note.patch(replacing: [], attributesBefore: before), selectedUTF16Range: range)
     }
@@ -43,7 +43,7 @@ extension NoteEditorSession {
     /// caret: the attribute changes are computed against the view's text, whose new text
     /// carries the typing attributes.
     mutating func replaceFormatted(utf16Range range: Range<Int>, with text: String) throws(NoteTextError) -> [TextAttributeChange] {
-        let before = try note.scalarAttributes()
+        let before = try note.attributeRuns()
         let typed = try typingAttributes(replacing: range)
         let scalars = try note.scalarRange(forUTF16: range)
         // Checked before the edit, so a refused edit changes nothing. (Typed newlines copy their
@@ -67,7 +67,7 @@ extension NoteEditorSession {
             probe.undoLimit = 0
             let at = try probe.scalarRange(forUTF16: range).lowerBound
             try probe.replaceUTF16(in: range, with: "x")
-            attributes = try probe.scalarAttributes()[at]
+            attributes = try probe.attributeRuns().attributes(atScalar: at)
         }
         var marks = attributes.marks.filter { pendingMarks[$0.kind] == nil }
         for case let mark? in pendingMarks.values { marks.append(mark) }

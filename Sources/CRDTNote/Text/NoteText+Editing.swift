@@ -69,7 +69,11 @@ extension NoteText {
         }
         undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
         // The deletion hands the text it removes to the history from its own walk of the tree.
-        sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &undoHistory)
+        // (Moved out for the call: `sequence` is observed, so changing it accesses the note.)
+        var history = UndoHistory()
+        swap(&history, &undoHistory)
+        sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &history)
+        swap(&history, &undoHistory)
         undoHistory.didReplace(range, marks: undoMarks(local))
         if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
     }
@@ -208,7 +212,10 @@ extension NoteText {
             let deletion = edit.offset..<edit.offset + edit.deleteCount
             if recording && !deletion.isEmpty {
                 undoHistory.beginDeletion(on: .apart)
-                sequence.deleteLocal(deletion, recording: &undoHistory)
+                var history = UndoHistory()
+                swap(&history, &undoHistory)
+                sequence.deleteLocal(deletion, recording: &history)
+                swap(&history, &undoHistory)
                 undoHistory.endDeletion()
             } else {
                 sequence.deleteLocal(deletion)

@@ -25,7 +25,9 @@ public struct NoteText: Sendable {
     /// The CRDT index; empty while `deferred` is set. Every mutating entry point calls
     /// ``buildIndex()`` before touching it; reads of a note that may still be deferred go
     /// through ``loadedSequence()`` or the prologue's facts (``scalarCount``, ``version``...).
-    @usableFromInline var sequence: TextSequence
+    @usableFromInline var sequence: TextSequence {
+        didSet { if attributeCache != nil { resetAttributeCache() } }
+    }
     /// Set for a note loaded from a snapshot whose index has not been built in this copy yet.
     /// `@usableFromInline` (like the counts it answers) so the count getters stay inlinable
     /// into other modules: a getter call copies the note's fields (see ``TextSequence``).
@@ -48,7 +50,12 @@ public struct NoteText: Sendable {
     var maximumElements = NoteLimits.default.maximumElements
     /// The note's formatting operations (Docs/FORMAT.md §10); empty for a plain note. Merged
     /// with the text, stored beside the payload (the record's `formatting` field), not in it.
-    var formatting = NoteFormatting()
+    var formatting = NoteFormatting() {
+        didSet { resetAttributeCache() }
+    }
+    /// The formatted text's attributes index, filled on reading (``attributeRuns()``); nil
+    /// exactly when ``formatting`` is empty, so plain notes pay one comparison per edit.
+    var attributeCache: AttributeCache?
 
     /// An empty note edited as `replica`.
     public init(replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) {

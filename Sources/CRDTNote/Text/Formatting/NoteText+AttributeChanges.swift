@@ -1,53 +1,36 @@
 extension NoteText {
-    /// The attributes of every visible scalar, in order. O(n) in the elements ever inserted
-    /// plus the elements the operations cover (the reference resolution).
+    /// The attributes of every visible scalar, in order (the reference form a few commands
+    /// read): the attributes index expanded, O(n).
     ///
     /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built.
     func scalarAttributes() throws(NoteTextError) -> [TextAttributes] {
-        if formatting.isEmpty { return Array(repeating: TextAttributes(), count: scalarCount) }
-        var out: [TextAttributes] = []
-        out.reserveCapacity(scalarCount)
-        for run in try formatting.attributes(of: self) {
-            out += repeatElement(TextAttributes(run), count: run.scalars.count)
-        }
-        return out
+        try attributeRuns().perScalar()
     }
 
     /// The attributes before a change, for ``patch(replacing:attributesBefore:inserted:)``: nil
     /// when the note has no formatting and the change brings none (`incoming`), so plain notes
-    /// pay nothing.
-    func attributesBeforeChange(bringing incoming: NoteFormatting = NoteFormatting()) throws(NoteTextError) -> [TextAttributes]? {
-        formatting.isEmpty && incoming.isEmpty ? nil : try scalarAttributes()
+    /// pay nothing. From the attributes index: no work when the note was read since it last
+    /// changed (a text view's note always was).
+    func attributesBeforeChange(bringing incoming: NoteFormatting = NoteFormatting()) throws(NoteTextError) -> AttributeRuns? {
+        formatting.isEmpty && incoming.isEmpty ? nil : try attributeRuns()
     }
 
     /// A patch of `replacements` with the attribute changes that take a view from `before`
     /// (the attributes of the text before them; nil: the note had no formatting and has none
     /// now) to this note's attributes. Text the replacements inserted is taken to carry
     /// `inserted` in the view (no attributes, or the typing attributes the view gave it).
-    func patch(replacing replacements: [TextReplacement], attributesBefore before: [TextAttributes]?,
+    /// O(r) in the attribute runs per replacement, plus the resolution of the new attributes
+    /// (which fills the index for the next change).
+    func patch(replacing replacements: [TextReplacement], attributesBefore before: AttributeRuns?,
                inserted: TextAttributes = TextAttributes()) throws(NoteTextError) -> TextPatch {
         guard let before else { return TextPatch(replacements: replacements) }
-        var view = before
+        var view = ViewRuns(before)
         for replacement in replacements {
-            let count = replacement.text.unicodeScalars.count
-            view.replaceSubrange(replacement.scalarRange, with: repeatElement(inserted, count: count))
+            view.replace(replacement.scalarRange, inserted: replacement.text.unicodeScalars.count, carrying: inserted)
         }
-        let after = try scalarAttributes()
-        guard view.count == after.count else {
-            throw NoteTextError(.corruptSnapshot, "the patch gives \(view.count) scalars, the text holds \(after.count)")
-        }
-        var changes: [TextAttributeChange] = []
-        var utf16 = 0
-        for (i, scalar) in string.unicodeScalars.enumerated() {
-            let width = scalar.utf16.count
-            defer { utf16 += width }
-            guard view[i] != after[i] else { continue }
-            if let last = changes.last, last.scalarRange.upperBound == i, last.attributes == after[i] {
-                changes[changes.count - 1].scalarRange = last.scalarRange.lowerBound..<i + 1
-                changes[changes.count - 1].utf16Range = last.utf16Range.lowerBound..<utf16 + width
-            } else {
-                changes.append(TextAttributeChange(utf16Range: utf16..<utf16 + width, scalarRange: i..<i + 1, attributes: after[i]))
-            }
+        let after = try attributeRuns()
+        guard let changes = after.changes(from: view, in: try indexForReading()) else {
+            throw NoteTextError(.corruptSnapshot, "the patch gives \(view.scalarCount) scalars, the text holds \(after.scalarCount)")
         }
         return TextPatch(replacements: replacements, attributeChanges: changes)
     }

@@ -42,32 +42,38 @@ extension NoteText {
     ///
     /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's runs are corrupt.
     public func formattedSpans() throws(NoteTextError) -> [FormattedSpan] {
+        let runs = try attributeRuns()
         let utf8 = Array(string.utf8)
         var spans: [FormattedSpan] = []
+        spans.reserveCapacity(runs.count)
         var byte = 0
-        var utf16 = 0
-        for run in try formatting.attributes(of: self) {
-            // The run's bytes and UTF-16 length, from its scalar count.
+        for i in 0..<runs.count {
+            // The run's bytes, from its scalar count.
             let start = byte
-            var length = 0
-            for _ in 0..<run.scalars.count {
+            for _ in runs.scalars(ofRun: i) {
                 let lead = utf8[byte]
-                let width = lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
-                length += width == 4 ? 2 : 1
-                byte += width
+                byte += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
             }
-            let text = String(decoding: utf8[start..<byte], as: UTF8.self)
-            let marks = TextAttributes(run).marks
-            if var last = spans.last, last.marks == marks, last.paragraph == run.paragraph {
-                last.text += text
-                last.utf16Range = last.utf16Range.lowerBound..<utf16 + length
-                spans[spans.count - 1] = last
-            } else {
-                spans.append(FormattedSpan(text: text, utf16Range: utf16..<utf16 + length, marks: marks, paragraph: run.paragraph))
-            }
-            utf16 += length
+            let attributes = runs.attributes[i]
+            spans.append(FormattedSpan(text: String(decoding: utf8[start..<byte], as: UTF8.self), utf16Range: runs.utf16(ofRun: i),
+                                       marks: attributes.marks, paragraph: attributes.paragraph))
         }
         return spans
+    }
+
+    /// The attributes of the character at UTF-16 offset `offset` (`0..<utf16Count`): its marks
+    /// and its paragraph's attributes. From the note's attributes index: O(log r) for r
+    /// stretches of equal attributes once the note has been read since its last change (the
+    /// first read after a change resolves the whole note, as ``formattedSpans()`` does).
+    ///
+    /// Throws ``NoteTextError/Code/outOfBounds`` when `offset` is outside the text, and
+    /// ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's runs are corrupt.
+    public func attributes(atUTF16 offset: Int) throws(NoteTextError) -> TextAttributes {
+        guard offset >= 0, offset < utf16Count else {
+            throw NoteTextError(.outOfBounds, "UTF-16 offset \(offset) is outside the text (0..<\(utf16Count))")
+        }
+        let runs = try attributeRuns()
+        return runs.attributes.isEmpty ? TextAttributes() : runs.attributes[runs.run(atUTF16: offset)]
     }
 
     private mutating func addMark(_ kind: TextMarkKind, _ value: String?, utf16Range range: Range<Int>) throws(NoteTextError) {

@@ -54,7 +54,7 @@ extension NoteText {
     private mutating func performHistoryStep(redo: Bool) throws(NoteTextError) -> TextPatch? {
         while let step = undoHistory.next(redo: redo) {
             if let formattingStep = step.formatting {
-                let before = try scalarAttributes()
+                let before = try attributeRuns()
                 let inverse = try perform(formattingStep)
                 undoHistory.performed(redo: redo, inverse: HistoryStep(formatting: inverse))
                 if inverse.isEmpty { continue }
@@ -73,7 +73,10 @@ extension NoteText {
             let firstSeq = sequence.nextSeq[Int(local)]
             let before = try attributesBeforeChange()
             var patch = TextPatchBuilder()
-            let inverse = sequence.perform(step.text, replica: local, restored: &undoHistory.restored, patch: &patch)
+            var restored = RestoredIDs()
+            swap(&restored, &undoHistory.restored)
+            let inverse = sequence.perform(step.text, replica: local, restored: &restored, patch: &patch)
+            swap(&restored, &undoHistory.restored)
             undoHistory.performed(redo: redo, inverse: HistoryStep(text: inverse))
             if inverse.isEmpty { continue }
             let stamp = clock.tick()

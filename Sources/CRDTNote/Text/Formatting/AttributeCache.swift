@@ -1,0 +1,60 @@
+import Foundation
+
+/// A formatted note's ``AttributeRuns``, built on the first read after a change and kept until
+/// the next: copies of a note share it until one of them changes (then that copy gets a fresh
+/// one), so a read through any copy fills it for all of them. Thread-safe: reads of a shared
+/// note from several threads build it once.
+final class AttributeCache: @unchecked Sendable {
+    private let lock = NSLock()
+    private var runs: AttributeRuns?
+
+    /// The cached runs, built by `build` (under the lock) when there are none.
+    func runs(orBuild build: () throws(NoteTextError) -> AttributeRuns) throws(NoteTextError) -> AttributeRuns {
+        lock.lock()
+        defer { lock.unlock() }
+        if let runs { return runs }
+        let built = try build()
+        runs = built
+        return built
+    }
+
+    /// Stores `runs` (what a mutating command computed anyway).
+    func store(_ runs: AttributeRuns) {
+        lock.lock()
+        defer { lock.unlock() }
+        self.runs = runs
+    }
+
+    /// Forgets the runs; only for a cache no other copy holds.
+    func clear() {
+        lock.lock()
+        defer { lock.unlock() }
+        runs = nil
+    }
+}
+
+extension NoteText {
+    /// After the text or the formatting changed: a note without formatting has no cache; a
+    /// formatted one gets an empty cache (its own, when copies shared the old one).
+    @inline(never)
+    mutating func resetAttributeCache() {
+        if formatting.isEmpty {
+            attributeCache = nil
+        } else if attributeCache != nil, isKnownUniquelyReferenced(&attributeCache) {
+            attributeCache?.clear()
+        } else {
+            attributeCache = AttributeCache()
+        }
+    }
+
+    /// The attributes index of the visible text: from the cache when nothing changed since it
+    /// was filled, else resolved (O(n) in the elements ever inserted plus what the operations
+    /// cover) and cached.
+    ///
+    /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built.
+    func attributeRuns() throws(NoteTextError) -> AttributeRuns {
+        let sequence = try indexForReading()
+        guard let attributeCache, !formatting.isEmpty else { return AttributeRuns(plain: sequence) }
+        return try attributeCache.runs { () throws(NoteTextError) in AttributeRuns(try formatting.attributes(of: self), in: sequence) }
+    }
+}

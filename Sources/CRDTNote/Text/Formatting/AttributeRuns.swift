@@ -1,0 +1,93 @@
+/// A note's resolved attributes as maximal runs of visible text with equal ``TextAttributes``,
+/// with each run's start in Unicode scalars and in UTF-16 code units: the attributes index.
+/// Reading the attributes at a position is a binary search, O(log r) for r runs; a patch's
+/// attribute changes are a walk over two run lists, O(r). Built from the resolution
+/// (``NoteFormatting/attributes(of:)``) and kept by ``AttributeCache`` until the note's text or
+/// formatting changes.
+struct AttributeRuns: Sendable, Equatable {
+    /// Where each run starts, in scalars (ascending; the first is 0). Empty for an empty note.
+    private(set) var scalarStarts: [Int] = []
+    /// Where each run starts, in UTF-16 code units.
+    private(set) var utf16Starts: [Int] = []
+    /// Each run's attributes; neighbours differ.
+    private(set) var attributes: [TextAttributes] = []
+    /// The visible text's length in scalars and in UTF-16 code units.
+    private(set) var scalarCount = 0
+    private(set) var utf16Count = 0
+
+    /// The index of `sequence`'s resolved `runs` (from ``NoteFormatting/attributes(of:)``),
+    /// neighbours with equal public attributes joined.
+    init(_ runs: [FormattedRun], in sequence: TextSequence) {
+        scalarCount = sequence.scalarCount
+        utf16Count = sequence.utf16Count
+        for run in runs where !run.scalars.isEmpty {
+            let value = TextAttributes(run)
+            if value == attributes.last { continue }
+            scalarStarts.append(run.scalars.lowerBound)
+            utf16Starts.append(sequence.utf16Offset(ofScalar: run.scalars.lowerBound))
+            attributes.append(value)
+        }
+    }
+
+    /// One run of plain body text over the whole of `sequence` (a note without formatting).
+    init(plain sequence: TextSequence) {
+        scalarCount = sequence.scalarCount
+        utf16Count = sequence.utf16Count
+        if scalarCount > 0 {
+            scalarStarts = [0]
+            utf16Starts = [0]
+            attributes = [TextAttributes()]
+        }
+    }
+
+    var count: Int { attributes.count }
+
+    /// The scalars of run `i`.
+    func scalars(ofRun i: Int) -> Range<Int> {
+        scalarStarts[i]..<(i + 1 < count ? scalarStarts[i + 1] : scalarCount)
+    }
+
+    /// The UTF-16 code units of run `i`.
+    func utf16(ofRun i: Int) -> Range<Int> {
+        utf16Starts[i]..<(i + 1 < count ? utf16Starts[i + 1] : utf16Count)
+    }
+
+    /// The run holding scalar `k` (`0 <= k < scalarCount`).
+    func run(atScalar k: Int) -> Int { Self.last(in: scalarStarts, notAbove: k) }
+
+    /// The run holding UTF-16 offset `k` (`0 <= k < utf16Count`).
+    func run(atUTF16 k: Int) -> Int { Self.last(in: utf16Starts, notAbove: k) }
+
+    /// Per visible scalar, its attributes (the reference form some commands still read).
+    func perScalar() -> [TextAttributes] {
+        var out: [TextAttributes] = []
+        out.reserveCapacity(scalarCount)
+        for i in 0..<count { out += repeatElement(attributes[i], count: scalars(ofRun: i).count) }
+        return out
+    }
+
+    /// The index of the last element of the ascending `starts` that is at most `k`.
+    private static func last(in starts: [Int], notAbove k: Int) -> Int {
+        var lo = 0, hi = starts.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if starts[mid] <= k { lo = mid + 1 } else { hi = mid }
+        }
+        return Swift.max(0, lo - 1)
+    }
+}
+
+extension AttributeRuns {
+    /// The attributes of visible scalar `k` (`0 <= k < scalarCount`): O(log r).
+    func attributes(atScalar k: Int) -> TextAttributes {
+        attributes.isEmpty ? TextAttributes() : attributes[run(atScalar: k)]
+    }
+
+    /// Whether every scalar of the non-empty `range` has attributes satisfying `predicate`
+    /// (true for an empty range): one test per run the range touches.
+    func allSatisfy(in range: Range<Int>, _ predicate: (TextAttributes) -> Bool) -> Bool {
+        guard !range.isEmpty else { return true }
+        for i in run(atScalar: range.lowerBound)...run(atScalar: range.upperBound - 1) where !predicate(attributes[i]) { return false }
+        return true
+    }
+}
