@@ -1,3 +1,4 @@
+import Foundation
 import CRDTNote
 import CRDTNoteSupport
 import CRDTNoteToolSupport
@@ -6,8 +7,10 @@ import CRDTNoteToolSupport
 /// "Formatting"). Notes of 100 KB and 1 MB (lines of words, 2,000 scattered one-character edits)
 /// carrying one mark per 200 characters on average (random kinds, ranges of 1–40 characters, one
 /// in three a removal) and a paragraph attribute on every tenth line. Per note: the time to read
-/// every character's attributes (`formattedSpans()`, what an `AttributedString` is built from),
-/// and to merge 100 formatting operations made on another copy.
+/// every character's attributes (`formattedSpans()`, resolved afresh), to build an
+/// `AttributedString` of a copy that has not been read yet, to read the attributes at one
+/// position from a note that has been read (its attributes index is built), and to merge 100
+/// formatting operations made on another copy into a note a view shows (the patch recorded).
 struct FormattingResult {
     struct Case {
         var label: String
@@ -15,6 +18,8 @@ struct FormattingResult {
         var operations: Int
         var spansMs: Double
         var spans: Int
+        var attributedStringMs: Double
+        var lookupNs: Double
         var mergeMs: Double
     }
 
@@ -26,7 +31,8 @@ struct FormattingResult {
         .object(JSONObject(cases.map { c in
             (c.label, .object([
                 "scalars": .int(c.scalars), "formatting_operations": .int(c.operations),
-                "spans_ms": .double(c.spansMs), "spans": .int(c.spans), "merge_100_operations_ms": .double(c.mergeMs),
+                "spans_ms": .double(c.spansMs), "spans": .int(c.spans), "attributed_string_ms": .double(c.attributedStringMs),
+                "attributes_at_position_ns": .double(c.lookupNs), "merge_100_operations_ms": .double(c.mergeMs),
             ]))
         } + [("runs", .int(runs)), ("correct", .bool(correct))]))
     }
@@ -34,7 +40,8 @@ struct FormattingResult {
     var lines: [String] {
         cases.map { c in
             "\(c.label): \(Format.count(c.scalars)) scalars, \(Format.count(c.operations)) formatting operations; "
-                + "formattedSpans \(Format.ms(c.spansMs)) (\(Format.count(c.spans)) spans), merging 100 operations \(Format.ms(c.mergeMs))"
+                + "formattedSpans \(Format.ms(c.spansMs)) (\(Format.count(c.spans)) spans), AttributedString \(Format.ms(c.attributedStringMs)), "
+                + "attributes at a position \(String(format: "%.0f", c.lookupNs)) ns, merging 100 operations \(Format.ms(c.mergeMs))"
         } + ["medians of \(runs) runs" + (correct ? "" : "; COPIES DIFFER AFTER THE MERGE")]
     }
 }
@@ -75,21 +82,40 @@ enum FormattingBench {
             offset += line.utf16.count + 1
         }
         var spansSamples: [Double] = []
+        var stringSamples: [Double] = []
+        var lookupSamples: [Double] = []
         var mergeSamples: [Double] = []
         var spanCount = 0
+        let positions = (0..<100_000).map { _ in rng.below(note.utf16Count) }
         for _ in 0..<runs {
-            let (ms, spans) = try Measure.time { () throws -> [FormattedSpan] in try note.formattedSpans() }
+            // Each fork starts with an empty attributes index: every figure but the lookup
+            // resolves the note afresh.
+            let (ms, spans) = try Measure.time { () throws -> [FormattedSpan] in try note.forked(as: ReplicaID(rawValue: 4)).formattedSpans() }
             spansSamples.append(ms)
             spanCount = spans.count
+            let cold = note.forked(as: ReplicaID(rawValue: 5))
+            let (stringMs, string) = try Measure.time { () throws -> AttributedString in try AttributedString(cold) }
+            stringSamples.append(stringMs)
+            if string.characters.count != cold.string.count { correct = false }
+            let (lookupMs, found) = try Measure.time { () throws -> Int in
+                var bold = 0
+                for k in positions where try note.attributes(atUTF16: k).mark(.bold) != nil { bold += 1 }
+                return bold
+            }
+            lookupSamples.append(lookupMs * 1e6 / Double(positions.count))
+            if found == positions.count { correct = false }
             var local = note.forked(as: ReplicaID(rawValue: 2))
             var remote = note.forked(as: ReplicaID(rawValue: 3))
             try addMarks(100, to: &remote, &rng)
+            _ = try local.formattedSpans()  // a view shows it: its index is built
             let (mergeMs, _) = try Measure.time { () throws -> TextPatch in try local.merge(remote) }
             mergeSamples.append(mergeMs)
             if try local.formattedSpans() != remote.formattedSpans() { correct = false }
         }
         return FormattingResult.Case(label: label, scalars: note.scalarCount, operations: note.scalarCount / 200 + lines.count / 10,
                                      spansMs: Timing(samples: spansSamples).median, spans: spanCount,
+                                     attributedStringMs: Timing(samples: stringSamples).median,
+                                     lookupNs: Timing(samples: lookupSamples).median,
                                      mergeMs: Timing(samples: mergeSamples).median)
     }
 }

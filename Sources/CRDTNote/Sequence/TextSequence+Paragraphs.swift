@@ -78,3 +78,28 @@ extension TextSequence {
         return found
     }
 }
+
+extension TextSequence {
+    /// The visible scalar offset of the first newline at or after visible scalar `k`, nil when
+    /// there is none: where the paragraph holding scalar `k` ends. O(log n + the runs and
+    /// bytes up to it).
+    func firstNewline(atOrAfterScalar k: Int) -> Int? {
+        guard k < scalarCount else { return nil }
+        var position = position(ofScalar: k)
+        var runStart = k - Int(position.offset)
+        let end = endPosition
+        while position != end {
+            let run = run(at: position)
+            if !run.isDeleted {
+                var scalar = 0
+                for i in Int(run.byteStart)..<Int(run.byteStart + run.byteCount) where content[i] & 0xC0 != 0x80 {
+                    if content[i] == 0x0A, runStart + scalar >= k { return runStart + scalar }
+                    scalar += 1
+                }
+                runStart += Int(run.length)
+            }
+            position = nextRunStart(after: position)
+        }
+        return nil
+    }
+}

@@ -20,13 +20,14 @@ extension NoteEditorSession {
             return EditorUpdate(patch: TextPatch(), selectedUTF16Range: range)
         }
         let before = try note.attributeRuns()
+        let previous = note.formatting
         let scalars = try note.scalarRange(forUTF16: range)
         if before.allSatisfy(in: scalars, { $0.mark(mark.kind) == mark }) {
             try note.removeMark(mark.kind, utf16Range: range)
         } else {
             try note.setMark(mark, utf16Range: range)
         }
-        return EditorUpdate(patch: try note.patch(replacing: [], attributesBefore: before), selectedUTF16Range: range)
+        return EditorUpdate(patch: try note.formattingPatch(since: previous, attributesBefore: before), selectedUTF16Range: range)
     }
 
     /// Sets a paragraph attribute on every paragraph the selection touches (the caret's
@@ -35,8 +36,9 @@ extension NoteEditorSession {
     public mutating func setParagraphAttribute(_ attribute: ParagraphAttribute) throws(NoteTextError) -> EditorUpdate {
         let range = selectedUTF16Range
         let before = try note.attributeRuns()
+        let previous = note.formatting
         try note.setParagraphAttribute(attribute, utf16Range: range)
-        return EditorUpdate(patch: try note.patch(replacing: [], attributesBefore: before), selectedUTF16Range: range)
+        return EditorUpdate(patch: try note.formattingPatch(since: previous, attributesBefore: before), selectedUTF16Range: range)
     }
 
     /// ``userReplaced(utf16Range:with:)`` on a formatted note, or with marks toggled at the

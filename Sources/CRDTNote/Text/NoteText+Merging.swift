@@ -73,6 +73,12 @@ extension NoteText {
         let replacements = try sequence.apply(set, recordingPatch: recordingPatch)
         observe(set.latestStamps)
         if other.ledger != nil { mergeLedger(of: other) }
+        if let before, replacements.isEmpty, set.inserts.isEmpty, set.compacted.isEmpty {
+            // Only formatting arrived: the index is updated where the new operations cover.
+            let previous = formatting
+            mergeFormatting(other.formatting)
+            return try attributesForMerge { () throws(NoteTextError) in try formattingPatch(since: previous, attributesBefore: before) }
+        }
         mergeFormatting(other.formatting)
         return try attributesForMerge { () throws(NoteTextError) in try patch(replacing: replacements, attributesBefore: before) }
     }

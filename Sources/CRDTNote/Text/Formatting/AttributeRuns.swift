@@ -1,31 +1,33 @@
-/// A note's resolved attributes as maximal runs of visible text with equal ``TextAttributes``,
-/// with each run's start in Unicode scalars and in UTF-16 code units: the attributes index.
-/// Reading the attributes at a position is a binary search, O(log r) for r runs; a patch's
-/// attribute changes are a walk over two run lists, O(r). Built from the resolution
-/// (``NoteFormatting/attributes(of:)``) and kept by ``AttributeCache`` until the note's text or
-/// formatting changes.
+/// A note's resolved attributes as runs of visible text with one winning operation per mark
+/// name and one paragraph (``ResolvedRun``), with each run's start in Unicode scalars and in
+/// UTF-16 code units and its ``TextAttributes``: the attributes index. Reading the attributes
+/// at a position is a binary search, O(log r) for r runs; a patch's attribute changes are a
+/// walk over two run lists, O(r); new formatting operations update it where they cover
+/// (`AttributeRuns+Updates.swift`). Built from the resolution (``NoteFormatting/winnerRuns(of:)``)
+/// and kept by ``AttributeCache`` until the note's text or formatting changes. Neighbouring
+/// runs may show equal attributes (their winners differ).
 struct AttributeRuns: Sendable, Equatable {
     /// Where each run starts, in scalars (ascending; the first is 0). Empty for an empty note.
-    private(set) var scalarStarts: [Int] = []
+    var scalarStarts: [Int] = []
     /// Where each run starts, in UTF-16 code units.
-    private(set) var utf16Starts: [Int] = []
-    /// Each run's attributes; neighbours differ.
-    private(set) var attributes: [TextAttributes] = []
+    var utf16Starts: [Int] = []
+    /// Each run's attributes (what ``winners`` and its paragraph give).
+    var attributes: [TextAttributes] = []
+    /// Each run's winning operation per mark name.
+    var winners: [[String: MarkWinner]] = []
     /// The visible text's length in scalars and in UTF-16 code units.
     private(set) var scalarCount = 0
     private(set) var utf16Count = 0
 
-    /// The index of `sequence`'s resolved `runs` (from ``NoteFormatting/attributes(of:)``),
-    /// neighbours with equal public attributes joined.
-    init(_ runs: [FormattedRun], in sequence: TextSequence) {
+    /// The index of `sequence`'s resolved `runs` (from ``NoteFormatting/winnerRuns(of:)``).
+    init(_ runs: [ResolvedRun], in sequence: TextSequence) {
         scalarCount = sequence.scalarCount
         utf16Count = sequence.utf16Count
         for run in runs where !run.scalars.isEmpty {
-            let value = TextAttributes(run)
-            if value == attributes.last { continue }
             scalarStarts.append(run.scalars.lowerBound)
             utf16Starts.append(sequence.utf16Offset(ofScalar: run.scalars.lowerBound))
-            attributes.append(value)
+            winners.append(run.winners)
+            attributes.append(TextAttributes(winners: run.winners, paragraph: run.paragraph))
         }
     }
 
@@ -37,6 +39,7 @@ struct AttributeRuns: Sendable, Equatable {
             scalarStarts = [0]
             utf16Starts = [0]
             attributes = [TextAttributes()]
+            winners = [[:]]
         }
     }
 
@@ -89,5 +92,14 @@ extension AttributeRuns {
         guard !range.isEmpty else { return true }
         for i in run(atScalar: range.lowerBound)...run(atScalar: range.upperBound - 1) where !predicate(attributes[i]) { return false }
         return true
+    }
+}
+
+extension TextAttributes {
+    /// The attributes the winning operations `winners` and a paragraph's attributes give
+    /// (mark kinds this release does not know are left out).
+    init(winners: [String: MarkWinner], paragraph: ParagraphAttributes) {
+        self.init(marks: TextMarkKind.allCases.compactMap { kind in winners[kind.rawValue]?.value.map { TextMark(kind: kind, value: $0) } },
+                  paragraph: paragraph)
     }
 }

@@ -6,9 +6,17 @@ extension AttributedString {
     /// paragraph attributes on every character of their paragraph, its newline included.
     /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's runs are corrupt.
     public init(_ note: NoteText) throws(NoteTextError) {
-        self.init()
-        for span in try note.formattedSpans() {
-            append(AttributedString(span.text, attributes: AttributeContainer(TextAttributes(marks: span.marks, paragraph: span.paragraph))))
+        let spans = try note.formattedSpans()
+        // The whole text at once, then each formatted span's attributes: several times faster
+        // than appending the spans one by one.
+        self.init(note.string)
+        var start = startIndex
+        for span in spans {
+            let end = utf8.index(start, offsetBy: span.text.utf8.count)
+            if !span.marks.isEmpty || span.paragraph != ParagraphAttributes() {
+                self[start..<end].setAttributes(AttributeContainer(TextAttributes(marks: span.marks, paragraph: span.paragraph)))
+            }
+            start = end
         }
     }
 }

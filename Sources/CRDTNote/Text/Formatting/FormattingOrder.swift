@@ -19,15 +19,26 @@ struct FormattingOrder {
     func isVisible(_ i: Int) -> Bool { kinds[i] != 0 }
     func isNewline(_ i: Int) -> Bool { kinds[i] == 2 }
 
+    /// The order of every element of `sequence`.
     init(_ sequence: TextSequence) {
+        self.init(sequence, capacity: sequence.nextSeq.reduce(0) { $0 + Int($1) }) { sequence.forEachRun($0) }
+    }
+
+    /// The order of the elements of the runs from the one holding `first` through the one
+    /// holding `last`: a window of the document, in which an origin outside the window reads
+    /// as none. Exact for an operation whose anchors and core lie inside the window, since
+    /// nothing outside its anchors is ever covered (Docs/FORMAT.md §10.4).
+    init(_ sequence: TextSequence, from first: TreePosition, through last: TreePosition) {
+        self.init(sequence, capacity: 0) { sequence.forEachRun(from: first, through: last, $0) }
+    }
+
+    private init(_ sequence: TextSequence, capacity elements: Int, runs forEachRun: ((Run) -> Void) -> Void) {
         replicaIndex = sequence.replicaIndex
         runsByReplica = Array(repeating: [], count: sequence.replicas.count)
         var origins: [(start: Int, length: Int, left: ItemRef, right: ItemRef)] = []
-        origins.reserveCapacity(sequence.runCount)
-        let elements = sequence.nextSeq.reduce(0) { $0 + Int($1) }
         ids.reserveCapacity(elements)
         kinds.reserveCapacity(elements)
-        sequence.forEachRun { run in
+        forEachRun { run in
             let start = ids.count
             runsByReplica[Int(run.replica)].append((run.seq, run.length, Int32(start)))
             origins.append((start, Int(run.length), run.left, run.right))

@@ -1,10 +1,55 @@
+/// The operation that wins a mark name on some characters: what it sets (nil: it removes the
+/// mark) and what a later operation must beat (``StampedFormattingOperation/wins(over:)``).
+struct MarkWinner: Hashable, Sendable, StampedFormattingOperation {
+    var stamp: HLCTimestamp
+    var replica: ReplicaID
+    var value: String?
+
+    init(_ operation: MarkOperation) {
+        stamp = operation.stamp
+        replica = operation.replica
+        value = operation.value
+    }
+}
+
+/// A stretch of visible text where every mark name has one winning operation (or none) and
+/// the paragraph is one: the unit the attributes index keeps, so a new operation can be
+/// weighed against the winners it would replace.
+struct ResolvedRun: Hashable, Sendable {
+    var scalars: Range<Int>
+    /// Per mark name with a covering operation, the winner.
+    var winners: [String: MarkWinner]
+    var paragraph: ParagraphAttributes
+
+    /// The marks in force (names whose winner sets a value).
+    var marks: [String: String] { winners.compactMapValues(\.value) }
+}
+
 extension NoteFormatting {
     /// The visible text of `note` cut into maximal runs of equal resolved attributes, in
-    /// order (empty for an empty note). O(n + r log r + the elements inside every operation)
-    /// per call, n the elements ever inserted and r the runs.
+    /// order (empty for an empty note): ``winnerRuns(of:)`` with neighbours that show the same
+    /// attributes joined.
     ///
     /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built.
     func attributes(of note: NoteText) throws(NoteTextError) -> [FormattedRun] {
+        var runs: [FormattedRun] = []
+        for run in try winnerRuns(of: note) {
+            let marks = run.marks
+            if let last = runs.last, last.marks == marks, last.paragraph == run.paragraph {
+                runs[runs.count - 1].scalars = last.scalars.lowerBound..<run.scalars.upperBound
+            } else {
+                runs.append(FormattedRun(scalars: run.scalars, marks: marks, paragraph: run.paragraph))
+            }
+        }
+        return runs
+    }
+
+    /// The visible text of `note` cut into maximal runs with the same winning operation per
+    /// mark name and the same paragraph attributes, in order. O(n + r log r + the elements
+    /// inside every operation) per call, n the elements ever inserted and r the runs.
+    ///
+    /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built.
+    func winnerRuns(of note: NoteText) throws(NoteTextError) -> [ResolvedRun] {
         let order = FormattingOrder(try note.indexForReading())
         // Per mark name, per element: the index in `operations` of the winning operation (-1: none).
         let operations = Array(marks)
@@ -24,10 +69,10 @@ extension NoteFormatting {
                 if current < 0 || ranks[k] > ranks[Int(current)] { winners[i * stride + name] = Int32(k) }
             }
         }
-        let markValues = { (i: Int) -> [String: String] in
-            var here: [String: String] = [:]
+        let winnersAt = { (i: Int) -> [String: MarkWinner] in
+            var here: [String: MarkWinner] = [:]
             for (n, name) in nameList.enumerated() where winners[i * stride + n] >= 0 {
-                if let value = operations[Int(winners[i * stride + n])].value { here[name] = value }
+                here[name] = MarkWinner(operations[Int(winners[i * stride + n])])
             }
             return here
         }
@@ -36,44 +81,26 @@ extension NoteFormatting {
             return true
         }
         let paragraphAttributes = resolvedParagraphs()
-        var runs: [FormattedRun] = []
-        // The open run: where it starts, its marks and paragraph attributes.
-        var start = 0
-        var runMarks: [String: String] = [:]
-        var runParagraph = ParagraphAttributes()
-        // The attributes of the element being read, and whether they may differ from the run's.
-        var marks: [String: String] = [:]
+        var runs: [ResolvedRun] = []
         var paragraph = paragraphAttributes[.documentStart] ?? ParagraphAttributes()
-        var changed = false
         var offset = 0
-        // The previous visible element: while every mark has the same winner, marks stay.
+        // The previous visible element, and whether the paragraph changed after it.
         var previous = -1
+        var newParagraph = false
         for i in 0..<order.count where order.isVisible(i) {
-            if previous < 0 {
-                marks = markValues(i)
-                runMarks = marks
-                runParagraph = paragraph
+            if previous < 0 || !sameWinners(i, previous) || newParagraph && paragraph != runs[runs.count - 1].paragraph {
+                runs.append(ResolvedRun(scalars: offset..<offset + 1, winners: winnersAt(i), paragraph: paragraph))
             } else {
-                if !sameWinners(i, previous) {
-                    marks = markValues(i)
-                    changed = true
-                }
-                if changed, marks != runMarks || paragraph != runParagraph {
-                    runs.append(FormattedRun(scalars: start..<offset, marks: runMarks, paragraph: runParagraph))
-                    start = offset
-                    runMarks = marks
-                    runParagraph = paragraph
-                }
+                runs[runs.count - 1].scalars = runs[runs.count - 1].scalars.lowerBound..<offset + 1
             }
-            changed = false
+            newParagraph = false
             offset += 1
             previous = i
             if order.isNewline(i) {
                 paragraph = paragraphAttributes[.newline(order.ids[i])] ?? ParagraphAttributes()
-                changed = true
+                newParagraph = true
             }
         }
-        if previous >= 0 { runs.append(FormattedRun(scalars: start..<offset, marks: runMarks, paragraph: runParagraph)) }
         return runs
     }
 

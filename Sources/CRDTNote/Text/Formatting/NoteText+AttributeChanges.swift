@@ -34,6 +34,23 @@ extension NoteText {
         }
         return TextPatch(replacements: replacements, attributeChanges: changes)
     }
+
+    /// The patch of a change that added formatting operations and left the visible text as it
+    /// was (`previous` is the formatting before it, `before` the attributes index then): the
+    /// index updated where the new operations cover (``AttributeRuns/add(_:paragraphKeys:formatting:in:)``),
+    /// not resolved again, and cached for the next change. O(k · (log n + r)) for k new
+    /// operations and r runs.
+    func formattingPatch(since previous: NoteFormatting, attributesBefore before: AttributeRuns) throws(NoteTextError) -> TextPatch {
+        let sequence = try indexForReading()
+        var after = before
+        let keys = Set(formatting.paragraphs.subtracting(previous.paragraphs).map(\.key))
+        after.add(formatting.marks.subtracting(previous.marks), paragraphKeys: keys, formatting: formatting, in: sequence)
+        guard let changes = after.changes(from: ViewRuns(before), in: sequence) else {
+            throw NoteTextError(.corruptSnapshot, "the index holds \(before.scalarCount) scalars, the text \(after.scalarCount)")
+        }
+        attributeCache?.store(after)
+        return TextPatch(attributeChanges: changes)
+    }
 }
 
 extension TextAttributes {

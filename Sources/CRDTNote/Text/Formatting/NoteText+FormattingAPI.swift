@@ -55,8 +55,14 @@ extension NoteText {
                 byte += lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4
             }
             let attributes = runs.attributes[i]
-            spans.append(FormattedSpan(text: String(decoding: utf8[start..<byte], as: UTF8.self), utf16Range: runs.utf16(ofRun: i),
-                                       marks: attributes.marks, paragraph: attributes.paragraph))
+            let text = String(decoding: utf8[start..<byte], as: UTF8.self)
+            if i > 0, runs.attributes[i - 1] == attributes {
+                // Neighbouring runs with different winners that show the same: one span.
+                spans[spans.count - 1].text += text
+                spans[spans.count - 1].utf16Range = spans[spans.count - 1].utf16Range.lowerBound..<runs.utf16(ofRun: i).upperBound
+            } else {
+                spans.append(FormattedSpan(text: text, utf16Range: runs.utf16(ofRun: i), marks: attributes.marks, paragraph: attributes.paragraph))
+            }
         }
         return spans
     }

@@ -55,10 +55,11 @@ extension NoteText {
         while let step = undoHistory.next(redo: redo) {
             if let formattingStep = step.formatting {
                 let before = try attributeRuns()
+                let previous = formatting
                 let inverse = try perform(formattingStep)
                 undoHistory.performed(redo: redo, inverse: HistoryStep(formatting: inverse))
                 if inverse.isEmpty { continue }
-                return try patch(replacing: [], attributesBefore: before)
+                return try formattingPatch(since: previous, attributesBefore: before)
             }
             var bytes = 0
             var scalars = 0

@@ -34,7 +34,7 @@ import CRDTNoteTestSupport
         let a = Int.random(in: 0...scalarCount, using: &rng)
         let b = Int.random(in: a...Swift.min(scalarCount, a + 12), using: &rng)
         let range = try notes[r].utf16Offset(forScalar: a)..<notes[r].utf16Offset(forScalar: b)
-        switch Int.random(in: 0..<7, using: &rng) {
+        switch Int.random(in: 0..<9, using: &rng) {
         case 0, 1:
             try notes[r].insert(RandomText.make(&rng, maxPieces: 3) + (Bool.random(using: &rng) ? "\n" : ""), atUTF16Offset: range.lowerBound)
         case 2:
@@ -44,9 +44,38 @@ import CRDTNoteTestSupport
             if Int.random(in: 0..<3, using: &rng) == 0 { try notes[r].removeMark(mark.kind, utf16Range: range) } else { try notes[r].setMark(mark, utf16Range: range) }
         case 5:
             try notes[r].setParagraphAttribute(Bool.random(using: &rng) ? .heading(Int.random(in: 0...3, using: &rng)) : .list(.bullet), utf16Range: range)
+        case 6, 7:
+            // Only formatting arrives (the index is updated, not resolved again): the two copies
+            // sync, then this one types while the other formats what it has, then this one merges.
+            let other = (r + 1 + Int.random(in: 0..<notes.count - 1, using: &rng)) % notes.count
+            try notes[other].merge(notes[r])
+            try notes[r].merge(notes[other])
+            if Bool.random(using: &rng) {
+                let at = try notes[r].utf16Offset(forScalar: Int.random(in: 0...notes[r].scalarCount, using: &rng))
+                try notes[r].insert(RandomText.make(&rng, maxPieces: 2), atUTF16Offset: at)
+            }
+            _ = try notes[r].formattedSpans()  // a view shows it: its index is built
+            for _ in 0..<Int.random(in: 1...3, using: &rng) { try randomFormatting(&notes[other], &rng) }
+            let before = try FormattedFakeView(notes[r])
+            let patch = try notes[r].merge(notes[other])
+            var view = before
+            view.apply(patch)
+            #expect(view == (try FormattedFakeView(notes[r])), "a formatting-only merge's patch")
         default:
             let other = Int.random(in: 0..<notes.count, using: &rng)
             if other != r { try notes[r].merge(notes[other]) }
+        }
+    }
+
+    /// A random mark, unmark or paragraph attribute on `note`.
+    static func randomFormatting(_ note: inout NoteText, _ rng: inout SplitMix64) throws {
+        let a = Int.random(in: 0...note.scalarCount, using: &rng)
+        let b = Int.random(in: a...Swift.min(note.scalarCount, a + 12), using: &rng)
+        let range = try note.utf16Offset(forScalar: a)..<note.utf16Offset(forScalar: b)
+        switch Int.random(in: 0..<4, using: &rng) {
+        case 0: try note.removeMark(marks[Int.random(in: 0..<marks.count, using: &rng)].kind, utf16Range: range)
+        case 1: try note.setParagraphAttribute(.heading(Int.random(in: 0...2, using: &rng)), utf16Range: range)
+        default: try note.setMark(marks[Int.random(in: 0..<marks.count, using: &rng)], utf16Range: range)
         }
     }
 
