@@ -75,9 +75,10 @@ extension NoteText {
         if other.ledger != nil { mergeLedger(of: other) }
         if let before, replacements.isEmpty, set.inserts.isEmpty, set.compacted.isEmpty {
             // Only formatting arrived: the index is updated where the new operations cover.
-            let previous = formatting
+            let marks = other.formatting.marks.filter { !formatting.marks.contains($0) }
+            let keys = Set(other.formatting.paragraphs.filter { !formatting.paragraphs.contains($0) }.map(\.key))
             mergeFormatting(other.formatting)
-            return try attributesForMerge { () throws(NoteTextError) in try formattingPatch(since: previous, attributesBefore: before) }
+            return try attributesForMerge { () throws(NoteTextError) in try formattingPatch(adding: marks, paragraphKeys: keys, attributesBefore: before) }
         }
         mergeFormatting(other.formatting)
         return try attributesForMerge { () throws(NoteTextError) in try patch(replacing: replacements, attributesBefore: before) }

@@ -72,11 +72,43 @@ extension AttributeRuns {
             }
             if afterEnd == end { j += 1 }
         }
-        for k in changes.indices {
-            let scalars = changes[k].scalarRange
-            changes[k].utf16Range = utf16Offset(ofScalar: scalars.lowerBound, in: sequence)..<utf16Offset(ofScalar: scalars.upperBound, in: sequence)
+        return withUTF16Ranges(changes, in: sequence)
+    }
+
+    /// The attribute changes from `before`, the attributes of the same text, to these, looking
+    /// only at the scalars `touched` (sorted and apart; elsewhere the two agree): O(log r + the
+    /// runs inside them) each.
+    func changes(from before: AttributeRuns, within touched: [Range<Int>], in sequence: TextSequence) -> [TextAttributeChange] {
+        var changes: [TextAttributeChange] = []
+        for range in touched where !range.isEmpty && range.upperBound <= scalarCount {
+            var i = before.run(atScalar: range.lowerBound)
+            var j = run(atScalar: range.lowerBound)
+            var position = range.lowerBound
+            while position < range.upperBound {
+                let end = Swift.min(before.scalars(ofRun: i).upperBound, scalars(ofRun: j).upperBound, range.upperBound)
+                if before.attributes[i] != attributes[j] {
+                    if let last = changes.last, last.scalarRange.upperBound == position, last.attributes == attributes[j] {
+                        changes[changes.count - 1].scalarRange = last.scalarRange.lowerBound..<end
+                    } else {
+                        changes.append(TextAttributeChange(utf16Range: 0..<0, scalarRange: position..<end, attributes: attributes[j]))
+                    }
+                }
+                position = end
+                if before.scalars(ofRun: i).upperBound == end { i += 1 }
+                if scalars(ofRun: j).upperBound == end { j += 1 }
+            }
         }
-        return changes
+        return withUTF16Ranges(changes, in: sequence)
+    }
+
+    /// `changes` with their UTF-16 ranges filled in from their scalar ranges.
+    private func withUTF16Ranges(_ changes: [TextAttributeChange], in sequence: TextSequence) -> [TextAttributeChange] {
+        changes.map { change in
+            var change = change
+            let scalars = change.scalarRange
+            change.utf16Range = utf16Offset(ofScalar: scalars.lowerBound, in: sequence)..<utf16Offset(ofScalar: scalars.upperBound, in: sequence)
+            return change
+        }
     }
 
     /// The UTF-16 offset of scalar `k` (`0...scalarCount`): by the run when its text has no

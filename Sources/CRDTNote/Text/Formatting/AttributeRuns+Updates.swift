@@ -2,23 +2,32 @@ extension AttributeRuns {
     /// These runs after `marks` and the paragraph settings of `paragraphKeys` were added to
     /// the note's formatting (`formatting`, already holding them) with no change to its text
     /// (`sequence`): each mark operation is weighed against the winners of the characters it
-    /// covers, each paragraph takes its resolved attributes. O(k · (log n + r)) for k new
-    /// operations, r runs, plus the elements between each operation's anchors.
+    /// covers, each paragraph takes its resolved attributes. Returns the scalar ranges whose
+    /// attributes may have changed, sorted and apart. O(r) once (the runs are cut in one pass)
+    /// plus, per operation, O(log n + the elements between its anchors + the runs it covers).
     mutating func add(_ marks: some Sequence<MarkOperation>, paragraphKeys: some Sequence<ParagraphKey>,
-                      formatting: NoteFormatting, in sequence: TextSequence) {
+                      formatting: NoteFormatting, in sequence: TextSequence) -> [Range<Int>] {
+        var markRanges: [(operation: MarkOperation, range: Range<Int>)] = []
         for operation in marks {
-            for range in operation.coveredScalars(in: sequence) {
-                update(range, in: sequence) { winners, _ in
-                    if let current = winners[operation.name], !operation.wins(over: current) { return }
-                    winners[operation.name] = MarkWinner(operation)
-                }
+            for range in operation.coveredScalars(in: sequence) { markRanges.append((operation, range)) }
+        }
+        var paragraphRanges: [(attributes: ParagraphAttributes, range: Range<Int>)] = []
+        for key in paragraphKeys {
+            guard let range = Self.scalars(ofParagraph: key, in: sequence), !range.isEmpty else { continue }
+            paragraphRanges.append((formatting.resolvedAttributes(of: key), range))
+        }
+        let ranges = markRanges.map(\.range) + paragraphRanges.map(\.range)
+        split(at: ranges.flatMap { [$0.lowerBound, $0.upperBound] }, in: sequence)
+        for (operation, range) in markRanges {
+            update(range) { winners, _ in
+                if let current = winners[operation.name], !operation.wins(over: current) { return }
+                winners[operation.name] = MarkWinner(operation)
             }
         }
-        for key in paragraphKeys {
-            guard let range = Self.scalars(ofParagraph: key, in: sequence) else { continue }
-            let attributes = formatting.resolvedAttributes(of: key)
-            update(range, in: sequence) { _, paragraph in paragraph = attributes }
+        for (attributes, range) in paragraphRanges {
+            update(range) { _, paragraph in paragraph = attributes }
         }
+        return Self.union(ranges)
     }
 
     /// The visible scalars of the paragraph `key` names, its ending newline included; nil
@@ -33,33 +42,51 @@ extension AttributeRuns {
         return start..<end
     }
 
-    /// Applies `change` to the winners and paragraph of the scalars `range`, splitting the
-    /// runs at its ends.
-    private mutating func update(_ range: Range<Int>, in sequence: TextSequence,
-                                 _ change: (inout [String: MarkWinner], inout ParagraphAttributes) -> Void) {
+    /// Sorted, non-overlapping ranges covering exactly the non-empty `ranges`.
+    static func union(_ ranges: [Range<Int>]) -> [Range<Int>] {
+        var out: [Range<Int>] = []
+        for range in ranges.filter({ !$0.isEmpty }).sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = out.last, range.lowerBound <= last.upperBound {
+                out[out.count - 1] = last.lowerBound..<Swift.max(last.upperBound, range.upperBound)
+            } else {
+                out.append(range)
+            }
+        }
+        return out
+    }
+
+    /// Applies `change` to the winners and paragraph of the runs of `range` (whose ends are
+    /// run starts or the end).
+    private mutating func update(_ range: Range<Int>, _ change: (inout [String: MarkWinner], inout ParagraphAttributes) -> Void) {
         guard !range.isEmpty, range.upperBound <= scalarCount else { return }
-        let lower = split(atScalar: range.lowerBound, in: sequence)
-        let upper = split(atScalar: range.upperBound, in: sequence)
-        for i in lower..<upper {
+        var i = run(atScalar: range.lowerBound)
+        while i < count, scalarStarts[i] < range.upperBound {
             var winners = self.winners[i]
             var paragraph = attributes[i].paragraph
             change(&winners, &paragraph)
             self.winners[i] = winners
             attributes[i] = TextAttributes(winners: winners, paragraph: paragraph)
+            i += 1
         }
     }
 
-    /// Makes a run start at scalar `k` (`0...scalarCount`) and returns its index (the run
-    /// count for `k == scalarCount`).
-    private mutating func split(atScalar k: Int, in sequence: TextSequence) -> Int {
-        guard k < scalarCount else { return count }
-        let i = run(atScalar: k)
-        if scalarStarts[i] == k { return i }
-        let utf16 = utf16Offset(ofScalar: k, in: sequence)
-        scalarStarts.insert(k, at: i + 1)
-        utf16Starts.insert(utf16, at: i + 1)
-        attributes.insert(attributes[i], at: i + 1)
-        winners.insert(winners[i], at: i + 1)
-        return i + 1
+    /// Makes a run start at each of the scalar offsets `points` (any order; 0 and the end are
+    /// ignored), in one pass over the runs.
+    private mutating func split(at points: [Int], in sequence: TextSequence) {
+        let cuts = Set(points.filter { $0 > 0 && $0 < scalarCount }).sorted()
+        guard !cuts.isEmpty else { return }
+        var result = AttributeRuns(scalarCount: scalarCount, utf16Count: utf16Count)
+        var next = 0
+        for i in 0..<count {
+            result.append(scalarStarts[i], utf16Starts[i], attributes[i], winners[i])
+            let end = scalars(ofRun: i).upperBound
+            while next < cuts.count, cuts[next] < end {
+                if cuts[next] > scalarStarts[i] {
+                    result.append(cuts[next], utf16Offset(ofScalar: cuts[next], in: sequence), attributes[i], winners[i])
+                }
+                next += 1
+            }
+        }
+        self = result
     }
 }

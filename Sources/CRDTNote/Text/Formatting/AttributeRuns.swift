@@ -45,6 +45,20 @@ struct AttributeRuns: Sendable, Equatable {
 
     var count: Int { attributes.count }
 
+    /// No runs yet, over a text of these lengths (filled by ``append(_:_:_:_:)``).
+    init(scalarCount: Int, utf16Count: Int) {
+        self.scalarCount = scalarCount
+        self.utf16Count = utf16Count
+    }
+
+    /// Adds a run starting at `scalar` / `utf16`, after the others.
+    mutating func append(_ scalar: Int, _ utf16: Int, _ attributes: TextAttributes, _ winners: [String: MarkWinner]) {
+        scalarStarts.append(scalar)
+        utf16Starts.append(utf16)
+        self.attributes.append(attributes)
+        self.winners.append(winners)
+    }
+
     /// The scalars of run `i`.
     func scalars(ofRun i: Int) -> Range<Int> {
         scalarStarts[i]..<(i + 1 < count ? scalarStarts[i + 1] : scalarCount)

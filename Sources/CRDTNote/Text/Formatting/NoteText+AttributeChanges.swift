@@ -35,21 +35,28 @@ extension NoteText {
         return TextPatch(replacements: replacements, attributeChanges: changes)
     }
 
-    /// The patch of a change that added formatting operations and left the visible text as it
-    /// was (`previous` is the formatting before it, `before` the attributes index then): the
-    /// index updated where the new operations cover (``AttributeRuns/add(_:paragraphKeys:formatting:in:)``),
-    /// not resolved again, and cached for the next change. O(k · (log n + r)) for k new
-    /// operations and r runs.
-    func formattingPatch(since previous: NoteFormatting, attributesBefore before: AttributeRuns) throws(NoteTextError) -> TextPatch {
+    /// The patch of a change that added the formatting operations `marks` and paragraph
+    /// settings on `paragraphKeys` (this note's formatting holds them now) and left the visible
+    /// text as it was, `before` being the attributes index then: the index updated where the
+    /// new operations cover (``AttributeRuns/add(_:paragraphKeys:formatting:in:)``), not resolved
+    /// again, and cached for the next change.
+    func formattingPatch(adding marks: some Sequence<MarkOperation>, paragraphKeys: some Sequence<ParagraphKey>,
+                         attributesBefore before: AttributeRuns) throws(NoteTextError) -> TextPatch {
         let sequence = try indexForReading()
-        var after = before
-        let keys = Set(formatting.paragraphs.subtracting(previous.paragraphs).map(\.key))
-        after.add(formatting.marks.subtracting(previous.marks), paragraphKeys: keys, formatting: formatting, in: sequence)
-        guard let changes = after.changes(from: ViewRuns(before), in: sequence) else {
-            throw NoteTextError(.corruptSnapshot, "the index holds \(before.scalarCount) scalars, the text \(after.scalarCount)")
+        guard before.scalarCount == sequence.scalarCount else {
+            throw NoteTextError(.corruptSnapshot, "the index holds \(before.scalarCount) scalars, the text \(sequence.scalarCount)")
         }
+        var after = before
+        let touched = after.add(marks, paragraphKeys: paragraphKeys, formatting: formatting, in: sequence)
         attributeCache?.store(after)
-        return TextPatch(attributeChanges: changes)
+        return TextPatch(attributeChanges: after.changes(from: before, within: touched, in: sequence))
+    }
+
+    /// ``formattingPatch(adding:paragraphKeys:attributesBefore:)`` for the operations this
+    /// note's formatting holds and `previous` (its formatting before the change) lacks.
+    func formattingPatch(since previous: NoteFormatting, attributesBefore before: AttributeRuns) throws(NoteTextError) -> TextPatch {
+        try formattingPatch(adding: formatting.marks.subtracting(previous.marks),
+                            paragraphKeys: Set(formatting.paragraphs.subtracting(previous.paragraphs).map(\.key)), attributesBefore: before)
     }
 }
 
