@@ -24,9 +24,8 @@ struct FormattingOrder {
         self.init(sequence, capacity: sequence.nextSeq.reduce(0) { $0 + Int($1) }) { sequence.forEachRun($0) }
     }
 
-    /// The order of the elements of the runs from the one holding `first` through the one
-    /// holding `last`: a window of the document, in which an origin outside the window reads
-    /// as none. Exact for an operation whose anchors and core lie inside the window, since
+    /// The order of the elements from `first` through `last`: a window of the document, in
+    /// which an origin outside the window reads as none. Exact for an operation whose anchors and core lie inside the window, since
     /// nothing outside its anchors is ever covered (Docs/FORMAT.md §10.4).
     init(_ sequence: TextSequence, from first: TreePosition, through last: TreePosition) {
         self.init(sequence, capacity: 0) { sequence.forEachRun(from: first, through: last, $0) }

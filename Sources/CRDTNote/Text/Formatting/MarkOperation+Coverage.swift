@@ -17,14 +17,16 @@ extension MarkOperation {
         }
         switch end {
         case .documentEnd:
-            guard let lastRun = sequence.lastRunPosition else { return [] }
-            through = lastRun
+            guard let lastElement = sequence.lastElementPosition else { return [] }
+            through = lastElement
         case .before(let id), .after(let id):
             guard let anchor = position(id) else { return [] }
             through = Swift.max(through, anchor)
         case .documentStart: break
         }
-        from = sequence.runStart(of: from)
+        // An operation whose core runs backwards (only a damaged or forged one) covers nothing,
+        // as in the whole-note resolution.
+        guard firstPosition <= lastPosition, from <= through else { return [] }
         let order = FormattingOrder(sequence, from: from, through: through)
         var covered: [Int] = []
         order.forEachCovered(by: self) { i in if order.isVisible(i) { covered.append(i) } }
