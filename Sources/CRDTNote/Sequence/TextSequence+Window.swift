@@ -1,10 +1,14 @@
 /// Walking part of the document: what formatting reads to weigh one operation against the
 /// elements between its anchors, in time proportional to them rather than to the note.
 extension TextSequence {
-    /// The document's last element (nil for an empty document).
+    /// The document's last element (nil for an empty document). Leaves kept spare are empty,
+    /// so the last one in order need not hold it.
     var lastElementPosition: TreePosition? {
-        guard let slot = order.last, let run = leaves[Int(slot)].last else { return nil }
-        return TreePosition(order: order.count - 1, run: leaves[Int(slot)].count - 1, offset: run.length - 1)
+        for o in order.indices.reversed() {
+            let leaf = leaves[Int(order[o])]
+            if let run = leaf.last { return TreePosition(order: o, run: leaf.count - 1, offset: run.length - 1) }
+        }
+        return nil
     }
 
     /// Calls `body` with the elements from `first` through `last` (`first <= last`),

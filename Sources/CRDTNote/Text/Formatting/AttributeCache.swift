@@ -55,6 +55,6 @@ extension NoteText {
     func attributeRuns() throws(NoteTextError) -> AttributeRuns {
         let sequence = try indexForReading()
         guard let attributeCache, !formatting.isEmpty else { return AttributeRuns(plain: sequence) }
-        return try attributeCache.runs { () throws(NoteTextError) in AttributeRuns(try formatting.winnerRuns(of: self), in: sequence) }
+        return try attributeCache.runs { () throws(NoteTextError) in AttributeRuns(resolving: formatting, in: sequence) }
     }
 }

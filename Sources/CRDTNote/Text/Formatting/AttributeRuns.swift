@@ -1,9 +1,9 @@
 /// A note's resolved attributes as runs of visible text with one winning operation per mark
-/// name and one paragraph (``ResolvedRun``), with each run's start in Unicode scalars and in
+/// name (``MarkWinner``) and one paragraph, with each run's start in Unicode scalars and in
 /// UTF-16 code units and its ``TextAttributes``: the attributes index. Reading the attributes
 /// at a position is a binary search, O(log r) for r runs; a patch's attribute changes are a
 /// walk over two run lists, O(r); new formatting operations update it where they cover
-/// (`AttributeRuns+Updates.swift`). Built from the resolution (``NoteFormatting/winnerRuns(of:)``)
+/// (`AttributeRuns+Updates.swift`). Built from the resolution (``init(resolving:in:)``)
 /// and kept by ``AttributeCache`` until the note's text or formatting changes. Neighbouring
 /// runs may show equal attributes (their winners differ).
 struct AttributeRuns: Sendable, Equatable {
@@ -19,16 +19,15 @@ struct AttributeRuns: Sendable, Equatable {
     private(set) var scalarCount = 0
     private(set) var utf16Count = 0
 
-    /// The index of `sequence`'s resolved `runs` (from ``NoteFormatting/winnerRuns(of:)``).
-    init(_ runs: [ResolvedRun], in sequence: TextSequence) {
-        scalarCount = sequence.scalarCount
-        utf16Count = sequence.utf16Count
-        for run in runs where !run.scalars.isEmpty {
-            scalarStarts.append(run.scalars.lowerBound)
-            utf16Starts.append(sequence.utf16Offset(ofScalar: run.scalars.lowerBound))
-            winners.append(run.winners)
-            attributes.append(TextAttributes(winners: run.winners, paragraph: run.paragraph))
-        }
+    /// The index of `sequence` with `formatting` resolved (Docs/FORMAT.md §10.4–10.5): plain
+    /// text, then every mark operation weighed where it covers, in the window between its
+    /// anchors, and every paragraph with settings given its attributes. O(n/(run length) + the
+    /// elements between each operation's anchors + the paragraphs with settings), not a walk
+    /// of every element ever inserted.
+    init(resolving formatting: NoteFormatting, in sequence: TextSequence) {
+        self.init(plain: sequence)
+        guard !formatting.isEmpty else { return }
+        _ = add(formatting.marks, paragraphKeys: formatting.paragraphWinners.keys, formatting: formatting, in: sequence)
     }
 
     /// One run of plain body text over the whole of `sequence` (a note without formatting).

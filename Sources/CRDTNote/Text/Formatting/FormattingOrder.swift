@@ -1,7 +1,8 @@
-/// A note's elements in order (tombstones included), as formatting resolution reads them: each
-/// element's id, whether it is visible and a newline, and its origins as element indexes; and
-/// the index of any id (a binary search over the runs of its replica). Built in O(n + r log r)
-/// for n elements in r runs, without a hash table entry per element.
+/// A window of a note's elements in order (tombstones included), as formatting resolution reads
+/// them to weigh one operation: each element's id, whether it is visible and a newline, and its
+/// origins as element indexes; and the index of any id (a binary search over the runs of its
+/// replica). Built in O(n + r log r) for the window's n elements in r runs, without a hash
+/// table entry per element.
 struct FormattingOrder {
     /// Every element's id, in document order.
     private(set) var ids: [ElementID] = []
@@ -19,24 +20,17 @@ struct FormattingOrder {
     func isVisible(_ i: Int) -> Bool { kinds[i] != 0 }
     func isNewline(_ i: Int) -> Bool { kinds[i] == 2 }
 
-    /// The order of every element of `sequence`.
-    init(_ sequence: TextSequence) {
-        self.init(sequence, capacity: sequence.nextSeq.reduce(0) { $0 + Int($1) }) { sequence.forEachRun($0) }
-    }
-
     /// The order of the elements from `first` through `last`: a window of the document, in
     /// which an origin outside the window reads as none. Exact for an operation whose anchors and core lie inside the window, since
     /// nothing outside its anchors is ever covered (Docs/FORMAT.md §10.4).
     init(_ sequence: TextSequence, from first: TreePosition, through last: TreePosition) {
-        self.init(sequence, capacity: 0) { sequence.forEachRun(from: first, through: last, $0) }
+        self.init(sequence) { sequence.forEachRun(from: first, through: last, $0) }
     }
 
-    private init(_ sequence: TextSequence, capacity elements: Int, runs forEachRun: ((Run) -> Void) -> Void) {
+    private init(_ sequence: TextSequence, runs forEachRun: ((Run) -> Void) -> Void) {
         replicaIndex = sequence.replicaIndex
         runsByReplica = Array(repeating: [], count: sequence.replicas.count)
         var origins: [(start: Int, length: Int, left: ItemRef, right: ItemRef)] = []
-        ids.reserveCapacity(elements)
-        kinds.reserveCapacity(elements)
         forEachRun { run in
             let start = ids.count
             runsByReplica[Int(run.replica)].append((run.seq, run.length, Int32(start)))
