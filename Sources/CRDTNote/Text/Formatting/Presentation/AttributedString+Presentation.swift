@@ -1,0 +1,149 @@
+// Apple-only: a note in Apple's attribute vocabulary, for SwiftUI's `Text`, `UITextView` and
+// `NSTextView`. SwiftUI is on every Apple platform the package supports and re-exports
+// Foundation, whose presentation intents Linux Foundation lacks; this file only copies the
+// fields of `PresentedRun` (portable, tested on Linux) into and out of real attributes.
+// Type-checked on Linux against stand-ins by .ci/typecheck-cloudkit (Docs/CloudKit.md §9).
+#if canImport(SwiftUI)
+import SwiftUI
+
+extension AttributedString {
+    /// The note in Apple's attribute vocabulary (Docs/TEXT-VIEWS.md, "Apple's attributes"):
+    /// bold, italic, code and strikethrough as `inlinePresentationIntent`; headings, lists,
+    /// quotes and code blocks as `presentationIntent` (consecutive paragraphs share their list,
+    /// quote and code block); links as `link`; underline, highlight colour and heading fonts
+    /// in the SwiftUI scope and in UIKit's or AppKit's. Checklists, checked items, highlight
+    /// names and exact link strings, which Apple's attributes lack, ride in
+    /// ``AttributeScopes/CRDTNoteAttributes`` beside them, so ``NoteText/setPresentedText(_:)``
+    /// gives the note back. Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded
+    /// snapshot's runs are corrupt.
+    public init(presenting note: NoteText) throws(NoteTextError) {
+        self.init()
+        for run in PresentedRun.runs(of: try note.formattedSpans()) {
+            append(AttributedString(run.text, attributes: run.appleAttributes()))
+        }
+    }
+}
+
+extension NoteText {
+    /// Makes the note's text and formatting equal `text`, read in Apple's vocabulary as
+    /// `AttributedString(presenting:)` writes it (only what differs is recorded, as
+    /// ``setFormattedText(_:)``). Text with Apple's attributes alone, such as
+    /// `AttributedString(markdown:)` gives, reads as what they carry: a block that starts
+    /// without a newline before it gets one, fonts are not read, and a highlight needs
+    /// crdtnote's colour name. Throws as ``setFormattedText(_:)``, and
+    /// ``NoteTextError/Code/outOfBounds`` for a header level outside 1...6.
+    public mutating func setPresentedText(_ text: AttributedString) throws(NoteTextError) {
+        let runs = text.runs.map { PresentedRun(text: String(text[$0.range].characters), appleAttributes: $0.attributes) }
+        try setFormattedText(PresentedRun.spans(of: runs))
+    }
+}
+
+extension PresentedRun {
+    typealias Kept = AttributeScopes.CRDTNoteAttributes
+    typealias SwiftUIKeys = AttributeScopes.SwiftUIAttributes
+
+    /// Foundation's, SwiftUI's, UIKit's or AppKit's, and crdtnote's kept attributes.
+    func appleAttributes() -> AttributeContainer {
+        var container = AttributeContainer()
+        var intent = InlinePresentationIntent()
+        if inline.contains(.stronglyEmphasized) { intent.insert(.stronglyEmphasized) }
+        if inline.contains(.emphasized) { intent.insert(.emphasized) }
+        if inline.contains(.code) { intent.insert(.code) }
+        if inline.contains(.strikethrough) { intent.insert(.strikethrough) }
+        if !intent.isEmpty { container[AttributeScopes.FoundationAttributes.InlinePresentationIntentAttribute.self] = intent }
+        var block: PresentationIntent?
+        for component in blocks.reversed() {
+            block = PresentationIntent(Self.appleKind(component.kind), identity: component.identity, parent: block)
+        }
+        if let block { container[AttributeScopes.FoundationAttributes.PresentationIntentAttribute.self] = block }
+        if let link { container.link = link }
+        if let headingStyle { container[SwiftUIKeys.FontAttribute.self] = headingStyle.swiftUIFont }
+        if underline { container[SwiftUIKeys.UnderlineStyleAttribute.self] = .single }
+        if let background {
+            container[SwiftUIKeys.BackgroundColorAttribute.self] = Color(.sRGB, red: background.red, green: background.green, blue: background.blue, opacity: 1)
+        }
+        #if canImport(UIKit)
+        addUIKitAttributes(to: &container)
+        #endif
+        #if canImport(AppKit) && !targetEnvironment(macCatalyst)
+        addAppKitAttributes(to: &container)
+        #endif
+        if checklist { container[Kept.ListAttribute.self] = .check }
+        if checked { container[Kept.CheckedAttribute.self] = true }
+        if let highlight { container[Kept.HighlightAttribute.self] = highlight }
+        if let linkString { container[Kept.LinkURLStringAttribute.self] = linkString }
+        return container
+    }
+
+    /// The run `attributes` describe (underline and background colour from any of SwiftUI's,
+    /// UIKit's and AppKit's keys).
+    init(text: String, appleAttributes attributes: AttributeContainer) {
+        self.init(text: text)
+        let intent = attributes[AttributeScopes.FoundationAttributes.InlinePresentationIntentAttribute.self] ?? []
+        if intent.contains(.stronglyEmphasized) { inline.insert(.stronglyEmphasized) }
+        if intent.contains(.emphasized) { inline.insert(.emphasized) }
+        if intent.contains(.code) { inline.insert(.code) }
+        if intent.contains(.strikethrough) { inline.insert(.strikethrough) }
+        blocks = (attributes[AttributeScopes.FoundationAttributes.PresentationIntentAttribute.self]?.components ?? []).map {
+            PresentedBlock(Self.presentedKind($0.kind), identity: $0.identity)
+        }
+        link = attributes.link
+        underline = attributes[SwiftUIKeys.UnderlineStyleAttribute.self] != nil
+        var hasBackground = attributes[SwiftUIKeys.BackgroundColorAttribute.self] != nil
+        #if canImport(UIKit)
+        underline = underline || Self.uiKitUnderline(attributes)
+        hasBackground = hasBackground || Self.uiKitBackground(attributes)
+        #endif
+        #if canImport(AppKit) && !targetEnvironment(macCatalyst)
+        underline = underline || Self.appKitUnderline(attributes)
+        hasBackground = hasBackground || Self.appKitBackground(attributes)
+        #endif
+        highlight = attributes[Kept.HighlightAttribute.self]
+        if hasBackground, let highlight { background = HighlightColor(highlight) }
+        checklist = attributes[Kept.ListAttribute.self] == .check
+        checked = attributes[Kept.CheckedAttribute.self] ?? false
+        linkString = attributes[Kept.LinkURLStringAttribute.self]
+    }
+
+    /// Apple's kind for a block kind this mapping writes.
+    private static func appleKind(_ kind: PresentedBlock.Kind) -> PresentationIntent.Kind {
+        switch kind {
+        case .paragraph, .other: return .paragraph
+        case .header(let level): return .header(level: level)
+        case .orderedList: return .orderedList
+        case .unorderedList: return .unorderedList
+        case .listItem(let ordinal): return .listItem(ordinal: ordinal)
+        case .codeBlock: return .codeBlock(languageHint: nil)
+        case .blockQuote: return .blockQuote
+        }
+    }
+
+    /// The block kind for Apple's (thematic breaks and tables are ``PresentedBlock/Kind/other``).
+    private static func presentedKind(_ kind: PresentationIntent.Kind) -> PresentedBlock.Kind {
+        switch kind {
+        case .paragraph: return .paragraph
+        case .header(let level): return .header(level: level)
+        case .orderedList: return .orderedList
+        case .unorderedList: return .unorderedList
+        case .listItem(let ordinal): return .listItem(ordinal: ordinal)
+        case .codeBlock: return .codeBlock
+        case .blockQuote: return .blockQuote
+        default: return .other
+        }
+    }
+}
+
+extension HeadingTextStyle {
+    /// SwiftUI's font of this style.
+    var swiftUIFont: Font {
+        switch self {
+        case .title1: return .title
+        case .title2: return .title2
+        case .title3: return .title3
+        case .headline: return .headline
+        case .subheadline: return .subheadline
+        case .callout: return .callout
+        }
+    }
+}
+#endif
