@@ -206,6 +206,8 @@ import CRDTNoteTestSupport
         #expect(HighlightColor("Green") == HighlightColor("#c5e1a5"))
         for unknown in ["#+12345", "#12345", "ff8000", "chartreuse"] { #expect(HighlightColor(unknown) == HighlightColor("yellow")) }
         #expect((0...7).map(HeadingTextStyle.init(level:)) == [nil, .title1, .title2, .title3, .headline, .subheadline, .callout, nil])
+        // The Apple-only layer's tables of fonts and text styles list six styles in this order.
+        #expect(HeadingTextStyle.allCases.map(\.rawValue) == Array(0..<6))
         // A header level Markdown cannot write is refused, not clamped.
         var run = PresentedRun(text: "deep")
         run.blocks = [PresentedBlock(.header(level: 7), identity: 1)]

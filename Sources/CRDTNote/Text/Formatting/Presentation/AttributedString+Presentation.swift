@@ -57,11 +57,9 @@ extension PresentedRun {
         }
         if let block { container[AttributeScopes.FoundationAttributes.PresentationIntentAttribute.self] = block }
         if let link { container.link = link }
-        if let headingStyle { container[SwiftUIKeys.FontAttribute.self] = headingStyle.swiftUIFont }
-        if underline { container[SwiftUIKeys.UnderlineStyleAttribute.self] = .single }
-        if let background {
-            container[SwiftUIKeys.BackgroundColorAttribute.self] = Color(.sRGB, red: background.red, green: background.green, blue: background.blue, opacity: 1)
-        }
+        addStyle(to: &container, keys: (SwiftUIKeys.FontAttribute.self, SwiftUIKeys.UnderlineStyleAttribute.self, SwiftUIKeys.BackgroundColorAttribute.self),
+                 font: { Self.swiftUIFonts[$0.rawValue] }, underline: .single,
+                 background: { Color(.sRGB, red: $0.red, green: $0.green, blue: $0.blue, opacity: 1) })
         #if canImport(UIKit)
         addUIKitAttributes(to: &container)
         #endif
@@ -88,22 +86,43 @@ extension PresentedRun {
             PresentedBlock(Self.presentedKind($0.kind), identity: $0.identity)
         }
         link = attributes.link
-        underline = attributes[SwiftUIKeys.UnderlineStyleAttribute.self] != nil
-        var hasBackground = attributes[SwiftUIKeys.BackgroundColorAttribute.self] != nil
+        var shown = [Self.styleShown(attributes, keys: (SwiftUIKeys.UnderlineStyleAttribute.self, SwiftUIKeys.BackgroundColorAttribute.self), noUnderline: nil)]
         #if canImport(UIKit)
-        underline = underline || Self.uiKitUnderline(attributes)
-        hasBackground = hasBackground || Self.uiKitBackground(attributes)
+        shown.append(Self.uiKitStyleShown(attributes))
         #endif
         #if canImport(AppKit) && !targetEnvironment(macCatalyst)
-        underline = underline || Self.appKitUnderline(attributes)
-        hasBackground = hasBackground || Self.appKitBackground(attributes)
+        shown.append(Self.appKitStyleShown(attributes))
         #endif
+        underline = shown.contains { $0.underline }
+        let hasBackground = shown.contains { $0.background }
         highlight = attributes[Kept.HighlightAttribute.self]
         if hasBackground, let highlight { background = HighlightColor(highlight) }
         checklist = attributes[Kept.ListAttribute.self] == .check
         checked = attributes[Kept.CheckedAttribute.self] ?? false
         linkString = attributes[Kept.LinkURLStringAttribute.self]
     }
+
+    /// Sets one framework's (SwiftUI's, UIKit's or AppKit's) heading font, underline and
+    /// background colour keys, with that framework's values.
+    func addStyle<F: AttributedStringKey, U: AttributedStringKey, B: AttributedStringKey>(
+        to container: inout AttributeContainer, keys: (F.Type, U.Type, B.Type),
+        font: (HeadingTextStyle) -> F.Value, underline single: U.Value, background color: (HighlightColor) -> B.Value
+    ) where F.Value: Sendable, U.Value: Sendable, B.Value: Sendable {
+        if let headingStyle { container[F.self] = font(headingStyle) }
+        if underline { container[U.self] = single }
+        if let background { container[B.self] = color(background) }
+    }
+
+    /// Whether one framework's keys underline the run (with a value other than `noUnderline`)
+    /// and fill its background.
+    static func styleShown<U: AttributedStringKey, B: AttributedStringKey>(
+        _ attributes: AttributeContainer, keys: (U.Type, B.Type), noUnderline: U.Value?
+    ) -> (underline: Bool, background: Bool) where U.Value: Sendable, B.Value: Sendable {
+        (attributes[U.self].map { $0 != noUnderline } ?? false, attributes[B.self] != nil)
+    }
+
+    /// SwiftUI's fonts, in ``HeadingTextStyle`` order.
+    static let swiftUIFonts: [Font] = [.title, .title2, .title3, .headline, .subheadline, .callout]
 
     /// Apple's kind for a block kind this mapping writes.
     private static func appleKind(_ kind: PresentedBlock.Kind) -> PresentationIntent.Kind {
@@ -133,17 +152,4 @@ extension PresentedRun {
     }
 }
 
-extension HeadingTextStyle {
-    /// SwiftUI's font of this style.
-    var swiftUIFont: Font {
-        switch self {
-        case .title1: return .title
-        case .title2: return .title2
-        case .title3: return .title3
-        case .headline: return .headline
-        case .subheadline: return .subheadline
-        case .callout: return .callout
-        }
-    }
-}
 #endif

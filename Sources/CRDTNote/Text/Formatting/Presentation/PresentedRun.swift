@@ -74,8 +74,9 @@ package struct PresentedBlock: Hashable, Sendable {
 }
 
 /// The text style a heading level is shown in: UIKit's and AppKit's `TextStyle` of that name,
-/// SwiftUI's `Font` (`.title` for ``title1``).
-package enum HeadingTextStyle: Hashable, Sendable {
+/// SwiftUI's `Font` (`.title` for ``title1``). The raw value indexes the Apple-only layer's
+/// tables of styles, which list them in this order.
+package enum HeadingTextStyle: Int, Hashable, Sendable, CaseIterable {
     case title1, title2, title3, headline, subheadline, callout
 
     /// The style of heading `level` (1–6); nil for body text.
