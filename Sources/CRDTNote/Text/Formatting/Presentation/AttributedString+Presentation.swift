@@ -122,7 +122,7 @@ extension PresentedRun {
     }
 
     /// SwiftUI's fonts, in ``HeadingTextStyle`` order.
-    static let swiftUIFonts: [Font] = [.title, .title2, .title3, .headline, .subheadline, .callout]
+    static var swiftUIFonts: [Font] { [.title, .title2, .title3, .headline, .subheadline, .callout] }
 
     /// Apple's kind for a block kind this mapping writes.
     private static func appleKind(_ kind: PresentedBlock.Kind) -> PresentationIntent.Kind {

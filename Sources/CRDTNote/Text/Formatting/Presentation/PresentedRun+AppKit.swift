@@ -20,6 +20,6 @@ extension PresentedRun {
     }
 
     /// AppKit's text styles, in ``HeadingTextStyle`` order.
-    static let appKitTextStyles: [NSFont.TextStyle] = [.title1, .title2, .title3, .headline, .subheadline, .callout]
+    static var appKitTextStyles: [NSFont.TextStyle] { [.title1, .title2, .title3, .headline, .subheadline, .callout] }
 }
 #endif

@@ -20,6 +20,6 @@ extension PresentedRun {
     }
 
     /// UIKit's text styles, in ``HeadingTextStyle`` order.
-    static let uiKitTextStyles: [UIFont.TextStyle] = [.title1, .title2, .title3, .headline, .subheadline, .callout]
+    static var uiKitTextStyles: [UIFont.TextStyle] { [.title1, .title2, .title3, .headline, .subheadline, .callout] }
 }
 #endif
