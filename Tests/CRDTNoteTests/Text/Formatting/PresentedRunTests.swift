@@ -62,6 +62,41 @@ import CRDTNoteTestSupport
         }
     }
 
+    /// Test-only keys standing in for Apple's intents and styles (which Linux Foundation
+    /// lacks), so runs go through a real `AttributedString` here, with `link` and crdtnote's
+    /// kept keys as the Apple-only layer writes them.
+    enum ModelInlineKey: AttributedStringKey { typealias Value = UInt8; static let name = "test.inlinePresentationIntent" }
+    enum ModelBlocksKey: AttributedStringKey { typealias Value = [PresentedBlock]; static let name = "test.presentationIntent" }
+    enum ModelUnderlineKey: AttributedStringKey { typealias Value = Bool; static let name = "test.underlineStyle" }
+    enum ModelBackgroundKey: AttributedStringKey { typealias Value = Bool; static let name = "test.backgroundColor" }
+
+    @Test(arguments: Array(1...40) as [UInt64])
+    func runsSurviveAnAttributedString(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        let note = try Self.randomNote(&rng)
+        var text = AttributedString()
+        for run in PresentedRun.runs(of: try note.formattedSpans()) {
+            var container = run.portableAttributes
+            if !run.inline.isEmpty { container[ModelInlineKey.self] = run.inline.rawValue }
+            if !run.blocks.isEmpty { container[ModelBlocksKey.self] = run.blocks }
+            if run.underline { container[ModelUnderlineKey.self] = true }
+            if run.background != nil { container[ModelBackgroundKey.self] = true }
+            text.append(AttributedString(run.text, attributes: container))
+        }
+        let runs = text.runs.map { piece in
+            var run = PresentedRun(text: String(text[piece.range].characters), portableAttributes: piece.attributes)
+            run.inline = InlineIntent(rawValue: piece.attributes[ModelInlineKey.self] ?? 0)
+            run.blocks = piece.attributes[ModelBlocksKey.self] ?? []
+            run.underline = piece.attributes[ModelUnderlineKey.self] ?? false
+            if piece.attributes[ModelBackgroundKey.self] == true, let highlight = run.highlight { run.background = HighlightColor(highlight) }
+            return run
+        }
+        let copy = try Self.note(from: runs)
+        #expect(copy.string == note.string)
+        #expect(FormattedTextUpdateTests.characters(try copy.formattedSpans()) == FormattedTextUpdateTests.characters(try note.formattedSpans()),
+                "seed \(seed)")
+    }
+
     /// The runs with neighbours of equal attributes joined (`AttributedString` keeps no
     /// boundary between them).
     static func coalesced(_ runs: [PresentedRun]) -> [PresentedRun] {

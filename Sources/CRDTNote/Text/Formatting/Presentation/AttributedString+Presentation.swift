@@ -39,12 +39,11 @@ extension NoteText {
 }
 
 extension PresentedRun {
-    typealias Kept = AttributeScopes.CRDTNoteAttributes
     typealias SwiftUIKeys = AttributeScopes.SwiftUIAttributes
 
     /// Foundation's, SwiftUI's, UIKit's or AppKit's, and crdtnote's kept attributes.
     func appleAttributes() -> AttributeContainer {
-        var container = AttributeContainer()
+        var container = portableAttributes
         var intent = InlinePresentationIntent()
         if inline.contains(.stronglyEmphasized) { intent.insert(.stronglyEmphasized) }
         if inline.contains(.emphasized) { intent.insert(.emphasized) }
@@ -56,7 +55,6 @@ extension PresentedRun {
             block = PresentationIntent(Self.appleKind(component.kind), identity: component.identity, parent: block)
         }
         if let block { container[AttributeScopes.FoundationAttributes.PresentationIntentAttribute.self] = block }
-        if let link { container.link = link }
         addStyle(to: &container, keys: (SwiftUIKeys.FontAttribute.self, SwiftUIKeys.UnderlineStyleAttribute.self, SwiftUIKeys.BackgroundColorAttribute.self),
                  font: { Self.swiftUIFonts[$0.rawValue] }, underline: .single,
                  background: { Color(.sRGB, red: $0.red, green: $0.green, blue: $0.blue, opacity: 1) })
@@ -66,17 +64,13 @@ extension PresentedRun {
         #if canImport(AppKit) && !targetEnvironment(macCatalyst)
         addAppKitAttributes(to: &container)
         #endif
-        if checklist { container[Kept.ListAttribute.self] = .check }
-        if checked { container[Kept.CheckedAttribute.self] = true }
-        if let highlight { container[Kept.HighlightAttribute.self] = highlight }
-        if let linkString { container[Kept.LinkURLStringAttribute.self] = linkString }
         return container
     }
 
     /// The run `attributes` describe (underline and background colour from any of SwiftUI's,
     /// UIKit's and AppKit's keys).
     init(text: String, appleAttributes attributes: AttributeContainer) {
-        self.init(text: text)
+        self.init(text: text, portableAttributes: attributes)
         let intent = attributes[AttributeScopes.FoundationAttributes.InlinePresentationIntentAttribute.self] ?? []
         if intent.contains(.stronglyEmphasized) { inline.insert(.stronglyEmphasized) }
         if intent.contains(.emphasized) { inline.insert(.emphasized) }
@@ -85,7 +79,6 @@ extension PresentedRun {
         blocks = (attributes[AttributeScopes.FoundationAttributes.PresentationIntentAttribute.self]?.components ?? []).map {
             PresentedBlock(Self.presentedKind($0.kind), identity: $0.identity)
         }
-        link = attributes.link
         var shown = [Self.styleShown(attributes, keys: (SwiftUIKeys.UnderlineStyleAttribute.self, SwiftUIKeys.BackgroundColorAttribute.self), noUnderline: nil)]
         #if canImport(UIKit)
         shown.append(Self.uiKitStyleShown(attributes))
@@ -94,12 +87,7 @@ extension PresentedRun {
         shown.append(Self.appKitStyleShown(attributes))
         #endif
         underline = shown.contains { $0.underline }
-        let hasBackground = shown.contains { $0.background }
-        highlight = attributes[Kept.HighlightAttribute.self]
-        if hasBackground, let highlight { background = HighlightColor(highlight) }
-        checklist = attributes[Kept.ListAttribute.self] == .check
-        checked = attributes[Kept.CheckedAttribute.self] ?? false
-        linkString = attributes[Kept.LinkURLStringAttribute.self]
+        if shown.contains(where: { $0.background }), let highlight { background = HighlightColor(highlight) }
     }
 
     /// Sets one framework's (SwiftUI's, UIKit's or AppKit's) heading font, underline and
