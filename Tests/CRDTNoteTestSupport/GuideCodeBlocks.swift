@@ -1,8 +1,10 @@
 import Foundation
 
 /// The ```swift blocks of a guide in Docs/ that a test file must compile: every block not
-/// preceded by a `<!-- not compiled: why -->` line, without its imports and blank edge lines,
-/// each line trimmed. The guides' tests check each stands in their own source line for line.
+/// preceded by a `<!-- not compiled: why -->` line, nor by a `<!-- compiled: FILE -->` line (an
+/// Apple-only excerpt of FILE, which .ci/typecheck-cloudkit compiles and matches), without its
+/// imports and blank edge lines, each line trimmed. The guides' tests check each stands in
+/// their own source line for line.
 package enum GuideCodeBlocks {
     /// The compiled blocks of `Docs/<guide>`.
     package static func blocks(ofGuide guide: String) throws -> [[String]] {
@@ -12,7 +14,7 @@ package enum GuideCodeBlocks {
         var i = 0
         while i < lines.count {
             guard lines[i] == "```swift" else { i += 1; continue }
-            let skipped = i > 0 && lines[i - 1].hasPrefix("<!-- not compiled:")
+            let skipped = i > 0 && (lines[i - 1].hasPrefix("<!-- not compiled:") || lines[i - 1].hasPrefix("<!-- compiled:"))
             var block: [String] = []
             i += 1
             while i < lines.count && lines[i] != "```" { block.append(lines[i].trimmingCharacters(in: .whitespaces)); i += 1 }
