@@ -19,6 +19,8 @@ struct FormattingResult {
         var spansMs: Double
         var spans: Int
         var attributedStringMs: Double
+        /// Foundation's own `AttributedString(String)` of the same text, no attributes: the floor.
+        var plainAttributedStringMs: Double
         var lookupNs: Double
         var mergeMs: Double
     }
@@ -32,6 +34,7 @@ struct FormattingResult {
             (c.label, .object([
                 "scalars": .int(c.scalars), "formatting_operations": .int(c.operations),
                 "spans_ms": .double(c.spansMs), "spans": .int(c.spans), "attributed_string_ms": .double(c.attributedStringMs),
+                "plain_attributed_string_ms": .double(c.plainAttributedStringMs),
                 "attributes_at_position_ns": .double(c.lookupNs), "merge_100_operations_ms": .double(c.mergeMs),
             ]))
         } + [("runs", .int(runs)), ("correct", .bool(correct))]))
@@ -40,7 +43,8 @@ struct FormattingResult {
     var lines: [String] {
         cases.map { c in
             "\(c.label): \(Format.count(c.scalars)) scalars, \(Format.count(c.operations)) formatting operations; "
-                + "formattedSpans \(Format.ms(c.spansMs)) (\(Format.count(c.spans)) spans), AttributedString \(Format.ms(c.attributedStringMs)), "
+                + "formattedSpans \(Format.ms(c.spansMs)) (\(Format.count(c.spans)) spans), AttributedString \(Format.ms(c.attributedStringMs)) "
+                + "(of the plain text alone \(Format.ms(c.plainAttributedStringMs))), "
                 + "attributes at a position \(String(format: "%.0f", c.lookupNs)) ns, merging 100 operations \(Format.ms(c.mergeMs))"
         } + ["medians of \(runs) runs" + (correct ? "" : "; COPIES DIFFER AFTER THE MERGE")]
     }
@@ -83,6 +87,7 @@ enum FormattingBench {
         }
         var spansSamples: [Double] = []
         var stringSamples: [Double] = []
+        var plainStringSamples: [Double] = []
         var lookupSamples: [Double] = []
         var mergeSamples: [Double] = []
         var spanCount = 0
@@ -96,6 +101,10 @@ enum FormattingBench {
             let cold = note.forked(as: ReplicaID(rawValue: 5))
             let (stringMs, string) = try Measure.time { () throws -> AttributedString in try AttributedString(cold) }
             stringSamples.append(stringMs)
+            let text = cold.string
+            let (plainMs, plain) = Measure.time { AttributedString(text) }
+            plainStringSamples.append(plainMs)
+            if plain.characters.count != string.characters.count { correct = false }
             if string.characters.count != cold.string.count { correct = false }
             let (lookupMs, found) = try Measure.time { () throws -> Int in
                 var bold = 0
@@ -115,6 +124,7 @@ enum FormattingBench {
         return FormattingResult.Case(label: label, scalars: note.scalarCount, operations: note.scalarCount / 200 + lines.count / 10,
                                      spansMs: Timing(samples: spansSamples).median, spans: spanCount,
                                      attributedStringMs: Timing(samples: stringSamples).median,
+                                     plainAttributedStringMs: Timing(samples: plainStringSamples).median,
                                      lookupNs: Timing(samples: lookupSamples).median,
                                      mergeMs: Timing(samples: mergeSamples).median)
     }

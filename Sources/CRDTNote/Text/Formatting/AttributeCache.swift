@@ -25,25 +25,22 @@ final class AttributeCache: @unchecked Sendable {
         self.runs = runs
     }
 
-    /// Forgets the runs; only for a cache no other copy holds.
-    func clear() {
-        lock.lock()
-        defer { lock.unlock() }
-        runs = nil
+    /// Forgets the runs. Only for a cache no other copy holds, so no other thread can reach
+    /// it: no lock (a formatted note's every edit calls this).
+    func clearUnshared() {
+        if runs != nil { runs = nil }
     }
 }
 
 extension NoteText {
     /// After the text or the formatting changed: a note without formatting has no cache; a
     /// formatted one gets an empty cache (its own, when copies shared the old one).
-    @inline(never)
     mutating func resetAttributeCache() {
-        if formatting.isEmpty {
-            attributeCache = nil
-        } else if attributeCache != nil, isKnownUniquelyReferenced(&attributeCache) {
-            attributeCache?.clear()
+        if isKnownUniquelyReferenced(&attributeCache) {
+            attributeCache?.clearUnshared()
+            if formatting.isEmpty { attributeCache = nil }
         } else {
-            attributeCache = AttributeCache()
+            attributeCache = formatting.isEmpty ? nil : AttributeCache()
         }
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 extension NoteText {
     /// After a local edit put `utf8` at visible scalar `offset`: every newline it typed splits a
     /// paragraph, and the paragraph after it gets the attributes of the one it was split from
@@ -6,7 +8,8 @@ extension NoteText {
     /// either way: when the operations would pass ``NoteLimits/maximumFormattingOperations``,
     /// the new paragraphs start without attributes.
     mutating func keepParagraphAttributes(insertedAt offset: Int, utf8: UnsafeBufferPointer<UInt8>) {
-        guard utf8.contains(0x0A) else { return }
+        // Most edits type no newline: one pass over the bytes, no iterator.
+        guard let base = utf8.baseAddress, memchr(base, 0x0A, utf8.count) != nil else { return }
         var scalar = offset
         for byte in utf8 where byte & 0xC0 != 0x80 {
             defer { scalar += 1 }

@@ -16,6 +16,8 @@ import CRDTNoteTestSupport
         #expect(spans.map(\.marks) == [[], [.bold], [], [.link("https://example.com")]])
         #expect(spans.map(\.paragraph.heading) == [1, 0, 0, 0])
         #expect(spans.map(\.utf16Range) == [0..<10, 10..<12, 12..<19, 19..<23])
+        let here = try note.attributes(atUTF16: 10)                      // bold, in a body paragraph
+        #expect(here == TextAttributes(marks: [.bold]))
     }
 
     @Test func rangesAreUTF16AndASurrogatePairCannotBeSplit() throws {
