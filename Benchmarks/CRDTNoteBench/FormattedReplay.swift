@@ -20,10 +20,11 @@ enum FormattedReplay {
     static func replay(_ trace: SequentialTrace) throws(TraceError) -> (note: NoteText, operations: Int) {
         var random = SplitMix64(seed: seed)
         var operations = 0
-        let note = try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(), undoLimit: 0) {
+        let note = try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(), undoLimit: 0,
+                                          every: markEvery) {
             note, patch throws(TraceError) in
             let edits = patch + 1
-            guard edits % markEvery == 0, note.utf16Count > 0 else { return }
+            guard note.utf16Count > 0 else { return }
             do throws(NoteTextError) {
                 // In UTF-16 units, as a text view hands them over (the trace's text has no
                 // surrogate pairs, so every range is valid).

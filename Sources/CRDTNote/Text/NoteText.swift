@@ -26,7 +26,7 @@ public struct NoteText: Sendable {
     /// ``buildIndex()`` before touching it; reads of a note that may still be deferred go
     /// through ``loadedSequence()`` or the prologue's facts (``scalarCount``, ``version``...).
     @usableFromInline var sequence: TextSequence {
-        didSet { if attributeCache != nil { resetAttributeCache() } }
+        didSet { if attributeCache != nil { textChanged() } }
     }
     /// Set for a note loaded from a snapshot whose index has not been built in this copy yet.
     /// `@usableFromInline` (like the counts it answers) so the count getters stay inlinable

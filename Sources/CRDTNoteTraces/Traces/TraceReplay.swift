@@ -20,16 +20,17 @@ public enum TraceReplay {
         _ trace: SequentialTrace, replica: ReplicaID = ReplicaID(rawValue: 1), clock: HybridLogicalClock = HybridLogicalClock(),
         undoLimit: Int = 0
     ) throws(TraceError) -> NoteText {
-        try replay(trace, replica: replica, clock: clock, undoLimit: undoLimit) { _, _ throws(TraceError) in }
+        try replay(trace, replica: replica, clock: clock, undoLimit: undoLimit, every: Int.max) { _, _ throws(TraceError) in }
     }
 
-    /// ``replay(_:replica:clock:undoLimit:)``, calling `afterPatch(&note, i)` after the trace's
-    /// patch `i` (counted over the whole trace): for benchmarks that interleave other work with
-    /// the trace's edits (`crdtnote-bench replay --formatted`). Inlined, so the plain replay's
-    /// empty hook costs nothing.
+    /// ``replay(_:replica:clock:undoLimit:)``, calling `afterPatch(&note, i)` after every
+    /// `period`-th patch of the trace (`i` counted from 0 over the whole trace, so after patches
+    /// `period - 1`, `2 * period - 1`, ...): for benchmarks that interleave other work with the
+    /// trace's edits (`crdtnote-bench replay --formatted`). Inlined, and the hook is not called
+    /// in between, so the replay loop costs what the plain one does.
     @inline(__always)
     package static func replay(
-        _ trace: SequentialTrace, replica: ReplicaID, clock: HybridLogicalClock, undoLimit: Int,
+        _ trace: SequentialTrace, replica: ReplicaID, clock: HybridLogicalClock, undoLimit: Int, every period: Int,
         afterPatch: (inout NoteText, Int) throws(TraceError) -> Void
     ) throws(TraceError) -> NoteText {
         var note: NoteText
@@ -41,6 +42,7 @@ public enum TraceReplay {
         note.undoLimit = undoLimit
         // Straight from the columns: no TracePatch and no String, the inserted bytes as they are stored.
         let columns = trace.columns
+        var untilHook = period
         let failure: TraceError? = columns.text.withUnsafeBufferPointer { text in
             for t in 0..<trace.transactionCount {
                 let range = trace.patchRange(ofTransaction: t)
@@ -49,7 +51,11 @@ public enum TraceReplay {
                         try apply(position: columns.positions[i], deleteCount: columns.deleteCounts[i],
                                   utf8: UnsafeBufferPointer(rebasing: text[columns.textRange(i)]),
                                   to: &note, transaction: t, patch: i - range.lowerBound)
-                        try afterPatch(&note, i)
+                        untilHook -= 1
+                        if untilHook == 0 {
+                            untilHook = period
+                            try afterPatch(&note, i)
+                        }
                     } catch {
                         return error
                     }

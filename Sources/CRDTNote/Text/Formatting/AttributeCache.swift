@@ -7,6 +7,8 @@ import Foundation
 final class AttributeCache: @unchecked Sendable {
     private let lock = NSLock()
     private var runs: AttributeRuns?
+    /// Whether `runs` is set (one byte to test on every edit of a formatted note).
+    private var filled = false
 
     /// The cached runs, built by `build` (under the lock) when there are none.
     func runs(orBuild build: () throws(NoteTextError) -> AttributeRuns) throws(NoteTextError) -> AttributeRuns {
@@ -15,6 +17,7 @@ final class AttributeCache: @unchecked Sendable {
         if let runs { return runs }
         let built = try build()
         runs = built
+        filled = true
         return built
     }
 
@@ -23,18 +26,32 @@ final class AttributeCache: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         self.runs = runs
+        filled = true
     }
 
     /// Forgets the runs. Only for a cache no other copy holds, so no other thread can reach
     /// it: no lock (a formatted note's every edit calls this).
     func clearUnshared() {
-        if runs != nil { runs = nil }
+        guard filled else { return }
+        runs = nil
+        filled = false
     }
 }
 
 extension NoteText {
-    /// After the text or the formatting changed: a note without formatting has no cache; a
-    /// formatted one gets an empty cache (its own, when copies shared the old one).
+    /// After the text changed (formatting did not): ``resetAttributeCache()`` without looking
+    /// at the formatting, inlined into every edit of a formatted note.
+    @inline(__always)
+    mutating func textChanged() {
+        if isKnownUniquelyReferenced(&attributeCache) {
+            attributeCache?.clearUnshared()
+        } else {
+            attributeCache = AttributeCache()
+        }
+    }
+
+    /// After the formatting changed: a note without formatting has no cache; a formatted one
+    /// gets an empty cache (its own, when copies shared the old one).
     mutating func resetAttributeCache() {
         if isKnownUniquelyReferenced(&attributeCache) {
             attributeCache?.clearUnshared()
@@ -45,8 +62,7 @@ extension NoteText {
     }
 
     /// The attributes index of the visible text: from the cache when nothing changed since it
-    /// was filled, else resolved (O(n) in the elements ever inserted plus what the operations
-    /// cover) and cached.
+    /// was filled, else resolved (``AttributeRuns/init(resolving:in:)``) and cached.
     ///
     /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built.
     func attributeRuns() throws(NoteTextError) -> AttributeRuns {
