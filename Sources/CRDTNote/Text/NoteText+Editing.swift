@@ -64,16 +64,14 @@ extension NoteText {
         guard undoHistory.limit > 0 else {
             var ignored = IgnoredDeletions()
             sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &ignored)
+            textChanged()
             if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
             return
         }
         undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
         // The deletion hands the text it removes to the history from its own walk of the tree.
-        // (Moved out for the call: `sequence` is observed, so changing it accesses the note.)
-        var history = UndoHistory()
-        swap(&history, &undoHistory)
-        sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &history)
-        swap(&history, &undoHistory)
+        sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &undoHistory)
+        textChanged()
         undoHistory.didReplace(range, marks: undoMarks(local))
         if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
     }
@@ -212,10 +210,7 @@ extension NoteText {
             let deletion = edit.offset..<edit.offset + edit.deleteCount
             if recording && !deletion.isEmpty {
                 undoHistory.beginDeletion(on: .apart)
-                var history = UndoHistory()
-                swap(&history, &undoHistory)
-                sequence.deleteLocal(deletion, recording: &history)
-                swap(&history, &undoHistory)
+                sequence.deleteLocal(deletion, recording: &undoHistory)
                 undoHistory.endDeletion()
             } else {
                 sequence.deleteLocal(deletion)
@@ -226,6 +221,7 @@ extension NoteText {
             }
         }
         sequence.noteStamp(stamp, replica: local, firstInsertedSeq: inserted > 0 ? firstSeq : nil)
+        textChanged()
         if recording { undoHistory.finishStep(in: sequence, local: local) }
     }
 }

@@ -25,6 +25,7 @@ extension NoteText {
         if deferred != nil { try buildIndexForMerge() }
         let before = try attributesForMerge { () throws(NoteTextError) in try attributesBeforeChange() }
         let replacements = try sequence.apply(changes.changeSet, recordingPatch: true)
+        textChanged()
         observe(changes.changeSet.latestStamps)
         return try attributesForMerge { () throws(NoteTextError) in try patch(replacing: replacements, attributesBefore: before) }
     }
@@ -71,6 +72,7 @@ extension NoteText {
             : []
         let set = theirs.changes(since: known, receiver: sequence, needed: needed)
         let replacements = try sequence.apply(set, recordingPatch: recordingPatch)
+        textChanged()
         observe(set.latestStamps)
         if other.ledger != nil { mergeLedger(of: other) }
         if let before, replacements.isEmpty, set.inserts.isEmpty, set.compacted.isEmpty {

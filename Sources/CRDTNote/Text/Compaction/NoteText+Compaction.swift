@@ -28,6 +28,7 @@ extension NoteText {
             byIndex = all
         }
         sequence = sequence.compacted(settled: byIndex)
+        textChanged()
     }
 
     /// Records in the ledger that `device` (the replica id a note library writes this note

@@ -39,10 +39,11 @@ final class AttributeCache: @unchecked Sendable {
 }
 
 extension NoteText {
-    /// After the text changed (formatting did not): ``resetAttributeCache()`` without looking
-    /// at the formatting, inlined into every edit of a formatted note.
+    /// After the text changed (formatting did not): nothing for a plain note (no cache), else
+    /// ``resetAttributeCache()`` without looking at the formatting. Inlined into every edit.
     @inline(__always)
     mutating func textChanged() {
+        guard attributeCache != nil else { return }
         if isKnownUniquelyReferenced(&attributeCache) {
             attributeCache?.clearUnshared()
         } else {

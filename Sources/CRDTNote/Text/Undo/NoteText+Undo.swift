@@ -74,10 +74,8 @@ extension NoteText {
             let firstSeq = sequence.nextSeq[Int(local)]
             let before = try attributesBeforeChange()
             var patch = TextPatchBuilder()
-            var restored = RestoredIDs()
-            swap(&restored, &undoHistory.restored)
-            let inverse = sequence.perform(step.text, replica: local, restored: &restored, patch: &patch)
-            swap(&restored, &undoHistory.restored)
+            let inverse = sequence.perform(step.text, replica: local, restored: &undoHistory.restored, patch: &patch)
+            textChanged()
             undoHistory.performed(redo: redo, inverse: HistoryStep(text: inverse))
             if inverse.isEmpty { continue }
             let stamp = clock.tick()
