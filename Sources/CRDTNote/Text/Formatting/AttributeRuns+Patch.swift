@@ -58,13 +58,7 @@ extension AttributeRuns {
         while position < scalarCount {
             let afterEnd = scalars(ofRun: j).upperBound
             let end = Swift.min(viewEnd, afterEnd)
-            if view.attributes[i] != attributes[j] {
-                if let last = changes.last, last.scalarRange.upperBound == position, last.attributes == attributes[j] {
-                    changes[changes.count - 1].scalarRange = last.scalarRange.lowerBound..<end
-                } else {
-                    changes.append(TextAttributeChange(utf16Range: 0..<0, scalarRange: position..<end, attributes: attributes[j]))
-                }
-            }
+            if view.attributes[i] != attributes[j] { Self.add(position..<end, attributes[j], to: &changes) }
             position = end
             if viewEnd == end, i + 1 < view.lengths.count {
                 i += 1
@@ -86,19 +80,23 @@ extension AttributeRuns {
             var position = range.lowerBound
             while position < range.upperBound {
                 let end = Swift.min(before.scalars(ofRun: i).upperBound, scalars(ofRun: j).upperBound, range.upperBound)
-                if before.attributes[i] != attributes[j] {
-                    if let last = changes.last, last.scalarRange.upperBound == position, last.attributes == attributes[j] {
-                        changes[changes.count - 1].scalarRange = last.scalarRange.lowerBound..<end
-                    } else {
-                        changes.append(TextAttributeChange(utf16Range: 0..<0, scalarRange: position..<end, attributes: attributes[j]))
-                    }
-                }
+                if before.attributes[i] != attributes[j] { Self.add(position..<end, attributes[j], to: &changes) }
                 position = end
                 if before.scalars(ofRun: i).upperBound == end { i += 1 }
                 if scalars(ofRun: j).upperBound == end { j += 1 }
             }
         }
         return withUTF16Ranges(changes, in: sequence)
+    }
+
+    /// Adds a change of the scalars `range` to `attributes` after `changes`, joined with the
+    /// last one when it ends there with the same attributes (UTF-16 ranges are filled in later).
+    private static func add(_ range: Range<Int>, _ attributes: TextAttributes, to changes: inout [TextAttributeChange]) {
+        if let last = changes.last, last.scalarRange.upperBound == range.lowerBound, last.attributes == attributes {
+            changes[changes.count - 1].scalarRange = last.scalarRange.lowerBound..<range.upperBound
+        } else {
+            changes.append(TextAttributeChange(utf16Range: 0..<0, scalarRange: range, attributes: attributes))
+        }
     }
 
     /// `changes` with their UTF-16 ranges filled in from their scalar ranges.
