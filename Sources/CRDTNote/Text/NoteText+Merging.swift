@@ -74,6 +74,7 @@ extension NoteText {
         observe(set.latestStamps)
         if other.ledger != nil { mergeLedger(of: other) }
         mergeFormatting(other.formatting)
+        history.formUnion(other.history)
         return try attributesForMerge { () throws(NoteTextError) in try patch(replacing: replacements, attributesBefore: before) }
     }
 

@@ -49,6 +49,16 @@ public struct NoteText: Sendable {
     /// The note's formatting operations (Docs/FORMAT.md §10); empty for a plain note. Merged
     /// with the text, stored beside the payload (the record's `formatting` field), not in it.
     var formatting = NoteFormatting()
+    /// What this copy keeps of the note's past (deletions with their stamps and text,
+    /// Docs/FORMAT.md §11): logged by local deletions, united by merges, stored beside the
+    /// payload (the record's `history` field), never read when the note loads.
+    var history = NoteHistory()
+    /// Whether this copy keeps history, and how much of it when it writes the note's record:
+    /// nil (the default) logs no deletion, so editing costs what it did; a policy (usually
+    /// ``HistoryRetention/default``) logs every local deletion with its time and text, for
+    /// ``text(at:)``. History merged in from other copies is kept either way. Forks keep it;
+    /// never encoded.
+    public var historyRetention: HistoryRetention?
 
     /// An empty note edited as `replica`.
     public init(replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) {
@@ -95,6 +105,8 @@ public struct NoteText: Sendable {
         fork.maximumElements = maximumElements
         fork.ledger = ledger
         fork.formatting = formatting
+        fork.history = history
+        fork.historyRetention = historyRetention
         return fork
     }
 
