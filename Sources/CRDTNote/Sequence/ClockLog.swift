@@ -61,3 +61,18 @@ struct ClockLog: Sendable, Equatable {
         return out
     }
 }
+
+extension ClockLog {
+    /// The stamp in force at `seq`: the last entry at or below it; nil when none is.
+    func stamp(at seq: UInt32) -> HLCTimestamp? {
+        guard let firstEntry = chunks.first?.first, firstEntry.seq <= seq else { return nil }
+        var lo = 0
+        var hi = chunks.count
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if chunks[mid][0].seq <= seq { lo = mid } else { hi = mid }
+        }
+        let chunk = chunks[lo]
+        return chunk[chunk.partitioningIndex { $0.seq > seq } - 1].stamp
+    }
+}
