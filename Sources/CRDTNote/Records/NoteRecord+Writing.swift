@@ -58,7 +58,8 @@ extension NoteRecord {
         }
         let history = try historyToWrite(for: note, limits: limits, retention: note.historyRetention)
         let text = note.utf8
-        var historyInline = (history?.count ?? 0) <= limits.maxInlinePayload
+        // Deleted text is text: the encrypted layout keeps it out of plain BYTES, in the asset.
+        var historyInline = layout == .plain && (history?.count ?? 0) <= limits.maxInlinePayload
         var payloadInline = payload.count <= limits.maxInlinePayload
         var formattingInline = (formatting?.count ?? 0) <= limits.maxInlinePayload
         // Only a STRING mirror counts toward the record's size; one that does not fit is left out,
