@@ -6,4 +6,7 @@ package enum PayloadKind: UInt8, Sendable, Hashable {
     case changes = 2
     /// A note's formatting operations (Docs/FORMAT.md §10.7), in a record's `formatting` field.
     case formatting = 3
+    /// A note's history: deletions with their stamps and text (Docs/FORMAT.md §11), in a
+    /// record's `history` field.
+    case history = 4
 }

@@ -30,6 +30,9 @@ public struct NoteLimits: Sendable, Hashable {
     /// Most formatting operations (marks, unmarks, paragraph attributes) a note may hold: its
     /// `formatting` field refuses more, and local formatting past it is refused.
     public var maximumFormattingOperations: Int
+    /// Most deletion events a note's history (its `history` field, Docs/FORMAT.md §11) may hold;
+    /// the deleted text it keeps is bounded by ``maximumTextBytes``.
+    public var maximumHistoryEvents: Int
     /// Largest encoded snapshot stored inline as `payload` (raw bytes).
     public var maxInlinePayload: Int
     /// Largest text mirror stored inline as a STRING (UTF-8 bytes).
@@ -42,7 +45,7 @@ public struct NoteLimits: Sendable, Hashable {
     public init(maximumElements: Int = 1 << 26, maximumReplicas: Int = 1 << 16, maximumRuns: Int = 1 << 21,
                 maximumTextBytes: Int = 1 << 24, maximumAssetBytes: Int = 1 << 25,
                 maxInlinePayload: Int = 512_000, maxInlineText: Int = 196_608, recordBudget: Int = 1_000_000,
-                maximumFormattingOperations: Int = 1 << 20) {
+                maximumFormattingOperations: Int = 1 << 20, maximumHistoryEvents: Int = 1 << 21) {
         self.maximumElements = maximumElements
         self.maximumReplicas = maximumReplicas
         self.maximumRuns = maximumRuns
@@ -52,6 +55,7 @@ public struct NoteLimits: Sendable, Hashable {
         self.maxInlineText = maxInlineText
         self.recordBudget = recordBudget
         self.maximumFormattingOperations = maximumFormattingOperations
+        self.maximumHistoryEvents = maximumHistoryEvents
     }
 
     /// Standard limits with other inline sizes (tests use tiny ones to force assets).
@@ -61,7 +65,8 @@ public struct NoteLimits: Sendable, Hashable {
     }
 
     /// The documented defaults: 2^26 = 67,108,864 elements, 65,536 replicas, 2^21 = 2,097,152
-    /// runs, 16 MiB of text, 32 MiB per payload or asset, 2^20 = 1,048,576 formatting operations; payload inline up to 512,000 bytes,
+    /// runs, 16 MiB of text, 32 MiB per payload or asset, 2^20 = 1,048,576 formatting operations,
+    /// 2^21 = 2,097,152 history deletion events; payload inline up to 512,000 bytes,
     /// text up to 196,608 bytes, record budget 1,000,000 bytes.
     public static let `default` = NoteLimits()
     /// Bytes kept free in the record budget for the note fields' names and numbers and for

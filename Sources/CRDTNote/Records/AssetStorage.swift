@@ -20,12 +20,12 @@ public protocol AssetStorage: Sendable {
 
 extension NoteRecord {
     /// Wraps `record`, loading from `storage` the bytes of its ASSET note fields (`text`,
-    /// `payloadAsset`, `formattingAsset`) that are not held yet. A record newer than this library is not touched
+    /// `payloadAsset`, `formattingAsset`, `historyAsset`) that are not held yet. A record newer than this library is not touched
     /// (reading it fails later with `.newerVersion`). Throws what `storage` throws.
     public init<Storage: AssetStorage>(_ record: CloudRecord, loadingAssetsFrom storage: Storage) throws(Storage.Failure) {
         self.init(record)
         if case .int64(let v)? = record[field: NoteSchema.Field.version], v > NoteSchema.newestVersion { return }
-        for name in [NoteSchema.Field.text, NoteSchema.Field.payloadAsset, NoteSchema.Field.formattingAsset] {
+        for name in [NoteSchema.Field.text, NoteSchema.Field.payloadAsset, NoteSchema.Field.formattingAsset, NoteSchema.Field.historyAsset] {
             guard case .asset(var ref)? = record[field: name], ref.bytes == nil else { continue }
             ref.bytes = try storage.readAsset(ref, field: name)
             self.record[field: name] = .asset(ref)

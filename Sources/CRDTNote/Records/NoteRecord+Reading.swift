@@ -84,7 +84,15 @@ extension NoteRecord {
     /// The content with the record's formatting attached, and why the formatting could not
     /// be read (the content then has none). Records without formatting pay nothing more.
     func sourceAndFormattingError() throws(NoteRecordError) -> (source: NoteSource, formattingError: NoteRecordError?) {
-        let source = try textSource()
+        var source = try textSource()
+        // The history travels with the note unparsed (Docs/FORMAT.md §11): nothing to decode here.
+        if case .crdt(var state, let origin) = source {
+            let history = heldHistoryPayloads()
+            if !history.isEmpty {
+                for bytes in history { state.history.addPending(bytes) }
+                source = .crdt(state, origin)
+            }
+        }
         guard hasFormatting else { return (source, nil) }
         switch readFormatting() {
         case .failure(let error):

@@ -56,17 +56,25 @@ extension NoteRecord {
                                  "note '\(recordName)' not written: the formatting would have \(formatting.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")
             }
         }
+        let history = try historyToWrite(for: note, limits: limits, retention: note.historyRetention)
         let text = note.utf8
+        // Deleted text is text: the encrypted layout keeps it out of plain BYTES, in the asset.
+        var historyInline = layout == .plain && (history?.count ?? 0) <= limits.maxInlinePayload
         var payloadInline = payload.count <= limits.maxInlinePayload
         var formattingInline = (formatting?.count ?? 0) <= limits.maxInlinePayload
         // Only a STRING mirror counts toward the record's size; one that does not fit is left out,
         // and the encrypted layout has none (a plain `text` would show what it encrypts).
         var stringMirror = mirror == .string && layout == .plain && text.count <= limits.maxInlineText
-        let others = otherFieldsSize(replacingFormatting: formatting != nil)
+        var rewritten = NoteSchema.Field.all
+        if formatting != nil { rewritten.formUnion(NoteSchema.Field.formattingFields) }
+        if history != nil { rewritten.formUnion(NoteSchema.Field.historyFields) }
+        let others = otherFieldsSize(replacing: rewritten)
         func total() -> Int {
             others + (payloadInline ? payload.count : 0) + (stringMirror ? text.count : 0)
-                + (formattingInline ? formatting?.count ?? 0 : 0)
+                + (formattingInline ? formatting?.count ?? 0 : 0) + (historyInline ? history?.count ?? 0 : 0)
         }
+        // The history is what every sync needs least: it moves to an asset first.
+        if total() > limits.recordBudget { historyInline = false }
         if total() > limits.recordBudget { stringMirror = false }
         if total() > limits.recordBudget { formattingInline = false }
         if total() > limits.recordBudget { payloadInline = false }
@@ -96,6 +104,7 @@ extension NoteRecord {
             record[field: NoteSchema.Field.mirroredBytes] = .int64(0)
         }
         if let formatting { setFormatting(formatting, inline: formattingInline) }
+        if let history { setHistory(history, inline: historyInline) }
         if let modified = Self.modifiedMilliseconds(for: note) {
             record[field: NoteSchema.Field.modified] = .timestamp(modified)
         }
@@ -149,12 +158,12 @@ extension NoteRecord {
         record[field: name] = .asset(.new(bytes))
     }
 
-    /// ``CloudRecord/size`` of everything but the note fields (and the formatting fields when
-    /// they are rewritten; kept ones count), plus room for the note fields' names and numbers
-    /// and for system fields a server adds.
-    private func otherFieldsSize(replacingFormatting: Bool) -> Int {
+    /// ``CloudRecord/size`` of every field but those `rewritten` (kept formatting and history
+    /// fields count), plus room for the note fields' names and numbers and for system fields a
+    /// server adds.
+    private func otherFieldsSize(replacing rewritten: Set<String>) -> Int {
         var copy = record
-        for name in replacingFormatting ? NoteSchema.Field.written : NoteSchema.Field.all { copy.fields[name] = nil }
+        for name in rewritten { copy.fields[name] = nil }
         return copy.size + NoteLimits.reservedBytes
     }
 }

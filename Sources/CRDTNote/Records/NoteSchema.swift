@@ -14,6 +14,8 @@
 /// | `payloadAsset` | ASSET | the encoded CRDT snapshot, when larger (then no `payload`) |
 /// | `formatting` | BYTES | the note's formatting operations (Docs/FORMAT.md §10.7), only for a note that has any |
 /// | `formattingAsset` | ASSET | the same, when too large to inline (then no `formatting`) |
+/// | `history` | BYTES | the note's history: deletions with their stamps and text (Docs/FORMAT.md §11), never parsed when the note loads |
+/// | `historyAsset` | ASSET | the same, when too large to inline (then no `history`) |
 /// | `mirroredBytes` | INT64 | v2 only, when `text` does not mirror the whole note: how many leading UTF-8 bytes of it `text` showed (crdtnote writes 0: no `text`) |
 public enum NoteSchema {
     /// The CloudKit record type of notes.
@@ -48,15 +50,23 @@ public enum NoteSchema {
         public static let formatting = "formatting"
         /// ASSET: the formatting operations when too large to inline (then no `formatting`).
         public static let formattingAsset = "formattingAsset"
+        /// BYTES: the note's history (Docs/FORMAT.md §11): deletions with their stamps and text.
+        /// Not part of ``all``: loading a note never parses it; a copy without history to add
+        /// keeps the field verbatim.
+        public static let history = "history"
+        /// ASSET: the history when too large to inline (then no `history`).
+        public static let historyAsset = "historyAsset"
         /// Every field this library computes from the note's text; all other fields belong to
         /// the app and are kept, the formatting fields included, which are only ever added or
         /// replaced by a superset (``written``).
         public static let all: Set<String> = [version, text, modified, payload, encryptedPayload, payloadAsset, mirroredBytes]
         /// The formatting fields.
         public static let formattingFields: Set<String> = [formatting, formattingAsset]
-        /// Every note field crdtnote writes: ``all`` and the formatting fields. Merges take none
-        /// of them as an app field, and apps cannot name a field after one.
-        public static let written: Set<String> = all.union(formattingFields)
+        /// The history fields.
+        public static let historyFields: Set<String> = [history, historyAsset]
+        /// Every note field crdtnote writes: ``all``, the formatting and the history fields.
+        /// Merges take none of them as an app field, and apps cannot name a field after one.
+        public static let written: Set<String> = all.union(formattingFields).union(historyFields)
     }
 
     /// Schema version of legacy plain-text note records.

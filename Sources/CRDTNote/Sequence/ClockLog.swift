@@ -46,18 +46,32 @@ struct ClockLog: Sendable, Equatable {
     /// later one: what a peer holding ids below `seq` needs.
     func entries(inForceFrom seq: UInt32) -> [ClockLogEntry] {
         guard !chunks.isEmpty else { return [] }
-        // The last chunk starting at or below seq (the first when none does).
-        var lo = 0
-        var hi = chunks.count
-        while hi - lo > 1 {
-            let mid = (lo + hi) / 2
-            if chunks[mid][0].seq <= seq { lo = mid } else { hi = mid }
-        }
+        let lo = chunkIndex(atOrBelow: seq)
         let chunk = chunks[lo]
         var i = chunk.partitioningIndex { $0.seq > seq }
         i = max(i - 1, 0)
         var out = Array(chunk[i...])
         for later in chunks[(lo + 1)...] { out.append(contentsOf: later) }
         return out
+    }
+}
+
+extension ClockLog {
+    /// The stamp in force at `seq`: the last entry at or below it; nil when none is.
+    func stamp(at seq: UInt32) -> HLCTimestamp? {
+        guard let firstEntry = chunks.first?.first, firstEntry.seq <= seq else { return nil }
+        let chunk = chunks[chunkIndex(atOrBelow: seq)]
+        return chunk[chunk.partitioningIndex { $0.seq > seq } - 1].stamp
+    }
+
+    /// The last chunk starting at or below `seq` (the first when none does); chunks not empty.
+    private func chunkIndex(atOrBelow seq: UInt32) -> Int {
+        var lo = 0
+        var hi = chunks.count
+        while hi - lo > 1 {
+            let mid = (lo + hi) / 2
+            if chunks[mid][0].seq <= seq { lo = mid } else { hi = mid }
+        }
+        return lo
     }
 }

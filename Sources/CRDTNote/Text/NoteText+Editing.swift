@@ -62,15 +62,30 @@ extension NoteText {
         // One call into the sequence: only the stored property is touched in here, so the
         // note is not copied for every keystroke.
         guard undoHistory.limit > 0 else {
-            var ignored = IgnoredDeletions()
-            sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &ignored)
+            if historyRetention == nil || range.isEmpty {
+                var ignored = IgnoredDeletions()
+                sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &ignored)
+            } else {
+                var removed = DeletedStretches()
+                sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &removed)
+                logDeletion(removed, stamp: stamp)
+            }
             textChanged()
             if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
             return
         }
         undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
-        // The deletion hands the text it removes to the history from its own walk of the tree.
-        sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &undoHistory)
+        // The deletion hands the text it removes to the undo history from its own walk of the
+        // tree, and to the deletion log.
+        if range.isEmpty || historyRetention == nil {
+            sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &undoHistory)
+        } else {
+            var recorder = LoggingDeletions(inner: undoHistory)
+            undoHistory = UndoHistory()
+            sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &recorder)
+            undoHistory = recorder.inner
+            logDeletion(recorder.stretches, stamp: stamp)
+        }
         textChanged()
         undoHistory.didReplace(range, marks: undoMarks(local))
         if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
@@ -208,12 +223,26 @@ extension NoteText {
         // Edits are sorted from the end of the text backwards, so offsets stay valid.
         for edit in edits {
             let deletion = edit.offset..<edit.offset + edit.deleteCount
-            if recording && !deletion.isEmpty {
+            if deletion.isEmpty {
+                // Nothing to delete.
+            } else if recording && historyRetention == nil {
                 undoHistory.beginDeletion(on: .apart)
                 sequence.deleteLocal(deletion, recording: &undoHistory)
                 undoHistory.endDeletion()
-            } else {
+            } else if recording {
+                undoHistory.beginDeletion(on: .apart)
+                var recorder = LoggingDeletions(inner: undoHistory)
+                undoHistory = UndoHistory()
+                sequence.deleteLocal(deletion, recording: &recorder)
+                undoHistory = recorder.inner
+                undoHistory.endDeletion()
+                logDeletion(recorder.stretches, stamp: stamp)
+            } else if historyRetention == nil {
                 sequence.deleteLocal(deletion)
+            } else {
+                var removed = DeletedStretches()
+                sequence.deleteLocal(deletion, recording: &removed)
+                logDeletion(removed, stamp: stamp)
             }
             edit.insert.withUnsafeBufferPointer { bytes in
                 sequence.insertLocal(bytes, scalars: edit.insertScalars, utf16: edit.insertUTF16, at: edit.offset, replica: local)
@@ -223,5 +252,11 @@ extension NoteText {
         sequence.noteStamp(stamp, replica: local, firstInsertedSeq: inserted > 0 ? firstSeq : nil)
         textChanged()
         if recording { undoHistory.finishStep(in: sequence, local: local) }
+    }
+
+    /// Logs a local deletion at `stamp` that removed `stretches` in the note's history.
+    /// (Called only when ``historyRetention`` is set.)
+    mutating func logDeletion(_ stretches: DeletedStretches, stamp: HLCTimestamp) {
+        history.log(sequence.deletionEvents(of: stretches.all, deleter: replica, stamp: stamp))
     }
 }

@@ -83,6 +83,7 @@ extension NoteText {
             return try attributesForMerge { () throws(NoteTextError) in try formattingPatch(adding: marks, paragraphKeys: keys, attributesBefore: before) }
         }
         mergeFormatting(other.formatting)
+        history.formUnion(other.history)
         return try attributesForMerge { () throws(NoteTextError) in try patch(replacing: replacements, attributesBefore: before) }
     }
 

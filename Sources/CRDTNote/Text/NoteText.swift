@@ -56,6 +56,16 @@ public struct NoteText: Sendable {
     /// The formatted text's attributes index, filled on reading (``attributeRuns()``); nil
     /// exactly when ``formatting`` is empty, so plain notes pay one comparison per edit.
     var attributeCache: AttributeCache?
+    /// What this copy keeps of the note's past (deletions with their stamps and text,
+    /// Docs/FORMAT.md §11): logged by local deletions, united by merges, stored beside the
+    /// payload (the record's `history` field), never read when the note loads.
+    var history = NoteHistory()
+    /// Whether this copy keeps history, and how much of it when it writes the note's record:
+    /// nil (the default) logs no deletion, so editing costs what it did; a policy (usually
+    /// ``HistoryRetention/default``) logs every local deletion with its time and text, for
+    /// ``text(at:)``. History merged in from other copies is kept either way. Forks keep it;
+    /// never encoded.
+    public var historyRetention: HistoryRetention?
 
     /// An empty note edited as `replica`.
     public init(replica: ReplicaID, clock: HybridLogicalClock = HybridLogicalClock()) {
@@ -102,6 +112,8 @@ public struct NoteText: Sendable {
         fork.maximumElements = maximumElements
         fork.ledger = ledger
         fork.formatting = formatting
+        fork.history = history
+        fork.historyRetention = historyRetention
         return fork
     }
 

@@ -22,6 +22,8 @@ Prints one JSON line per payload file: what it decodes to (text, replicas, runs 
 and origins, state digest) or why it is refused (kind, offset).
        python3 second_reader.py --dump-formatting FILE...
 The same for formatting payloads (FORMAT.md 10.7): their mark and paragraph operations.
+       python3 second_reader.py --dump-history FILE...
+The same for history payloads (FORMAT.md 11.2): their deletion events with the deleted text.
 Run by Tests/CRDTNoteTests/Records/GoldenFixtureFactsTests.swift and SecondReaderFormatTwoTests.swift
 when python3 is installed.
 """
@@ -186,7 +188,7 @@ def header(payload):
         raise Corrupt("newerFormat", 6, "needs reader %d" % minimum)
     kind, flags = payload[8], payload[9]
     length, crc = int.from_bytes(payload[10:14], "little"), int.from_bytes(payload[14:18], "little")
-    if kind not in (1, 2, 3):
+    if kind not in (1, 2, 3, 4):
         raise Corrupt("invalidValue", 8, "kind %d" % kind)
     if flags != 0:
         raise Corrupt("invalidValue", 9, "flags %d" % flags)
@@ -826,13 +828,9 @@ PARAGRAPH_VALUES = {"heading": [str(n) for n in range(7)], "list": ["none", "bul
                     "checked": ["true", "false"], "quote": ["true", "false"], "codeblock": ["true", "false"]}
 
 
-def decode_formatting(payload):
-    """A formatting payload: replica and string tables, then mark and paragraph operations, with
-    ids as [replica id (decimal string), seq]. Returns {"marks": [...], "paragraphs": [...]}."""
-    h = header(payload)
-    if h["kind"] != 3:
-        raise Corrupt("invalidValue", 8, "not a formatting payload")
-    r = Reader(payload, 18)
+def increasing_ids(r):
+    """The replica table of a formatting or history payload: a count (at most MAX_REPLICAS),
+    then u64 ids, strictly increasing."""
     at = r.pos
     n = r.count(8, "replica count")
     if n > MAX_REPLICAS:
@@ -844,6 +842,17 @@ def decode_formatting(payload):
         if ids and rid <= ids[-1]:
             raise Corrupt("invalidValue", at, "replica ids not increasing")
         ids.append(rid)
+    return ids
+
+
+def decode_formatting(payload):
+    """A formatting payload: replica and string tables, then mark and paragraph operations, with
+    ids as [replica id (decimal string), seq]. Returns {"marks": [...], "paragraphs": [...]}."""
+    h = header(payload)
+    if h["kind"] != 3:
+        raise Corrupt("invalidValue", 8, "not a formatting payload")
+    r = Reader(payload, 18)
+    ids = increasing_ids(r)
     strings = []
     for _ in range(r.count(1, "string count")):
         at = r.pos
@@ -930,6 +939,81 @@ def dump_formatting(path):
         return {"file": path, "ok": False, "kind": e.kind, "offset": e.offset, "error": str(e)}
 
 
+# --- history (FORMAT.md 11.2) -----------------------------------------------------------------
+
+MAX_HISTORY_EVENTS = 2**21
+
+
+def decode_history(payload):
+    """A history payload: replica table, events (stamp deltas, deleter, inserter, seq, length,
+    text byte count), then the text column. Returns {"deletions": [...]} with replica ids and
+    stamps as decimal strings and the text as a string, in payload order."""
+    h = header(payload)
+    if h["kind"] != 4:
+        raise Corrupt("invalidValue", 8, "not a history payload")
+    r = Reader(payload, 18)
+    ids = increasing_ids(r)
+    at = r.pos
+    count = r.count(6, "event count")
+    if count > MAX_HISTORY_EVENTS:
+        raise Corrupt("lengthTooLarge", at, "event count")
+    events, stamp, total = [], 0, 0
+    for _ in range(count):
+        at = r.pos
+        stamp += r.varuint(what="stamp delta")
+        if stamp > M64:
+            raise Corrupt("invalidValue", at, "stamp passes 2^64 - 1")
+        replica = []
+        for what in ("deleter", "inserter"):
+            at = r.pos
+            i = r.varuint(what=what)
+            if i >= len(ids):
+                raise Corrupt("invalidValue", at, what + " index")
+            replica.append(ids[i])
+        seq = r.varuint(2**32 - 1, "seq")
+        at = r.pos
+        length = r.varuint(2**32 - 1, "length")
+        if length < 1 or seq + length > 2**32 - 1:
+            raise Corrupt("invalidValue", at, "deleted range")
+        at = r.pos
+        size = r.varuint(4 * length, "text byte count")
+        if size < length:
+            raise Corrupt("invalidValue", at, "text byte count below the length")
+        total += size
+        if total > MAX_TEXT:
+            raise Corrupt("lengthTooLarge", at, "deleted text")
+        events.append({"stamp": str(stamp), "deleter": str(replica[0]), "inserter": str(replica[1]),
+                       "seq": seq, "length": length, "size": size})
+    first = r.pos
+    column = column_v2(r, total, "deleted text")
+    data = bytes(column.data[column.pos:column.end]) if hasattr(column, "end") else None
+    if data is None or len(data) != total:
+        raise Corrupt("invalidValue", first, "text column length")
+    offset = 0
+    for e in events:
+        raw = data[offset:offset + e.pop("size")]
+        offset += len(raw)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Corrupt("invalidValue", first, "deleted text not UTF-8")
+        if len(text) != e["length"]:
+            raise Corrupt("invalidValue", first, "deleted text scalar count")
+        e["text"] = text
+    r.done("history")
+    return {"deletions": events}
+
+
+def dump_history(path):
+    """One JSON line: the history payload at `path` decoded, or why it is refused."""
+    with open(path, "rb") as f:
+        payload = f.read()
+    try:
+        return dict(decode_history(payload), file=path, ok=True)
+    except Corrupt as e:
+        return {"file": path, "ok": False, "kind": e.kind, "offset": e.offset, "error": str(e)}
+
+
 def run_key(run):
     return (run["r"], run["seq"], run["len"], run["deleted"], run["left"], run["right"])
 
@@ -965,6 +1049,9 @@ if __name__ == "__main__":
     if sys.argv[1:2] == ["--dump"]:
         for p in sys.argv[2:]:
             print(json.dumps(dump(p), ensure_ascii=True))
+    elif sys.argv[1:2] == ["--dump-history"]:
+        for p in sys.argv[2:]:
+            print(json.dumps(dump_history(p), ensure_ascii=True))
     elif sys.argv[1:2] == ["--dump-formatting"]:
         for p in sys.argv[2:]:
             print(json.dumps(dump_formatting(p), ensure_ascii=True))

@@ -63,3 +63,15 @@ struct DeletedStretches: DeletionRecorder, Sendable {
         if !more.isEmpty { more.removeAll(keepingCapacity: true) }
     }
 }
+
+/// Hands every stretch to `inner` and keeps it too, for the note's deletion log.
+struct LoggingDeletions<Inner: DeletionRecorder>: DeletionRecorder {
+    var inner: Inner
+    var stretches = DeletedStretches()
+
+    @inline(__always)
+    mutating func deleted(_ stretch: VisibleStretch) {
+        inner.deleted(stretch)
+        stretches.deleted(stretch)
+    }
+}

@@ -80,6 +80,10 @@ extension NoteText {
             if inverse.isEmpty { continue }
             let stamp = clock.tick()
             sequence.noteStamp(stamp, replica: local, firstInsertedSeq: scalars > 0 ? firstSeq : nil)
+            // What the step deleted is what its inverse restores.
+            if historyRetention != nil {
+                history.log(sequence.deletionEvents(of: inverse.restorations, deleter: replica, stamp: stamp))
+            }
             return try self.patch(replacing: patch.replacements, attributesBefore: before)
         }
         return nil

@@ -1,0 +1,73 @@
+/// What a note keeps of its past beside the CRDT state (Docs/FORMAT.md §11): the deletions
+/// this copy made or merged, with their stamps and the text they removed. Kept out of the
+/// payload; encoded in the record's `history` field, which loading never parses.
+struct NoteHistory: Hashable, Sendable {
+    /// Deletion events in ``DeletionEvent/precedes(_:_:)`` order once ``normalize()`` ran; local
+    /// deletions append in stamp order, so a copy that only edits stays sorted.
+    private(set) var deletions: [DeletionEvent] = []
+    /// Whether ``deletions`` may hold events out of order or twice (after a union).
+    private var unsorted = false
+    /// History payloads (Docs/FORMAT.md §11.2) read from records or merged in and not parsed
+    /// yet: loading and merging a note never decode them; `decodePending(limits:)` (Encoding/) does,
+    /// when the history is asked for or written.
+    var pending: [[UInt8]] = []
+
+    /// No deletion kept, and no payload waiting to be read.
+    var isEmpty: Bool { deletions.isEmpty && pending.isEmpty }
+
+    /// Keeps a history payload to unite with these events when the history is asked for.
+    mutating func addPending(_ encoded: [UInt8]) {
+        if !pending.contains(encoded) { pending.append(encoded) }
+    }
+
+    /// Appends the events of one local deletion (stamps never go back on one copy).
+    mutating func log(_ events: [DeletionEvent]) {
+        guard !events.isEmpty else { return }
+        if let last = deletions.last, let first = events.first, DeletionEvent.precedes(first, last) { unsorted = true }
+        deletions.append(contentsOf: events)
+    }
+
+    /// Adds every event of `other` this history lacks (a set union).
+    mutating func formUnion(_ other: NoteHistory) {
+        for bytes in other.pending { addPending(bytes) }
+        guard !other.deletions.isEmpty else { return }
+        deletions.append(contentsOf: other.deletions)
+        unsorted = true
+        normalize()
+    }
+
+    /// Sorts the events and drops repeats, so equal sets hold equal arrays.
+    mutating func normalize() {
+        guard unsorted else { return }
+        deletions.sort(by: DeletionEvent.precedes)
+        var kept: [DeletionEvent] = []
+        kept.reserveCapacity(deletions.count)
+        for event in deletions where kept.last != event { kept.append(event) }
+        deletions = kept
+        unsorted = false
+    }
+
+    /// These events, sorted without repeats.
+    var normalized: NoteHistory {
+        var copy = self
+        copy.normalize()
+        return copy
+    }
+
+    /// A history holding `events` (any order, repeats allowed).
+    init(deletions events: [DeletionEvent] = []) {
+        deletions = events
+        unsorted = !events.isEmpty
+        normalize()
+    }
+
+    /// Equal events and equal pending payloads (payloads are compared as bytes, not read).
+    static func == (a: NoteHistory, b: NoteHistory) -> Bool {
+        a.normalized.deletions == b.normalized.deletions && Set(a.pending) == Set(b.pending)
+    }
+
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(normalized.deletions)
+        hasher.combine(Set(pending))
+    }
+}

@@ -1,0 +1,72 @@
+import Foundation
+import Testing
+@testable import CRDTNote
+import CRDTNoteToolSupport
+
+/// The independent Python reader (`second_reader.py --dump-history`, written from FORMAT.md
+/// §11.2) reads the history payloads the library writes, raw and rANS-coded text alike, to the
+/// same events, and refuses damaged ones where the library does. Skipped without python3.
+@Suite(.enabled(if: GoldenFixtureFactsTests.python != nil, "python3 is not installed"))
+struct SecondReaderHistoryTests {
+    static func history(seed: UInt64, events count: Int) -> NoteHistory {
+        var random = SplitMix64(seed: seed)
+        let replicas = (0..<3).map { _ in ReplicaID(rawValue: random.next()) }
+        let words = ["the ", "quick ", "brown ", "fox é ", "🙂\n"]
+        var events: [DeletionEvent] = []
+        for _ in 0..<count {
+            let text = words.randomElement(using: &random)!
+            let seq = UInt32.random(in: 0...100_000, using: &random)
+            events.append(DeletionEvent(inserter: replicas.randomElement(using: &random)!, seqs: seq..<seq + UInt32(text.unicodeScalars.count),
+                                        deleter: replicas.randomElement(using: &random)!,
+                                        stamp: HLCTimestamp(rawValue: UInt64.random(in: 0...(1 << 62), using: &random)), text: Array(text.utf8)))
+        }
+        return NoteHistory(deletions: events)
+    }
+
+    @Test func readsWhatTheLibraryWrites() throws {
+        let histories = [Self.history(seed: 1, events: 0), Self.history(seed: 2, events: 3), Self.history(seed: 3, events: 400)]
+        let payloads = histories.map { $0.encoded() }
+        let dumps = try SecondReaderFormatTwoTests.jsonLines(mode: "--dump-history", payloads)
+        for (history, dump) in zip(histories, dumps) {
+            #expect(dump["ok"] as? Bool == true)
+            let events = try #require(dump["deletions"] as? [[String: Any]])
+            let theirs = events.map { e in
+                "\(e["stamp"] ?? "") \(e["deleter"] ?? "") \(e["inserter"] ?? "") \(e["seq"] ?? "") \(e["length"] ?? "") \(e["text"] ?? "")"
+            }
+            let ours = history.deletions.map { e in
+                "\(e.stamp.rawValue) \(e.deleter.rawValue) \(e.inserter.rawValue) \(e.seqs.lowerBound) \(e.seqs.count) \(String(decoding: e.text, as: UTF8.self))"
+            }
+            #expect(theirs == ours)
+        }
+        // The long one's text column is rANS-coded (mode byte 1), so both modes are read.
+        let text = histories[2].deletions.flatMap(\.text)
+        var column = ByteWriter(reservingCapacity: text.count)
+        CodedColumn.write(text, into: &column)
+        #expect(column.bytes.first == CodedColumn.rans)
+        #expect(payloads[2].suffix(column.bytes.count).elementsEqual(column.bytes))
+    }
+
+    @Test func refusesDamagedHistoriesLikeTheLibrary() throws {
+        let bytes = Self.history(seed: 4, events: 20).encoded()
+        var random = SplitMix64(seed: 5)
+        var damaged: [[UInt8]] = []
+        for _ in 0..<200 {
+            var copy = bytes
+            copy[Int.random(in: 18..<copy.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+            let crc = CRC32C.checksum(Array(copy[18...]))
+            for k in 0..<4 { copy[14 + k] = UInt8(truncatingIfNeeded: crc >> (8 * k)) }
+            damaged.append(copy)
+        }
+        let dumps = try SecondReaderFormatTwoTests.jsonLines(mode: "--dump-history", damaged)
+        for (payload, dump) in zip(damaged, dumps) {
+            do throws(PayloadError) {
+                _ = try NoteHistory(encoded: payload)
+                #expect(dump["ok"] as? Bool == true)
+            } catch {
+                #expect(dump["ok"] as? Bool == false)
+                #expect(dump["kind"] as? String == error.decodingError?.code.rawValue, "\(error) vs \(dump)")
+                #expect(dump["offset"] as? Int == error.decodingError?.offset, "\(error) vs \(dump)")
+            }
+        }
+    }
+}

@@ -1,0 +1,124 @@
+import Foundation
+import Testing
+@testable import CRDTNote
+import CRDTNoteTestSupport
+import CRDTNoteToolSupport
+
+/// `text(at:)` (Docs/FORMAT.md §11.4): the text at past times, against what was typed.
+@Suite struct TextAtTimeTests {
+    static func date(_ ms: UInt64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
+
+    @Test func textsThroughEditsAtKnownTimes() throws {
+        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
+        var note = NoteText(replica: ReplicaID(rawValue: 7), clock: HybridLogicalClock(physicalClock: time.clock))
+        note.historyRetention = .default
+        var typed: [(UInt64, String)] = [(1_699_999_999_000, "")]
+        func step(_ edit: (inout NoteText) throws -> Void) throws {
+            time.advance(by: 60_000)
+            try edit(&note)
+            typed.append((time.milliseconds, note.string))
+        }
+        try step { try $0.insert("Groceries: milk", atScalarOffset: 0) }
+        try step { try $0.insert(", eggs", atScalarOffset: 15) }
+        try step { try $0.deleteScalars(in: 11..<17) }            // "milk, " gone
+        try step { try $0.setText("Groceries: eggs and bread") }
+        try step { try $0.deleteScalars(in: 0..<11) }
+        try step { try $0.insert("🙂 ", atScalarOffset: 0) }
+        #expect(note.string == "🙂 eggs and bread")
+        for (i, (at, text)) in typed.enumerated() {
+            #expect(try note.text(at: Self.date(at)) == text)
+            // Half-way to the next edit nothing has changed yet.
+            #expect(try note.text(at: Self.date(at + 30_000)) == text, "after step \(i)")
+        }
+        #expect(note.string == (try note.text(at: Date.distantFuture)))
+    }
+
+    @Test func deletionsOfUnknownTimeAreNotCoveredBeforeTheHistory() throws {
+        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
+        var note = try NoteText("old text", replica: ReplicaID(rawValue: 7), clock: HybridLogicalClock(physicalClock: time.clock))
+        time.advance(by: 10_000)
+        try note.deleteScalars(in: 0..<4)         // not logged: no retention policy yet
+        note.historyRetention = .default
+        time.advance(by: 10_000)
+        try note.deleteScalars(in: 0..<1)         // logged
+        // Before the oldest logged deletion: not covered (the unlogged one's time is unknown).
+        for at: UInt64 in [1_700_000_005_000, 1_700_000_015_000, 1_700_000_019_999] {
+            #expect { try note.text(at: Self.date(at)) } throws: { ($0 as? NoteHistoryError)?.code == .notCovered }
+        }
+        // From it on, the unlogged deletion shows as made.
+        #expect(try note.text(at: Self.date(1_700_000_020_000)) == "ext")
+        #expect(try note.text(at: Self.date(1_700_000_030_000)) == "ext")
+    }
+
+    /// Random edits, deletions and merges between 2–4 devices, some synced through records
+    /// (which trims to the window and cap); an oracle that knows nothing of ids logs the text a
+    /// device showed whenever it held every edit made so far. At the end, after everyone merged,
+    /// `text(at:)` of those times equals the logged text, or (only where the window or cap
+    /// dropped history) says the time is not covered.
+    @Test(arguments: 0..<16 as Range<UInt64>)
+    func pastTextsMatchWhatDevicesSaw(seed: UInt64) throws {
+        var random = SplitMix64(seed: 0x7E47_0000 &+ seed)
+        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
+        let count = Int.random(in: 2...4, using: &random)
+        let trims = seed % 4 == 3
+        let retention = trims ? HistoryRetention(window: 60_000, minimumBytes: 8, visibleTextMultiple: 0) : HistoryRetention.default
+        var notes = (0..<count).map { i in
+            var note = NoteText(replica: ReplicaID(rawValue: UInt64(0x10 + i)), clock: HybridLogicalClock(physicalClock: time.clock))
+            note.historyRetention = retention
+            return note
+        }
+        // The oracle: how many edits each device made, and how many of each device's edits each holds.
+        var made = Array(repeating: 0, count: count)
+        var holds = Array(repeating: Array(repeating: 0, count: count), count: count)
+        var seen: [(UInt64, String)] = [(time.milliseconds, "")]
+        let alphabet = Array("abcé🙂 \n")
+        for _ in 0..<80 {
+            time.advance(by: UInt64.random(in: 1_001...9_000, using: &random))
+            let i = Int.random(in: 0..<count, using: &random)
+            // Half the time the device is online and catches up with everyone first.
+            if Bool.random(using: &random) {
+                for j in 0..<count where j != i {
+                    try notes[i].merge(notes[j])
+                    for k in 0..<count { holds[i][k] = max(holds[i][k], holds[j][k]) }
+                }
+            }
+            let scalars = notes[i].scalarCount
+            switch Int.random(in: 0..<10, using: &random) {
+            case 0..<4:
+                let text = String((0..<Int.random(in: 1...5, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
+                try notes[i].insert(text, atScalarOffset: Int.random(in: 0...scalars, using: &random))
+                made[i] += 1; holds[i][i] += 1
+            case 4..<7 where scalars > 0:
+                let start = Int.random(in: 0..<scalars, using: &random)
+                try notes[i].deleteScalars(in: start..<min(scalars, start + Int.random(in: 1...6, using: &random)))
+                made[i] += 1; holds[i][i] += 1
+            case 7:
+                // Through the record: the history goes out trimmed and comes back unparsed.
+                let j = Int.random(in: 0..<count, using: &random)
+                var received = try NoteRecord(recordName: "n", note: notes[j])
+                    .read(as: ReplicaID(rawValue: 0xFF), clock: HybridLogicalClock(physicalClock: time.clock)).note
+                received.historyRetention = retention
+                try notes[i].merge(received)
+                for k in 0..<count { holds[i][k] = max(holds[i][k], holds[j][k]) }
+            default:
+                let j = Int.random(in: 0..<count, using: &random)
+                try notes[i].merge(notes[j])
+                for k in 0..<count { holds[i][k] = max(holds[i][k], holds[j][k]) }
+            }
+            if holds[i] == made { seen.append((time.milliseconds, notes[i].string)) }
+        }
+        for _ in 0..<2 { for i in 0..<count { for j in 0..<count { try notes[i].merge(notes[j]) } } }
+        var covered = 0
+        for (at, text) in seen {
+            do {
+                #expect(try notes[0].text(at: Self.date(at)) == text, "seed \(seed) at \(at)")
+                covered += 1
+            } catch {
+                #expect(trims, "only trimmed histories may leave times uncovered: \(error)")
+                #expect(error.code == .notCovered)
+            }
+        }
+        if !trims { #expect(covered == seen.count) }
+        #expect(seen.count > 20)
+    }
+}
