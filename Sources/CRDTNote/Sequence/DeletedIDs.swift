@@ -226,11 +226,11 @@ struct DeletedIDs: Sendable, Equatable {
         }
     }
 
-#if CRDTNOTE_INTERNAL_CHECKS
+#if DEBUG
     /// What is wrong with the chunk holding `id` (the one a range starting there went to) and its
     /// borders with the chunks either side: ranges non-empty, sorted, disjoint and not touching,
     /// the chunk within twice `chunkCapacity`, its recorded start its first range's lower bound.
-    /// O(chunk). Only with `CRDTNOTE_INTERNAL_CHECKS` (TextSequence+InternalChecks.swift).
+    /// O(chunk). Debug builds only (TextSequence+InternalChecks.swift).
     func chunkViolations(around id: UInt32) -> [String] {
         if chunks.isEmpty { return rangeCount == 0 ? [] : ["no chunks but \(rangeCount) ranges counted"] }
         guard chunkStarts.count == chunks.count else { return ["\(chunks.count) chunks but \(chunkStarts.count) chunk starts"] }

@@ -1,8 +1,19 @@
-/// Internal checks: with the compilation condition `CRDTNOTE_INTERNAL_CHECKS` (never set by
-/// Package.swift, so release builds and the benchmarks do not have it; `.ci/run` builds the
-/// property and trace tests with `-Xswiftc -DCRDTNOTE_INTERNAL_CHECKS`), every mutating entry
-/// point of the sequence checks what it touched before it returns, and stops the process at the
-/// first broken invariant, naming it.
+#if DEBUG
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+#endif
+
+/// Internal checks: in a debug build run with the environment variable
+/// `CRDTNOTE_INTERNAL_CHECKS=1` (`.ci/run` runs the property and trace tests again that way,
+/// without building again), every mutating entry point of the sequence checks what it touched
+/// before it returns, and stops the process at the first broken invariant, naming it. Release
+/// builds (the benchmarks, apps) have none of it: the hooks are empty there and the tree stores
+/// nothing extra.
 ///
 /// The low-level mutators note what they change (`noteTouched(slot:)`, `noteTouched(positionsFrom:)`,
 /// `noteTouched(deleted:replica:)`), and each entry point ends with `checkAfterMutation(_:)`:
@@ -15,12 +26,13 @@
 ///   O(log n);
 /// - every `fullCheckInterval` mutations of one sequence, the whole ``invariantViolations()``.
 ///
-/// Without the condition, the hooks are empty and inlined away: the tree stores nothing extra.
+/// A debug build without the variable pays one test of a flag per hook.
 extension TextSequence {
-    /// Whether this build checks invariants on every mutation (`CRDTNOTE_INTERNAL_CHECKS`).
+    /// Whether this process checks invariants on every mutation: a debug build run with
+    /// `CRDTNOTE_INTERNAL_CHECKS=1`.
     static var internalChecksEnabled: Bool {
-        #if CRDTNOTE_INTERNAL_CHECKS
-        return true
+        #if DEBUG
+        return InternalChecksSwitch.on
         #else
         return false
         #endif
@@ -29,7 +41,8 @@ extension TextSequence {
     /// Notes that leaf `slot` changed (its runs, its counts or its place in the order).
     @inline(__always)
     mutating func noteTouched(slot: Int) {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
+        guard InternalChecksSwitch.on else { return }
         internalChecks.slots.append(slot)
         #endif
     }
@@ -37,7 +50,8 @@ extension TextSequence {
     /// Notes that ids `range` of replica `replica` were added to the delete set.
     @inline(__always)
     mutating func noteTouched(deleted range: Range<UInt32>, replica: UInt32) {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
+        guard InternalChecksSwitch.on else { return }
         internalChecks.deletions.append((Int(replica), range))
         #endif
     }
@@ -46,7 +60,8 @@ extension TextSequence {
     /// when `start` is 0).
     @inline(__always)
     mutating func noteTouched(positionsFrom start: Int) {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
+        guard InternalChecksSwitch.on else { return }
         if start <= 0 {
             internalChecks.everything = true
         } else {
@@ -59,7 +74,8 @@ extension TextSequence {
     /// `fullCheckInterval` mutations, everything) and stops at the first broken invariant.
     @inline(__always)
     mutating func checkAfterMutation(_ entry: StaticString) {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
+        guard InternalChecksSwitch.on else { return }
         let problems = touchedViolations()
         internalChecks.clear()
         internalChecks.mutations += 1
@@ -75,8 +91,16 @@ extension TextSequence {
     }
 }
 
-#if CRDTNOTE_INTERNAL_CHECKS
-/// What the mutations since the last check touched (only with `CRDTNOTE_INTERNAL_CHECKS`).
+#if DEBUG
+/// Whether the internal checks run: read once from the environment (`CRDTNOTE_INTERNAL_CHECKS=1`).
+enum InternalChecksSwitch {
+    static let on: Bool = {
+        guard let value = getenv("CRDTNOTE_INTERNAL_CHECKS") else { return false }
+        return String(cString: value) == "1"
+    }()
+}
+
+/// What the mutations since the last check touched (debug builds only).
 struct InternalCheckLog: Sendable {
     /// Leaf slots changed (may repeat).
     var slots: [Int] = []

@@ -77,7 +77,7 @@ struct TextSequence: Sendable {
     /// Leaves that grew past `leafCapacity` while splits were deferred (may repeat).
     var oversizedSlots: [Int] = []
 
-    #if CRDTNOTE_INTERNAL_CHECKS
+    #if DEBUG
     /// What the current mutation touched, for the internal checks (TextSequence+InternalChecks.swift).
     var internalChecks = InternalCheckLog()
     #endif

@@ -1,16 +1,16 @@
 import Testing
 @testable import CRDTNote
 
-/// The internal checks (`CRDTNOTE_INTERNAL_CHECKS`, Sequence/TextSequence+InternalChecks.swift)
+/// The internal checks (Sequence/TextSequence+InternalChecks.swift)
 /// can fail: each test corrupts one structure of a sound sequence through the package's own
 /// storage and shows that the check of what a mutation touched names the broken invariant, and
 /// the exit tests show a mutation stops the process at a corrupt state (the local check) and
-/// that the full check every 1,000 mutations finds a corruption no mutation touched. Only a build
-/// with the condition has the checks: run with
-/// `swift test -Xswiftc -DCRDTNOTE_INTERNAL_CHECKS --filter InternalChecksTests` (as `.ci/run` does).
+/// that the full check every 1,000 mutations finds a corruption no mutation touched. Only a debug
+/// build run with the variable checks: `CRDTNOTE_INTERNAL_CHECKS=1 swift test --filter
+/// InternalChecksTests` (as `.ci/run` does).
 @Suite struct InternalChecksTests {
     static let enabled = TextSequence.internalChecksEnabled
-    static let needsChecks: Comment = "needs a build with -Xswiftc -DCRDTNOTE_INTERNAL_CHECKS (.ci/run's internal-checks step)"
+    static let needsChecks: Comment = "needs a debug build run with CRDTNOTE_INTERNAL_CHECKS=1 (.ci/run's internal-checks step)"
 
     /// A note of many runs over several leaves, with tombstones of two replicas.
     static func sample() throws -> NoteText {
@@ -23,7 +23,7 @@ import Testing
         return note
     }
 
-    #if CRDTNOTE_INTERNAL_CHECKS
+    #if DEBUG
     /// The violations the touched-state check finds when every leaf counts as touched.
     static func violations(_ sequence: TextSequence) -> [String] {
         var s = sequence
@@ -34,7 +34,7 @@ import Testing
 
     @Test(.enabled(if: enabled, needsChecks))
     func soundStateHasNoViolations() throws {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
         let sequence = try Self.sample().index
         #expect(sequence.leaves.count > 2, "the sample must span leaves")
         #expect(Self.violations(sequence) == [])
@@ -44,7 +44,7 @@ import Testing
 
     @Test(.enabled(if: enabled, needsChecks))
     func fenwickPathIsChecked() throws {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
         var s = try Self.sample().index
         // One unit moved between two leaves' Fenwick values: the totals still agree.
         s.scalarTree.add(1, at: 0)
@@ -57,7 +57,7 @@ import Testing
 
     @Test(.enabled(if: enabled, needsChecks))
     func runCountsAndSlotCountsAreChecked() throws {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
         var s = try Self.sample().index
         let slot = Int(s.order[0])
         let i = try #require(s.leaves[slot].firstIndex { !$0.isDeleted && $0.byteCount == $0.length })
@@ -70,7 +70,7 @@ import Testing
 
     @Test(.enabled(if: enabled, needsChecks))
     func leafSplitAndLeafOfAreChecked() throws {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
         var s = try Self.sample().index
         let slot = Int(s.order[0])
         // A leaf past capacity, as a split that did not happen leaves it.
@@ -89,7 +89,7 @@ import Testing
 
     @Test(.enabled(if: enabled, needsChecks))
     func deleteSetChunkIsChecked() throws {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
         var s = try Self.sample().index
         // A replica (by its index in the sequence) with at least two deleted ranges.
         let r = try #require(s.deleted.indices.first { Array(s.deleted[$0].ranges).count >= 2 })
@@ -105,7 +105,7 @@ import Testing
 
     @Test(.enabled(if: enabled, needsChecks))
     func aMutationStopsAtTheFirstCorruptState() async throws {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
         await #expect(processExitsWith: .failure) {
             var note = try InternalChecksTests.sample()
             // The first leaf counted one scalar more than it holds; the insertion lands there.
@@ -118,7 +118,7 @@ import Testing
 
     @Test(.enabled(if: enabled, needsChecks))
     func theFullCheckFindsWhatNoMutationTouched() async throws {
-        #if CRDTNOTE_INTERNAL_CHECKS
+        #if DEBUG
         // A run count one off, which no local check reads: only the full check every
         // `fullCheckInterval` mutations can find it.
         await #expect(processExitsWith: .failure) {

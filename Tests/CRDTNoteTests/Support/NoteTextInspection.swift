@@ -17,7 +17,7 @@ extension NoteText {
         }
     }
     /// The full structural check (``invariantViolations``) of every note, as the property and trace
-    /// tests end: with `CRDTNOTE_INTERNAL_CHECKS` each mutation checks only what it touched (and
+    /// tests end: with the internal checks on each mutation checks only what it touched (and
     /// everything every 1,000 mutations), so the state a test ends in is checked whole here.
     static func expectSound(_ notes: [NoteText], _ context: @autoclosure () -> String = "",
                             sourceLocation: SourceLocation = #_sourceLocation) {
