@@ -287,9 +287,17 @@ final class SimulationRun {
     /// tokens, or replaces them with a new one.
     func edit(_ index: Int) async {
         let library = devices[index].library
-        guard let available = try? library.list().map(\.name).sorted(), !available.isEmpty else { return }
-        let name = available[random.below(available.count)]
-        guard let text = try? library.note(name) else { return }
+        let name: String
+        let text: NoteText
+        do {
+            let available = try library.list().map(\.name).sorted()
+            guard !available.isEmpty else { return }
+            name = available[random.below(available.count)]
+            text = try library.note(name)
+        } catch {
+            report.setupFailures.append("device \(index) could not read a note to edit: \(error)")
+            return
+        }
         let string = text.string
         let length = text.scalarCount
         let tokens = EditOracle.tokens(in: string)
@@ -421,16 +429,29 @@ final class SimulationRun {
         var texts: [String: Set<String>] = [:]
         var finals: [[String: String]] = []
         var converged = true
-        let reference = (try? devices[0].library.list().map(\.name).sorted()) ?? []
-        for device in devices {
+        // A library that cannot be listed or read fails the run (setupFailures), never passes as empty.
+        var listings: [[String]] = []
+        for (index, device) in devices.enumerated() {
+            do {
+                listings.append(try device.library.list().map(\.name).sorted())
+            } catch {
+                listings.append([])
+                report.setupFailures.append("device \(index) could not list its library: \(error)")
+            }
+        }
+        for (index, device) in devices.enumerated() {
             await collectStatistics(device.engine)
-            let names = (try? device.library.list().map(\.name).sorted()) ?? []
-            if names != reference { converged = false }
+            let names = listings[index]
+            if names != listings[0] { converged = false }
             var final: [String: String] = [:]
             for name in names {
-                guard let text = try? device.library.text(of: name) else { continue }
-                texts[name, default: []].insert(text)
-                final[name] = text
+                do {
+                    let text = try device.library.text(of: name)
+                    texts[name, default: []].insert(text)
+                    final[name] = text
+                } catch {
+                    report.setupFailures.append("device \(index) could not read \(name): \(error)")
+                }
             }
             finals.append(final)
         }

@@ -59,11 +59,3 @@ extension NoteText {
                             paragraphKeys: Set(formatting.paragraphs.subtracting(previous.paragraphs).map(\.key)), attributesBefore: before)
     }
 }
-
-extension TextAttributes {
-    /// The attributes of a resolved run (kinds this release does not know are left out).
-    init(_ run: FormattedRun) {
-        self.init(marks: TextMarkKind.allCases.compactMap { kind in run.marks[kind.rawValue].map { TextMark(kind: kind, value: $0) } },
-                  paragraph: run.paragraph)
-    }
-}
