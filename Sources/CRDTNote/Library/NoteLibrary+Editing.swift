@@ -84,6 +84,7 @@ extension NoteLibrary {
                 let empty = NoteText(replica: replica)
                 var note = empty
                 let patch = try merged(other, into: &note, name: name)
+                try Self.checkFormattingUnchanged(note, empty, name: name)
                 let changes = try journalBytes(of: note, after: empty, name: name)
                 let at = note.lastModified?.milliseconds ?? currentMilliseconds()
                 let number = state.index.nextNote
@@ -126,6 +127,7 @@ extension NoteLibrary {
     /// anything, and keeps `note` as the library's note.
     private func journal(_ note: NoteText, after before: NoteText, number: UInt32) throws(NoteLibraryError) {
         guard let entry = state.notes[number] else { return }
+        try Self.checkFormattingUnchanged(note, before, name: entry.name)
         let changes = try journalBytes(of: note, after: before, name: entry.name)
         if !changes.isEmpty {
             let title = derivedTitle(note)
@@ -135,6 +137,25 @@ extension NoteLibrary {
             notify(.changed(entry.name))
         }
         remember(note, as: number)  // also keeps undo history, which is never journaled
+    }
+
+    /// Refuses a change of formatting (marks, paragraph attributes): the journal stores text
+    /// changes only, so formatting would be lost at the next launch, and a sync could write the
+    /// local subset over the formatting the server holds (Docs/LIBRARY.md, "Formatting").
+    static func checkFormattingUnchanged(_ note: NoteText, _ before: NoteText, name: String) throws(NoteLibraryError) {
+        guard note.formatting != before.formatting else { return }
+        throw NoteLibraryError(.editRefused, "note \"\(name)\": a note library does not store formatting yet, and this change "
+                               + "sets marks or paragraph attributes; nothing was changed (Docs/LIBRARY.md, \"Formatting\")", note: name)
+    }
+
+    /// `note` as the library holds it: without formatting, which its journal does not store (a
+    /// record's formatting stays in the note's server metadata and is written back unchanged).
+    /// The copy in memory then never differs from the one a later launch reads.
+    static func withoutFormatting(_ note: NoteText) -> NoteText {
+        guard !note.formatting.isEmpty else { return note }
+        var plain = note
+        plain.formatting = NoteFormatting()
+        return plain
     }
 
     /// The change set `note` gained over `before`, encoded; empty when nothing changed.

@@ -123,7 +123,7 @@ package struct LibrarySyncAccess {
         try library.append(.synced(note: number, at: at, title: title, confirms: confirms, fields: updates, server: 0..<0, changes: 0..<0),
                            changes: changes, blob: blob)
         if let merged, let previous { try library.appendLedger(of: merged, after: previous, number: number) }
-        if let merged { library.remember(merged, as: number) }
+        if let merged { library.remember(NoteLibrary.withoutFormatting(merged), as: number) }
         if !changes.isEmpty || !fields.isEmpty || title != nil { library.notify(.changed(name)) }
     }
 
@@ -142,7 +142,7 @@ package struct LibrarySyncAccess {
         try library.append(.created(note: number, name: name, at: Int64(at), title: library.derivedTitle(note), changes: 0..<0),
                            changes: changes)
         try library.appendLedger(of: note, after: empty, number: number)
-        library.remember(note, as: number)
+        library.remember(NoteLibrary.withoutFormatting(note), as: number)
         library.notify(.created(name))
         try recordSynced(name, merged: nil, fields: fields, confirms: unsaved ? nil : 1, server: server)
     }
