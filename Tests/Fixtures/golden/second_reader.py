@@ -929,12 +929,13 @@ def decode_formatting(payload):
     return {"marks": marks, "paragraphs": paragraphs}
 
 
-def dump_formatting(path):
-    """One JSON line: the formatting payload at `path` decoded, or why it is refused."""
+def dump_decoded(decode, path):
+    """One JSON line: the payload at `path` decoded by `decode` (a function returning a dict),
+    or why it is refused."""
     with open(path, "rb") as f:
         payload = f.read()
     try:
-        return dict(decode_formatting(payload), file=path, ok=True)
+        return dict(decode(payload), file=path, ok=True)
     except Corrupt as e:
         return {"file": path, "ok": False, "kind": e.kind, "offset": e.offset, "error": str(e)}
 
@@ -1004,16 +1005,6 @@ def decode_history(payload):
     return {"deletions": events}
 
 
-def dump_history(path):
-    """One JSON line: the history payload at `path` decoded, or why it is refused."""
-    with open(path, "rb") as f:
-        payload = f.read()
-    try:
-        return dict(decode_history(payload), file=path, ok=True)
-    except Corrupt as e:
-        return {"file": path, "ok": False, "kind": e.kind, "offset": e.offset, "error": str(e)}
-
-
 def run_key(run):
     return (run["r"], run["seq"], run["len"], run["deleted"], run["left"], run["right"])
 
@@ -1051,9 +1042,9 @@ if __name__ == "__main__":
             print(json.dumps(dump(p), ensure_ascii=True))
     elif sys.argv[1:2] == ["--dump-history"]:
         for p in sys.argv[2:]:
-            print(json.dumps(dump_history(p), ensure_ascii=True))
+            print(json.dumps(dump_decoded(decode_history, p), ensure_ascii=True))
     elif sys.argv[1:2] == ["--dump-formatting"]:
         for p in sys.argv[2:]:
-            print(json.dumps(dump_formatting(p), ensure_ascii=True))
+            print(json.dumps(dump_decoded(decode_formatting, p), ensure_ascii=True))
     else:
         main(sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__)))
