@@ -54,24 +54,26 @@ extension DirectoryRecordStore {
     /// Renames layout 1 names in every zone.
     private func moveToLayoutTwo() throws(RecordStoreError) {
         let zones = root + "/zones"
-        for folder in files.list(zones) {
+        for folder in try files.listAll(zones) {
             var zoneFolder = zones + "/" + folder
             if StoreFileName.mayBeLegacy(folder) {
-                guard let name = StoreFileName.unescapeLegacy(folder) ?? zoneName(inFolder: zoneFolder) else {
+                var spelled = StoreFileName.unescapeLegacy(folder)
+                if spelled == nil { spelled = try zoneName(inFolder: zoneFolder) }
+                guard let name = spelled else {
                     throw RecordStoreError(.storageFailure, "zone folder \(zoneFolder) has a layout 1 name that cannot be read back, and no record names its zone: rename it to the zone's layout 2 name")
                 }
                 zoneFolder = try move(zoneFolder, to: zones + "/" + StoreFileName.escape(name))
             }
             let records = zoneFolder + "/records"
-            for file in files.list(records) where file.hasSuffix(".json") && StoreFileName.mayBeLegacy(file) {
-                guard let name = try recordName(inFile: records + "/" + file) else { continue }
+            for file in try files.listAll(records) where file.hasSuffix(".json") && StoreFileName.mayBeLegacy(file) {
+                let name = try recordName(inFile: records + "/" + file, legacyName: String(file.dropLast(5)))
                 _ = try move(records + "/" + file, to: records + "/" + StoreFileName.escape(name) + ".json")
             }
             let history = zoneFolder + "/history"
-            for folder in files.list(history) where StoreFileName.mayBeLegacy(folder) {
+            for folder in try files.listAll(history) where StoreFileName.mayBeLegacy(folder) {
                 let versions = history + "/" + folder
-                guard let first = files.list(versions).first(where: { $0.hasSuffix(".json") }),
-                      let name = try recordName(inFile: versions + "/" + first) else { continue }
+                guard let first = try files.listAll(versions).first(where: { $0.hasSuffix(".json") }) else { continue }
+                let name = try recordName(inFile: versions + "/" + first, legacyName: folder)
                 _ = try move(versions, to: history + "/" + StoreFileName.escape(name))
             }
         }
@@ -87,17 +89,34 @@ extension DirectoryRecordStore {
         return target
     }
 
-    /// The record name a record file holds; nil when it holds none (left as it is).
-    private func recordName(inFile path: String) throws(RecordStoreError) -> String? {
-        guard let bytes = try files.read(path), let record = try? CloudRecord.record(fromJSON: bytes) else { return nil }
-        return record.recordName
+    /// The record name a layout 1 record file holds, or (when the file cannot be read as a
+    /// record) the one its layout 1 name `legacyName` spells. Throws when neither tells: the move
+    /// stops, the marker unwritten, rather than leave a record under a name layout 2 never looks up.
+    private func recordName(inFile path: String, legacyName: String) throws(RecordStoreError) -> String {
+        let bytes = try files.read(path) ?? []
+        do {
+            return try CloudRecord.record(fromJSON: bytes).recordName
+        } catch {
+            guard let name = StoreFileName.unescapeLegacy(legacyName) else { throw Self.unmovable(path, error) }
+            return name
+        }
     }
 
-    /// The zone name the records of a zone folder carry, for a folder whose name was cut.
-    private func zoneName(inFolder folder: String) -> String? {
-        for file in files.list(folder + "/records") where file.hasSuffix(".json") {
-            if let bytes = try? files.read(folder + "/records/" + file), let record = try? CloudRecord.record(fromJSON: bytes),
-               let zone = record.zoneID?.zoneName { return zone }
+    /// The error for a layout 1 record file that cannot be read as a record.
+    private static func unmovable(_ path: String, _ error: RecordJSONError) -> RecordStoreError {
+        RecordStoreError(.storageFailure, "layout 1 record file \(path) cannot be read, so the folder cannot be moved to layout 2 (repair or remove the file): \(error)")
+    }
+
+    /// The zone name the records of a zone folder carry, for a folder whose name was cut (nil
+    /// when no readable record names one).
+    private func zoneName(inFolder folder: String) throws(RecordStoreError) -> String? {
+        for file in try files.listAll(folder + "/records") where file.hasSuffix(".json") {
+            let path = folder + "/records/" + file
+            guard let bytes = try files.read(path) else { continue }
+            // A file that is not a record says nothing: another may; when none does, the caller
+            // stops the move with an error.
+            guard let record = try? CloudRecord.record(fromJSON: bytes) else { continue }
+            if let zone = record.zoneID?.zoneName { return zone }
         }
         return nil
     }

@@ -90,6 +90,18 @@ struct StoreFileSystem: Sendable {
         ((try? files.contentsOfDirectory(at: path)) ?? []).filter { !$0.hasPrefix(".") }
     }
 
+    /// Names in a directory, without hidden (temporary) files; empty when it does not exist.
+    /// Throws when it exists but cannot be listed (for callers that must see every file).
+    func listAll(_ path: String) throws(RecordStoreError) -> [String] {
+        do {
+            return try files.contentsOfDirectory(at: path).filter { !$0.hasPrefix(".") }
+        } catch where error.isNotFound {
+            return []
+        } catch {
+            throw Self.failure(error)
+        }
+    }
+
     /// Runs `body` holding an exclusive advisory lock on `lockPath` (other processes and other
     /// store values in this process wait).
     func withLock<T>(_ lockPath: String, _ body: () throws(RecordStoreError) -> T) throws(RecordStoreError) -> T {

@@ -71,6 +71,61 @@ import Testing
         #expect(StoreFixtures.text(saved) == "v2")
     }
 
+    /// A layout 1 record file that is not a record moves by the name its layout 1 file name
+    /// spells; one whose name spells none stops the move with an error naming it, the folder left
+    /// in layout 1 (no marker), never a record left where layout 2 does not look.
+    @Test func aLayoutOneFileThatIsNotARecordMovesByItsNameOrStopsTheMove() throws {
+        let root = StoreFixtures.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: root) }
+        do {
+            let store = try DirectoryRecordStore(root: root)
+            try store.createZone(zone)
+            _ = try store.saveRecords([StoreFixtures.note("Note", text: "one")], in: zone)
+        }
+        let fm = FileManager.default
+        let records = root + "/zones/%4Eotes/records"
+        try fm.removeItem(atPath: root + "/layout.json")
+        // The copy in records/ under its layout 1 name, its bytes damaged.
+        try fm.moveItem(atPath: records + "/%4Eote.json", toPath: records + "/Note.json")
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: records + "/Note.json"))
+        let reopened = try DirectoryRecordStore(root: root)
+        #expect(try fm.contentsOfDirectory(atPath: records) == ["%4Eote.json"])
+        #expect(StoreFixtures.text(try reopened.fetchRecords(named: ["Note"], in: zone)["Note"]) == "one")
+
+        // A layout 1 name that spells no record name ("~" marked cut names), over damaged bytes.
+        try fm.removeItem(atPath: root + "/layout.json")
+        try Data("{not json".utf8).write(to: URL(fileURLWithPath: records + "/Cut~1f2e.json"))
+        #expect {
+            _ = try DirectoryRecordStore(root: root)
+        } throws: { error in
+            (error as? RecordStoreError)?.code == .storageFailure && "\(error)".contains("Cut~1f2e.json")
+        }
+        #expect(!fm.fileExists(atPath: root + "/layout.json"))
+    }
+
+    /// A folder of a zone that cannot be listed stops the move with the file system's error.
+    @Test func aZoneFolderThatCannotBeListedStopsTheMove() throws {
+        let files = FaultInjectingFileSystem()
+        do {
+            let store = try DirectoryRecordStore(root: "/store", fileSystem: files)
+            try store.createZone(zone)
+            _ = try store.saveRecords([StoreFixtures.note("Note", text: "one")], in: zone)
+        }
+        try files.removeFile(at: "/store/layout.json")
+        // The second listing of records/: the first is the sweep of dead writers' temporary
+        // files, which is best effort.
+        files.inject(.error(EIO), onOperation: 2, of: .listDirectory, onPath: { $0.hasSuffix("/records") })
+        #expect {
+            _ = try DirectoryRecordStore(root: "/store", fileSystem: files)
+        } throws: { error in
+            (error as? RecordStoreError)?.code == .storageFailure
+        }
+        #expect(try files.status(at: "/store/layout.json") == nil)
+        // Once the folder lists again, the move completes.
+        _ = try DirectoryRecordStore(root: "/store", fileSystem: files)
+        #expect(try files.status(at: "/store/layout.json") != nil)
+    }
+
     @Test func aNewerLayoutIsRefused() throws {
         let root = StoreFixtures.temporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
