@@ -9,7 +9,8 @@ extension NoteLibrary {
             guard state.numbers[name] == nil else {
                 throw NoteLibraryError(.alreadyExists, "a note named \"\(name)\" exists in \(folder)", note: name)
             }
-            let empty = NoteText(replica: replica)
+            var empty = NoteText(replica: replica, clock: newClock())
+            adopt(&empty)
             var note = empty
             do throws(NoteTextError) {
                 try note.setText(text)
@@ -81,7 +82,8 @@ extension NoteLibrary {
         try Self.checkName(name)
         return try withAccess { () throws(NoteLibraryError) -> TextPatch in
             guard let number = state.numbers[name] else {
-                let empty = NoteText(replica: replica)
+                var empty = NoteText(replica: replica, clock: newClock())
+                adopt(&empty)
                 var note = empty
                 let patch = try merged(other, into: &note, name: name)
                 let changes = try journalBytes(of: note, after: empty, name: name)
@@ -89,6 +91,7 @@ extension NoteLibrary {
                 let number = state.index.nextNote
                 try append(.created(note: number, name: name, at: Int64(at), title: derivedTitle(note), changes: 0..<0),
                            changes: changes)
+                try journalHistory(of: note, after: empty, number: number)
                 remember(note, as: number)
                 notify(.created(name))
                 return patch
@@ -127,6 +130,8 @@ extension NoteLibrary {
     private func journal(_ note: NoteText, after before: NoteText, number: UInt32) throws(NoteLibraryError) {
         guard let entry = state.notes[number] else { return }
         let changes = try journalBytes(of: note, after: before, name: entry.name)
+        // The history first: a change that survives a crash has the deletions it logged.
+        try journalHistory(of: note, after: before, number: number)
         if !changes.isEmpty {
             let title = derivedTitle(note)
             let at = note.lastModified?.milliseconds ?? currentMilliseconds()
