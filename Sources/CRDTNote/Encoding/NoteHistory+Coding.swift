@@ -46,6 +46,21 @@ extension NoteHistory {
         formUnion(NoteHistory(deletions: decoded))
     }
 
+    /// The events and every pending payload that decodes, united; the payloads that do not
+    /// (newer or corrupt) with why, left out.
+    func readable(limits: NoteLimits = .default) -> (history: NoteHistory, unreadable: [(bytes: [UInt8], code: PayloadError.Code)]) {
+        var united = NoteHistory(deletions: deletions)
+        var unreadable: [(bytes: [UInt8], code: PayloadError.Code)] = []
+        for bytes in pending {
+            do throws(PayloadError) {
+                united.formUnion(try NoteHistory(encoded: bytes, limits: limits))
+            } catch {
+                unreadable.append((bytes, error.code))
+            }
+        }
+        return (united, unreadable)
+    }
+
     /// Decodes a history payload, refusing anything beyond `limits` (bytes, replicas, events,
     /// deleted text) before allocating for it.
     ///

@@ -11,13 +11,42 @@ extension NoteText {
     /// does not reach back to `date` (see that code), ``NoteHistoryError/Code/corruptHistory``
     /// or ``NoteHistoryError/Code/newerFormat`` when a history payload it carries cannot be read.
     public func text(at date: Date) throws(NoteHistoryError) -> String {
+        var utf8: [UInt8] = []
+        try walkPast(at: date) { if $0.wasVisible { utf8.append(contentsOf: $0.utf8) } }
+        return String(decoding: utf8, as: UTF8.self)
+    }
+
+    /// Walks every element as it stood at `date` (``TextSequence/forEachElement(atMilliseconds:deletions:_:)``),
+    /// then throws ``NoteHistoryError/Code/notCovered`` when `date` is not covered (what the
+    /// walk gave is then not the past: callers use it only when this returns).
+    func walkPast(at date: Date, _ body: (TextSequence.PastElement) -> Void) throws(NoteHistoryError) {
         let t = Self.milliseconds(date)
-        let sequence: TextSequence
+        let sequence = try sequenceForHistory()
+        let events = try historyEvents()
+        let latest = sequence.latestStamp.max() ?? .zero
+        if sequence.hasCompactedIDs, t < latest.milliseconds {
+            throw NoteHistoryError(.notCovered, "compaction dropped deleted text of this note: only times from its latest edit (\(latest.milliseconds) ms) on are covered")
+        }
+        let unknown = sequence.forEachElement(atMilliseconds: t, deletions: TextSequence.DeletionTimes(events), body)
+        if unknown {
+            let start = events.first?.stamp.milliseconds ?? latest.milliseconds
+            if t < start {
+                throw NoteHistoryError(.notCovered, "the note holds deletions of unknown time; its history covers times from \(start) ms on, not \(t) ms")
+            }
+        }
+    }
+
+    /// The note's elements, its snapshot decoded when it was loaded lazily.
+    func sequenceForHistory() throws(NoteHistoryError) -> TextSequence {
         do {
-            sequence = try loadedSequence()
+            return try loadedSequence()
         } catch {
             throw NoteHistoryError(.corruptSnapshot, "the note's snapshot is corrupt: \(error)", decodingError: error)
         }
+    }
+
+    /// Every deletion event the note keeps, its history payloads decoded, sorted.
+    func historyEvents() throws(NoteHistoryError) -> [DeletionEvent] {
         var history = self.history
         do {
             try history.decodePending()
@@ -28,19 +57,7 @@ extension NoteText {
             throw NoteHistoryError(.corruptHistory, "the history is corrupt: \(error.decodingError.map { "\($0)" } ?? error.message)",
                                    decodingError: error.decodingError)
         }
-        let events = history.normalized.deletions
-        let latest = sequence.latestStamp.max() ?? .zero
-        if sequence.hasCompactedIDs, t < latest.milliseconds {
-            throw NoteHistoryError(.notCovered, "compaction dropped deleted text of this note: only times from its latest edit (\(latest.milliseconds) ms) on are covered")
-        }
-        let past = sequence.text(atMilliseconds: t, deletions: TextSequence.DeletionTimes(events))
-        if past.unknownDeletions {
-            let start = events.first?.stamp.milliseconds ?? latest.milliseconds
-            if t < start {
-                throw NoteHistoryError(.notCovered, "the note holds deletions of unknown time; its history covers times from \(start) ms on, not \(t) ms")
-            }
-        }
-        return String(decoding: past.utf8, as: UTF8.self)
+        return history.normalized.deletions
     }
 
     /// Unix milliseconds of `date`, clamped to the stamps' range.
@@ -49,4 +66,7 @@ extension NoteText {
         guard ms > 0 else { return 0 }
         return ms >= Double(HLCTimestamp.maxMilliseconds) ? HLCTimestamp.maxMilliseconds : UInt64(ms)
     }
+
+    /// The date of Unix milliseconds `ms`.
+    static func date(_ ms: UInt64) -> Date { Date(timeIntervalSince1970: Double(ms) / 1000) }
 }

@@ -50,6 +50,11 @@ enum JournalEntry: Equatable, Sendable {
     /// settle"): the whole ledger (``ledgerBody(_:)``), a range of the journal's bytes; the latest
     /// such entry since the note's last snapshot wins. Library format 4.
     case ledger(note: UInt32, ledger: Range<Int>)
+    /// Deletion events the note's history gained (Docs/FORMAT.md §11): one history payload
+    /// (kind 4, header included), a range of the journal's bytes, united with the note's other
+    /// history when it is asked for. Written before the frame of the change it belongs to, so a
+    /// change that survives a crash has its history. Library format 5.
+    case history(note: UInt32, payload: Range<Int>)
 
     /// One app field a sync set from the server (nil value: removed there), with its stamp.
     struct FieldUpdate: Equatable, Sendable {
@@ -60,7 +65,7 @@ enum JournalEntry: Equatable, Sendable {
 
     enum Kind: UInt8 {
         case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5, pendingDelete = 6, fieldSet = 7
-        case synced = 8, deleteSent = 9, removed = 10, transport = 11, fleet = 12, compacted = 13, ledger = 14
+        case synced = 8, deleteSent = 9, removed = 10, transport = 11, fleet = 12, compacted = 13, ledger = 14, history = 15
     }
 
     /// Most UTF-8 bytes of a note name (CloudKit record names: 255 ASCII characters).
@@ -70,8 +75,8 @@ enum JournalEntry: Equatable, Sendable {
 
     /// The entry's body as written in a frame; `changes` are the change-set bytes of `.created`,
     /// `.changed` and `.synced`, `blob` the server metadata of `.synced`, the state of
-    /// `.transport` and `.fleet`, the snapshot of `.compacted` or the ledger of `.ledger` (their
-    /// ranges are ignored here).
+    /// `.transport` and `.fleet`, the snapshot of `.compacted`, the ledger of `.ledger` or the
+    /// history payload of `.history` (their ranges are ignored here).
     static func body(_ entry: JournalEntry, changes: [UInt8] = [], blob: [UInt8] = []) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: 24 + changes.count)
         switch entry {
@@ -140,6 +145,10 @@ enum JournalEntry: Equatable, Sendable {
             out.writeBytes(blob)
         case .ledger(let note, _):
             out.writeByte(Kind.ledger.rawValue)
+            out.writeVarUInt(UInt64(note))
+            out.writeBytes(blob)
+        case .history(let note, _):
+            out.writeByte(Kind.history.rawValue)
             out.writeVarUInt(UInt64(note))
             out.writeBytes(blob)
         }
@@ -230,6 +239,9 @@ enum JournalEntry: Equatable, Sendable {
         case .ledger:
             let note = try readNote(&reader)
             return .ledger(note: note, ledger: reader.offset..<range.upperBound)
+        case .history:
+            let note = try readNote(&reader)
+            return .history(note: note, payload: reader.offset..<range.upperBound)
         }
     }
 

@@ -1,10 +1,11 @@
 /// Versions and file names of a note library folder (Docs/LIBRARY.md, "Layout on disk").
 enum LibraryFormat {
     /// The format this library writes.
-    static let version: UInt16 = 4
+    static let version: UInt16 = 5
     /// The oldest reader that can read what it writes (format 1 readers know no pack files,
-    /// format 2 readers no fleet entries, format 3 readers no compacted or ledger entries).
-    static let minimumReader: UInt16 = 4
+    /// format 2 readers no fleet entries, format 3 readers no compacted or ledger entries,
+    /// format 4 readers no history entries or history blobs).
+    static let minimumReader: UInt16 = 5
     /// Most notes one library holds.
     static let maximumNotes = 1_000_000
 
@@ -28,8 +29,10 @@ enum NoteFlags {
     static let snapshotBlob: UInt8 = 16
     /// The server metadata is a blob in a pack.
     static let serverBlob: UInt8 = 32
-    /// Every bit this reader knows (64 and up are for later formats).
-    static let known: UInt8 = 63
+    /// The note's history is a blob in a pack (format 5).
+    static let historyBlob: UInt8 = 64
+    /// Every bit this reader knows (128 is for a later format).
+    static let known: UInt8 = 127
 }
 
 /// What the library knows of one note without loading it.
@@ -53,6 +56,10 @@ struct LibraryNote: Sendable, Equatable {
     var server: BlobRef?
     /// The app's fields (folder, pinned, tags, ...) with the stamp of each one's last change.
     var fields: [String: StampedField] = [:]
+    /// The note's history (``HistoryBlob``) as of the last compaction, when it has any.
+    var history: BlobRef?
+    /// Not stored: the history payloads of its `.history` entries in the current journal.
+    var historyJournal: [Range<Int>] = []
     /// Not stored: the bodies of its `.changed` entries in the current journal, in order (after
     /// ``journalBase`` when there is one).
     var journal: [Range<Int>] = []
@@ -130,6 +137,7 @@ struct LibraryIndex: Sendable, Equatable {
             case nil: break
             }
             if note.server != nil { flags |= NoteFlags.serverBlob }
+            if note.history != nil { flags |= NoteFlags.historyBlob }
             if !note.fields.isEmpty { flags |= NoteFlags.fields }
             out.writeByte(flags)
             if let custom = note.customTitle { out.writeLengthPrefixed(Array(custom.utf8)) }
@@ -150,6 +158,7 @@ struct LibraryIndex: Sendable, Equatable {
                     field.value.write(into: &out)
                 }
             }
+            if let history = note.history { Self.write(history, into: &out) }
         }
         out.writeVarUInt(UInt64(pendingDeletes.count))
         for name in pendingDeletes { out.writeLengthPrefixed(Array(name.utf8)) }
@@ -220,12 +229,13 @@ struct LibraryIndex: Sendable, Equatable {
                         fields[key] = StampedField(value: try NoteFieldValue.read(&reader), stamp: stamp)
                     }
                 }
+                let history = flags & NoteFlags.historyBlob != 0 ? try readRef(&reader, below: index.generation, "history") : nil
                 guard number < index.nextNote, numbers.insert(number).inserted, names.insert(name).inserted else {
                     throw BinaryDecodingError(.invalidValue, at: offset, "note \(number) \"\(name)\" is listed twice or beyond the next number")
                 }
                 index.notes.append(LibraryNote(number: number, name: name, derivedTitle: derived, customTitle: custom,
                                                created: created, modified: modified, unsaved: flags & NoteFlags.unsaved != 0, snapshot: snapshot,
-                                               server: server, fields: fields))
+                                               server: server, fields: fields, history: history))
             }
             let deletes = try reader.readCount("pending delete count", minimumBytesEach: 1)
             for _ in 0..<deletes {

@@ -25,6 +25,12 @@ extension NoteLibrary {
             if let range = entry.serverJournal {
                 entry.server = try pack.add(state.journal[range])
             }
+            if !entry.historyJournal.isEmpty {
+                let blob = historyBlob(for: try load(number))
+                entry.history = nil
+                if let blob { entry.history = try pack.add(blob) }
+            }
+            entry.historyJournal = []
             entry.serverJournal = nil
             entry.journal = []
             entry.journalBase = nil
@@ -40,6 +46,9 @@ extension NoteLibrary {
                 }
                 if let ref = notes[i].server, ref.generation != generation, let copied = try copy(ref, into: &pack) {
                     notes[i].server = copied
+                }
+                if let ref = notes[i].history, ref.generation != generation, let copied = try copy(ref, into: &pack) {
+                    notes[i].history = copied
                 }
             }
         }
@@ -72,7 +81,7 @@ extension NoteLibrary {
         var live = PackFormat.headerSize
         var older = Set<UInt64>()
         for note in notes {
-            for ref in [note.snapshot?.blob, note.server].compactMap({ $0 }) {
+            for ref in [note.snapshot?.blob, note.server, note.history].compactMap({ $0 }) {
                 live += ref.recordBytes
                 if ref.generation != pack.generation { older.insert(ref.generation) }
             }

@@ -9,7 +9,8 @@ extension NoteLibrary {
             guard state.numbers[name] == nil else {
                 throw NoteLibraryError(.alreadyExists, "a note named \"\(name)\" exists in \(folder)", note: name)
             }
-            let empty = NoteText(replica: replica)
+            var empty = NoteText(replica: replica, clock: newClock())
+            adopt(&empty)
             var note = empty
             do throws(NoteTextError) {
                 try note.setText(text)
@@ -81,7 +82,8 @@ extension NoteLibrary {
         try Self.checkName(name)
         return try withAccess { () throws(NoteLibraryError) -> TextPatch in
             guard let number = state.numbers[name] else {
-                let empty = NoteText(replica: replica)
+                var empty = NoteText(replica: replica, clock: newClock())
+                adopt(&empty)
                 var note = empty
                 let patch = try merged(other, into: &note, name: name)
                 try Self.checkFormattingUnchanged(note, empty, name: name)
@@ -90,6 +92,7 @@ extension NoteLibrary {
                 let number = state.index.nextNote
                 try append(.created(note: number, name: name, at: Int64(at), title: derivedTitle(note), changes: 0..<0),
                            changes: changes)
+                try journalHistory(of: note, after: empty, number: number)
                 remember(note, as: number)
                 notify(.created(name))
                 return patch
@@ -129,6 +132,8 @@ extension NoteLibrary {
         guard let entry = state.notes[number] else { return }
         try Self.checkFormattingUnchanged(note, before, name: entry.name)
         let changes = try journalBytes(of: note, after: before, name: entry.name)
+        // The history first: a change that survives a crash has the deletions it logged.
+        try journalHistory(of: note, after: before, number: number)
         if !changes.isEmpty {
             let title = derivedTitle(note)
             let at = note.lastModified?.milliseconds ?? currentMilliseconds()

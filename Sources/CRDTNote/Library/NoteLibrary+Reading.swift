@@ -68,17 +68,17 @@ extension NoteLibrary {
         guard let entry = state.notes[number] else {
             throw NoteLibraryError(.noSuchNote, "no note numbered \(number) in \(folder)")
         }
-        var note = NoteText(replica: replica)
+        var note = NoteText(replica: replica, clock: newClock())
         if let base = entry.journalBase {
             do {
-                note = try NoteText(snapshot: Array(state.journal[base]), replica: replica)
+                note = try NoteText(snapshot: Array(state.journal[base]), replica: replica, clock: newClock())
             } catch {
                 throw damaged(entry, path: LibraryFormat.journalFile(state.index.generation),
                               "its compacted state at offset \(base.lowerBound) cannot be read: \(error)")
             }
         } else if let (bytes, path) = try snapshotBytes(of: entry) {
             do {
-                note = try NoteText(snapshot: Array(bytes), replica: replica)
+                note = try NoteText(snapshot: Array(bytes), replica: replica, clock: newClock())
             } catch {
                 throw damaged(entry, path: path, "its snapshot cannot be read: \(error)")
             }
@@ -99,17 +99,33 @@ extension NoteLibrary {
                               "its ledger entry at offset \(range.lowerBound) cannot be read: \(error)")
             }
         }
+        try loadHistory(of: entry, into: &note)
+        adopt(&note)
         remember(note, as: number)
         return note
     }
 
     /// Keeps `note` decoded in memory, letting the least recently used go beyond the limit.
     func remember(_ note: NoteText, as number: UInt32) {
+        var note = note
+        adopt(&note)
         state.cache[number] = note
         touch(number)
         while state.cacheOrder.count > max(options.cachedNotes, 1) {
             state.cache[state.cacheOrder.removeFirst()] = nil
         }
+    }
+
+    /// Gives `note` the library's history policy and physical clock.
+    func adopt(_ note: inout NoteText) {
+        note.historyRetention = options.historyRetention
+        note.clock.physicalClock = physicalClock
+    }
+
+    /// A clock reading the library's physical clock, for a note it makes or loads (a note's
+    /// clock takes in the note's stamps as it is made, on the clock it is given).
+    func newClock() -> HybridLogicalClock {
+        HybridLogicalClock(physicalClock: physicalClock)
     }
 
     private func touch(_ number: UInt32) {

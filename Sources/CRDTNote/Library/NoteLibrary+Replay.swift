@@ -195,6 +195,15 @@ extension NoteLibrary {
             state.notes[number] = note
             if !ownAppend { forgetCached(number) }
             return nil
+        case .history(let number, let payload):
+            guard var note = state.notes[number] else { return nil }
+            note.historyJournal.append(payload)
+            state.notes[number] = note
+            if !ownAppend, var cached = state.cache[number] {
+                cached.history.addPending(Array(state.journal[payload]))
+                state.cache[number] = cached
+            }
+            return nil
         case .pendingDelete(let name):
             if state.numbers[name] == nil, !state.index.pendingDeletes.contains(name) { state.index.pendingDeletes.append(name) }
             return nil
@@ -245,7 +254,7 @@ extension NoteLibrary {
             case .blob(let ref)?: kept.insert(LibraryFormat.packFile(ref.generation))
             case nil: break
             }
-            if let ref = note.server { kept.insert(LibraryFormat.packFile(ref.generation)) }
+            for ref in [note.server, note.history].compactMap({ $0 }) { kept.insert(LibraryFormat.packFile(ref.generation)) }
         }
         for name in try disk.list(LibraryFormat.notesFolder) {
             let path = "\(LibraryFormat.notesFolder)/\(name)"

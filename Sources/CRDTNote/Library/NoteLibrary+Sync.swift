@@ -31,15 +31,11 @@ extension NoteLibrary {
     package func withSyncAccess<R, E: Error>(_ wrap: (NoteLibraryError) -> E,
                                              _ body: (LibrarySyncAccess) throws(E) -> R) throws(E) -> R {
         try withAccess(wrap) { () throws(E) -> R in
-            // Sync entries need this format's readers: a library an older crdtnote wrote moves
-            // to this format (one compaction) before the first is written.
-            if state.index.writtenMinimumReader < LibraryFormat.minimumReader {
-                do throws(NoteLibraryError) {
-                    try syncJournal()
-                    try compactLocked()
-                } catch {
-                    throw wrap(error)
-                }
+            // Sync entries need this format's readers.
+            do throws(NoteLibraryError) {
+                try upgradeFormatIfOlder()
+            } catch {
+                throw wrap(error)
             }
             return try body(LibrarySyncAccess(library: self))
         }
@@ -111,6 +107,7 @@ package struct LibrarySyncAccess {
             let before = try library.load(number)
             previous = before
             changes = try library.journalBytes(of: merged, after: before, name: name)
+            try library.journalHistory(of: merged, after: before, number: number)
             let derived = library.derivedTitle(merged)
             if derived != entry.derivedTitle { title = derived }
             if let modified = merged.lastModified?.milliseconds { at = Int64(modified) }
@@ -135,12 +132,13 @@ package struct LibrarySyncAccess {
         guard library.state.numbers[name] == nil else {
             throw NoteLibraryError(.alreadyExists, "a note named \"\(name)\" exists in \(library.folder)", note: name)
         }
-        let empty = NoteText(replica: library.replica)
+        let empty = NoteText(replica: library.replica, clock: library.newClock())
         let changes = try library.journalBytes(of: note, after: empty, name: name)
         let at = note.lastModified?.milliseconds ?? currentMilliseconds()
         let number = library.state.index.nextNote
         try library.append(.created(note: number, name: name, at: Int64(at), title: library.derivedTitle(note), changes: 0..<0),
                            changes: changes)
+        try library.journalHistory(of: note, after: empty, number: number)
         try library.appendLedger(of: note, after: empty, number: number)
         library.remember(NoteLibrary.withoutFormatting(note), as: number)
         library.notify(.created(name))

@@ -30,6 +30,15 @@ public final class NoteLibrary: @unchecked Sendable {
         public var cachedNotes: Int = 64
         /// Journal size past which ``NoteLibrary/flush()`` compacts the library.
         public var compactionThreshold: Int = 4 << 20
+        /// How much history the library keeps of each note (Docs/LIBRARY.md, "History"): with a
+        /// policy, every deletion made through the library is logged with its time and text,
+        /// kept within the policy's window and cap, and synced, so ``NoteText/text(at:)``,
+        /// ``NoteText/versions(pause:)`` and ``NoteText/restore(to:)`` reach back on its notes.
+        /// Off (nil) by default in this release: the sync engine does not compact a note that
+        /// keeps history (its deleted text is placed by the tombstones compaction drops), so
+        /// turning it on trades bounded payloads for the past. History received from other
+        /// devices is kept and synced either way.
+        public var historyRetention: HistoryRetention?
         /// Options with the defaults.
         public init() {}
     }
@@ -59,6 +68,8 @@ public final class NoteLibrary: @unchecked Sendable {
     /// Stamps app-field changes (``setField(_:to:of:)``).
     var fieldClock = HybridLogicalClock()
     var nextObserver: UInt64 = 0
+    /// Where the notes' clocks read the time (tests set a manual clock before the first call).
+    package var physicalClock: PhysicalClock = .system
 
     /// Opens the library in `folder` for `replica`'s edits. Reads the index and the journal's
     /// entries (not the notes' states); cuts a torn journal end and says so in ``openReport``.

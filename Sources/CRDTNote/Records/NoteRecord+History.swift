@@ -15,27 +15,18 @@ extension NoteRecord {
     }
 
     /// The history payload to write for `note` (nil: leave the fields as they are): the union
-    /// of what the note logged and the payloads it carries, trimmed by `retention` on the
-    /// note's clock (by the default policy when the note keeps none of its own). A carried payload needing a newer reader leaves the fields alone
-    /// (`.newerVersion`, as for formatting); a corrupt one is replaced.
+    /// of what the note logged, the payloads it carries and the one the record holds, trimmed by
+    /// `retention` on the note's clock (by the default policy when the note keeps none of its
+    /// own). A payload needing a newer reader leaves the fields alone (the rest of the record is
+    /// written: history never holds back the text); a corrupt one is replaced.
     func historyToWrite(for note: NoteText, limits: NoteLimits, retention: HistoryRetention?) throws(NoteRecordError) -> [UInt8]? {
         let held = heldHistoryPayloads()
         var history = note.history
         guard !history.deletions.isEmpty || history.pending.contains(where: { !held.contains($0) }) else { return nil }
-        var readable = NoteHistory(deletions: history.deletions)
-        for bytes in history.pending {
-            do throws(PayloadError) {
-                readable.formUnion(try NoteHistory(encoded: bytes, limits: limits))
-            } catch where error.code == .newerFormat {
-                throw self.error(.newerVersion, NoteSchema.Field.history,
-                                 "note '\(recordName)' history not replaced: it needs reader version \(error.requiredReader ?? 0)")
-            } catch {
-                continue  // corrupt: replaced by what this copy can read (documented in RECORD-FORMAT.md)
-            }
-        }
-        let now = max(note.clock.latest.milliseconds, min(note.clock.physicalClock.now(), HLCTimestamp.maxMilliseconds))
-        history = readable.retained(now: HLCTimestamp(clampingMilliseconds: now, counter: 0), by: retention ?? .default, visibleBytes: note.utf8.count)
-        let encoded = history.encoded()
+        for bytes in held { history.addPending(bytes) }
+        let readable = history.readable(limits: limits)
+        guard readable.unreadable.allSatisfy({ $0.code != .newerFormat }) else { return nil }
+        let encoded = note.retained(readable.history, by: retention ?? .default).encoded()
         guard encoded.count <= limits.maximumAssetBytes else {
             throw self.error(.limitExceeded, NoteSchema.Field.history,
                              "note '\(recordName)' not written: the history would have \(encoded.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")

@@ -23,9 +23,11 @@ extension NoteSyncCore {
 
     /// Whether notes whose last server record is `base` may be compacted here: not when the
     /// record has a formatting field, which the library keeps without decoding, so it cannot
-    /// tell which tombstones the formatting names (Docs/FORMAT.md §10.6).
-    static func mayCompact(basedOn base: CloudRecord?) -> Bool {
-        !(base.map { NoteRecord($0).hasFormatting } ?? false)
+    /// tell which tombstones the formatting names (Docs/FORMAT.md §10.6), nor when `note` keeps
+    /// history: its deleted text is placed by the tombstones, and a compacted note's past is
+    /// not covered (Docs/FORMAT.md §11.4; Docs/LIBRARY.md, "History").
+    static func mayCompact(_ note: NoteText, basedOn base: CloudRecord?) -> Bool {
+        note.history.isEmpty && !(base.map { NoteRecord($0).hasFormatting } ?? false)
     }
 
     /// Note `name` as its record is to be written (inside an access): its ledger records that
@@ -33,7 +35,7 @@ extension NoteSyncCore {
     /// counted device has seen is dropped (`devices`: ``compactionDevices(_:form:configuration:now:)``);
     /// the library keeps the result. Unchanged when `devices` is nil or the note has neither a
     /// ledger nor a deleted character; only the seen vector changes when it may not be
-    /// compacted (``mayCompact(basedOn:)``).
+    /// compacted (``mayCompact(_:basedOn:)``).
     static func compactedForSending(_ note: NoteText, name: String, base: CloudRecord?, devices: [Set<ReplicaID>]?,
                                     _ access: LibrarySyncAccess) throws(NoteLibraryError) -> NoteText {
         // A note that never deleted anything (and holds no ledger) has nothing to settle: it
@@ -42,7 +44,7 @@ extension NoteSyncCore {
         var compacted = note
         compacted.recordSeen(by: access.library.replica)
         var dropped = false
-        if mayCompact(basedOn: base) {
+        if mayCompact(note, basedOn: base) {
             do {
                 dropped = try compacted.compactIfSettled(devices: devices)
             } catch {
@@ -65,6 +67,6 @@ extension NoteSyncCore {
         let state = try loadFleet(access, replica: access.library.replica, now: now)
         let form = try writtenForm(access, configuration: configuration, now: now)
         guard let devices = compactionDevices(state, form: form, configuration: configuration, now: now) else { return false }
-        return note.awaitsSeen(by: access.library.replica) || (mayCompact(basedOn: base) && note.isSettled(devices: devices))
+        return note.awaitsSeen(by: access.library.replica) || (mayCompact(note, basedOn: base) && note.isSettled(devices: devices))
     }
 }

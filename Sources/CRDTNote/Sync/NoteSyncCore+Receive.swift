@@ -60,7 +60,7 @@ extension NoteSyncCore {
                         statistics.notesResurrected += 1
                         report.droppedDeletes.insert(name)
                     }
-                    let text = try Self.text(from: stored, replica: access.library.replica)
+                    let text = try Self.text(from: stored, replica: access.library.replica, clock: access.library.newClock())
                     try access.createSynced(name, note: text, fields: NoteFieldStamps.updates(from: stored, over: nil), server: stored,
                                             unsaved: try Self.awaitsSending(text, base: stored, access: access, configuration: configuration, now: now))
                     report.noteChanged(name, .added)
@@ -81,7 +81,7 @@ extension NoteSyncCore {
                     remote = merged.note
                     base = merged.record
                 } else {
-                    remote = try Self.text(from: stored, replica: access.library.replica)
+                    remote = try Self.text(from: stored, replica: access.library.replica, clock: access.library.newClock())
                     base = stored
                 }
                 if let metadata, Self.isNewer(metadata, than: stored) { base = metadata } // delivered late: keep the newer base

@@ -36,7 +36,7 @@ import CRDTNoteToolSupport
     static func liveBytes(_ library: NoteLibrary) -> Int {
         library.locked {
             library.state.index.notes.reduce(PackFormat.headerSize) { sum, note in
-                sum + (note.snapshot?.blob?.recordBytes ?? 0) + (note.server?.recordBytes ?? 0)
+                sum + (note.snapshot?.blob?.recordBytes ?? 0) + (note.server?.recordBytes ?? 0) + (note.history?.recordBytes ?? 0)
             }
         }
     }
@@ -225,7 +225,7 @@ import CRDTNoteToolSupport
     @Test func theIndexStoresBlobReferencesUnderTheirFlags() throws {
         var index = LibraryIndex()
         index.generation = 9
-        index.nextNote = 5
+        index.nextNote = 6
         index.notes = [
             LibraryNote(number: 1, name: "a", derivedTitle: "A", created: 1, modified: 2, unsaved: false,
                         snapshot: .blob(BlobRef(generation: 9, offset: 16, length: 300)),
@@ -233,16 +233,19 @@ import CRDTNoteToolSupport
             LibraryNote(number: 2, name: "b", derivedTitle: "B", created: 1, modified: 2, unsaved: true, snapshot: .file(generation: 3)),
             LibraryNote(number: 4, name: "c", derivedTitle: "C", created: 1, modified: 2, unsaved: true, snapshot: nil,
                         server: BlobRef(generation: 9, offset: 316, length: 0)),
+            LibraryNote(number: 5, name: "d", derivedTitle: "D", created: 1, modified: 2, unsaved: false,
+                        snapshot: .blob(BlobRef(generation: 9, offset: 400, length: 30)), history: BlobRef(generation: 8, offset: 16, length: 44)),
         ]
         let bytes = index.encoded()
         #expect(try LibraryIndex.decode(bytes) == index)
-        // Writer version 4, minimum reader 4: format 1 to 3 readers refuse it as newer.
-        #expect(Array(bytes[4..<8]) == [4, 0, 4, 0])
+        // Writer version 5, minimum reader 5: format 1 to 4 readers refuse it as newer.
+        #expect(Array(bytes[4..<8]) == [5, 0, 5, 0])
         // The flags: a: snapshot blob (16) + server blob (32); b: snapshot file (4) + unsaved (1).
         let a = try #require(Self.flags(of: "a", in: bytes))
         #expect(a == 16 | 32)
         let b = try #require(Self.flags(of: "b", in: bytes))
         let c = try #require(Self.flags(of: "c", in: bytes))
+        #expect(try #require(Self.flags(of: "d", in: bytes)) == 16 | 64)  // snapshot blob + history blob
         #expect(b == 4 | 1)
         #expect(c == 32 | 1)
 
@@ -300,7 +303,7 @@ import CRDTNoteToolSupport
         try library.compact()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/notes") == ["pack-3"])
         let index = try #require(FileManager.default.contents(atPath: folder + "/index")).map { $0 }
-        #expect(Array(index[4..<8]) == [4, 0, 4, 0])
+        #expect(Array(index[4..<8]) == [5, 0, 5, 0])
         let reopened = try NoteLibrary(folder: folder, replica: .test(9))
         #expect(try Self.texts(reopened) == expected)
         #expect(try reopened.fields(of: "todo") == ["pinned": .bool(true)])

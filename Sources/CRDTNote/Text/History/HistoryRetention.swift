@@ -48,3 +48,12 @@ extension NoteHistory {
         return NoteHistory(deletions: kept.reversed())
     }
 }
+
+extension NoteText {
+    /// `history` trimmed by `retention` on this copy's clock (Docs/FORMAT.md §11.3): `now` is
+    /// the later of its latest stamp and its physical clock.
+    func retained(_ history: NoteHistory, by retention: HistoryRetention) -> NoteHistory {
+        let now = max(clock.latest.milliseconds, min(clock.physicalClock.now(), HLCTimestamp.maxMilliseconds))
+        return history.retained(now: HLCTimestamp(clampingMilliseconds: now, counter: 0), by: retention, visibleBytes: utf8.count)
+    }
+}

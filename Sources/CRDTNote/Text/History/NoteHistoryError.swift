@@ -1,4 +1,6 @@
-/// Why a note's history could not answer (``NoteText/text(at:)``). The note is unchanged.
+/// Why a note's history could not answer (``NoteText/text(at:)``, ``NoteText/versions(pause:)``,
+/// ``NoteText/blame(utf16Range:)``) or a restore was refused (``NoteText/restore(to:)``). The
+/// note is unchanged.
 public struct NoteHistoryError: CRDTNoteError {
     /// The class of problem.
     public typealias Code = CRDTNoteErrorCode<NoteHistoryError>
@@ -9,12 +11,15 @@ public struct NoteHistoryError: CRDTNoteError {
     public var message: String
     /// For ``Code/corruptHistory``: what is wrong with the history payload and at which byte.
     public var decodingError: BinaryDecodingError?
+    /// For ``Code/editRefused``: why the note refused the restoring edit.
+    public var textError: NoteTextError?
 
     /// Creates an error.
-    package init(_ code: Code, _ message: String, decodingError: BinaryDecodingError? = nil) {
+    package init(_ code: Code, _ message: String, decodingError: BinaryDecodingError? = nil, textError: NoteTextError? = nil) {
         self.code = code
         self.message = message
         self.decodingError = decodingError
+        self.textError = textError
     }
 }
 
@@ -31,4 +36,10 @@ extension CRDTNoteErrorCode<NoteHistoryError> {
     public static var newerFormat: Self { Self(rawValue: "newerFormat") }
     /// The note's own snapshot is corrupt (found when its index was first built).
     public static var corruptSnapshot: Self { Self(rawValue: "corruptSnapshot") }
+    /// A UTF-16 range beyond the text it names (the current text for blame, the past text for
+    /// a passage restore).
+    public static var invalidRange: Self { Self(rawValue: "invalidRange") }
+    /// The restoring edit was refused (``NoteHistoryError/textError`` says why, e.g. the note
+    /// would pass its limits); nothing changed.
+    public static var editRefused: Self { Self(rawValue: "editRefused") }
 }
