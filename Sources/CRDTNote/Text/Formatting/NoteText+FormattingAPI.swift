@@ -70,7 +70,8 @@ extension NoteText {
     /// The attributes of the character at UTF-16 offset `offset` (`0..<utf16Count`): its marks
     /// and its paragraph's attributes. From the note's attributes index: O(log r) for r
     /// stretches of equal attributes once the note has been read since its last change (the
-    /// first read after a change resolves the whole note, as ``formattedSpans()`` does).
+    /// first read after typing or deleting without a newline updates the index in O(r); after
+    /// any other change it resolves the whole note, as ``formattedSpans()`` does).
     ///
     /// Throws ``NoteTextError/Code/outOfBounds`` when `offset` is outside the text, and
     /// ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's runs are corrupt.
