@@ -8,7 +8,8 @@ import CRDTNoteToolSupport
 /// carrying one mark per 200 characters on average (random kinds, ranges of 1–40 characters, one
 /// in three a removal) and a paragraph attribute on every tenth line. Per note: the time to read
 /// every character's attributes (`formattedSpans()`, resolved afresh), to build an
-/// `AttributedString` of a copy that has not been read yet, to read the attributes at one
+/// `AttributedString` of a copy that has not been read yet (and, beside it, Foundation's floor
+/// and the same string built by appending its runs), to read the attributes at one
 /// position from a note that has been read (its attributes index is built), and to merge 100
 /// formatting operations made on another copy into a note a view shows (the patch recorded).
 struct FormattingResult {
@@ -21,6 +22,8 @@ struct FormattingResult {
         var attributedStringMs: Double
         /// Foundation's own `AttributedString(String)` of the same text, no attributes: the floor.
         var plainAttributedStringMs: Double
+        /// The same attributed string built the other way, by appending its runs one by one.
+        var appendedAttributedStringMs: Double
         var lookupNs: Double
         var mergeMs: Double
     }
@@ -35,6 +38,7 @@ struct FormattingResult {
                 "scalars": .int(c.scalars), "formatting_operations": .int(c.operations),
                 "spans_ms": .double(c.spansMs), "spans": .int(c.spans), "attributed_string_ms": .double(c.attributedStringMs),
                 "plain_attributed_string_ms": .double(c.plainAttributedStringMs),
+                "attributed_string_by_appending_ms": .double(c.appendedAttributedStringMs),
                 "attributes_at_position_ns": .double(c.lookupNs), "merge_100_operations_ms": .double(c.mergeMs),
             ]))
         } + [("runs", .int(runs)), ("correct", .bool(correct))]))
@@ -44,7 +48,7 @@ struct FormattingResult {
         cases.map { c in
             "\(c.label): \(Format.count(c.scalars)) scalars, \(Format.count(c.operations)) formatting operations; "
                 + "formattedSpans \(Format.ms(c.spansMs)) (\(Format.count(c.spans)) spans), AttributedString \(Format.ms(c.attributedStringMs)) "
-                + "(of the plain text alone \(Format.ms(c.plainAttributedStringMs))), "
+                + "(of the plain text alone \(Format.ms(c.plainAttributedStringMs)), by appending its runs \(Format.ms(c.appendedAttributedStringMs))), "
                 + "attributes at a position \(String(format: "%.0f", c.lookupNs)) ns, merging 100 operations \(Format.ms(c.mergeMs))"
         } + ["medians of \(runs) runs" + (correct ? "" : "; COPIES DIFFER AFTER THE MERGE")]
     }
@@ -88,6 +92,7 @@ enum FormattingBench {
         var spansSamples: [Double] = []
         var stringSamples: [Double] = []
         var plainStringSamples: [Double] = []
+        var appendedStringSamples: [Double] = []
         var lookupSamples: [Double] = []
         var mergeSamples: [Double] = []
         var spanCount = 0
@@ -105,6 +110,14 @@ enum FormattingBench {
             let (plainMs, plain) = Measure.time { AttributedString(text) }
             plainStringSamples.append(plainMs)
             if plain.characters.count != string.characters.count { correct = false }
+            // The other construction: the attributed runs appended one by one.
+            let (appendedMs, appended) = Measure.time { () -> AttributedString in
+                var out = AttributedString()
+                for run in string.runs { out.append(string[run.range]) }
+                return out
+            }
+            appendedStringSamples.append(appendedMs)
+            if appended != string { correct = false }
             if string.characters.count != cold.string.count { correct = false }
             let (lookupMs, found) = try Measure.time { () throws -> Int in
                 var bold = 0
@@ -125,6 +138,7 @@ enum FormattingBench {
                                      spansMs: Timing(samples: spansSamples).median, spans: spanCount,
                                      attributedStringMs: Timing(samples: stringSamples).median,
                                      plainAttributedStringMs: Timing(samples: plainStringSamples).median,
+                                     appendedAttributedStringMs: Timing(samples: appendedStringSamples).median,
                                      lookupNs: Timing(samples: lookupSamples).median,
                                      mergeMs: Timing(samples: mergeSamples).median)
     }

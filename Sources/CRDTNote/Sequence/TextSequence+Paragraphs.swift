@@ -29,37 +29,58 @@ extension TextSequence {
 
     /// The id of the last visible newline before visible scalar offset `k` (0...scalarCount),
     /// nil when there is none: the key of the paragraph holding caret position `k`
-    /// (Docs/FORMAT.md §10.5). O((runs scanned back) · log n).
+    /// (Docs/FORMAT.md §10.5). O(log n + the runs and bytes scanned back), a few instructions a
+    /// byte.
     func lastNewline(beforeScalar k: Int) -> ItemRef? {
         guard k > 0 else { return nil }
-        var position = position(ofScalar: min(k, scalarCount) - 1)
-        // Scalars of the run at `position` to look at: through the offset, then whole runs.
-        var through = position.offset
-        while true {
-            let run = run(at: position)
-            var found: ItemRef?
-            var scalar: UInt32 = 0
-            for i in Int(run.byteStart)..<Int(run.byteStart + run.byteCount) where content[i] & 0xC0 != 0x80 {
-                if scalar > through { break }
-                if content[i] == 0x0A { found = ItemRef(replica: run.replica, seq: run.seq &+ scalar) }
-                scalar += 1
+        let start = position(ofScalar: min(k, scalarCount) - 1)
+        return content.withUnsafeBufferPointer { bytes -> ItemRef? in
+            var o = start.order
+            var i = start.run
+            // The first run is looked at through the scalar at `start`, the others whole.
+            var run = leaves[Int(order[o])][i]
+            var byteEnd = Int(run.byteCount == run.length ? start.offset + 1
+                              : UInt32(UTF8Counting.prefix(of: content, start: Int(run.byteStart), scalars: Int(start.offset) + 1).bytes))
+            while true {
+                let first = Int(run.byteStart)
+                var b = first + byteEnd
+                while b > first {
+                    b -= 1
+                    if bytes[b] == 0x0A {
+                        // The newline's scalar offset in its run: its byte offset when the run is ASCII.
+                        let scalar = run.byteCount == run.length ? b - first
+                            : UTF8Counting.counts(bytes[first..<b]).scalars
+                        return ItemRef(replica: run.replica, seq: run.seq &+ UInt32(scalar))
+                    }
+                }
+                i -= 1
+                while i < 0 {
+                    guard o > 0 else { return nil }
+                    o -= 1
+                    i = leaves[Int(order[o])].count - 1
+                }
+                run = leaves[Int(order[o])][i]
+                byteEnd = Int(run.byteCount)
             }
-            if let found { return found }
-            guard let previous = previousRunStart(before: position) else { return nil }
-            position = previous
-            through = .max
         }
     }
 
-    /// The start of the run before the one at `position`, nil at the document's first run.
-    private func previousRunStart(before position: TreePosition) -> TreePosition? {
-        var p = TreePosition(order: position.order, run: position.run - 1, offset: 0)
-        while p.run < 0 {
-            guard p.order > 0 else { return nil }
-            p.order -= 1
-            p.run = leaves[Int(order[p.order])].count - 1
+    /// The position of the visible element before the visible element at `position`, nil when
+    /// it is the first one. O(1) inside a run, else the runs stepped back over.
+    func previousVisibleElement(before position: TreePosition) -> TreePosition? {
+        if position.offset > 0 { return TreePosition(order: position.order, run: position.run, offset: position.offset - 1) }
+        var o = position.order
+        var i = position.run - 1
+        while true {
+            while i < 0 {
+                guard o > 0 else { return nil }
+                o -= 1
+                i = leaves[Int(order[o])].count - 1
+            }
+            let run = leaves[Int(order[o])][i]
+            if !run.isDeleted { return TreePosition(order: o, run: i, offset: run.length - 1) }
+            i -= 1
         }
-        return p
     }
 
     /// The replicas (by index) of the elements from position `first` through `last`
@@ -99,6 +120,23 @@ extension TextSequence {
                 runStart += Int(run.length)
             }
             position = nextRunStart(after: position)
+        }
+        return nil
+    }
+}
+
+extension TextSequence {
+    /// The position of the visible element after the visible element at `position`, nil when
+    /// it is the last one. O(1) inside a run, else the runs stepped over.
+    func nextVisibleElement(after position: TreePosition) -> TreePosition? {
+        if position.offset + 1 < run(at: position).length {
+            return TreePosition(order: position.order, run: position.run, offset: position.offset + 1)
+        }
+        var p = nextRunStart(after: position)
+        let end = endPosition
+        while p != end {
+            if !run(at: p).isDeleted { return p }
+            p = nextRunStart(after: p)
         }
         return nil
     }

@@ -110,6 +110,12 @@ extension TextSequence {
 
     /// The scalar index of UTF-16 offset `k` (`0 <= k < utf16Count`), or nil inside a surrogate pair.
     func scalarIndex(ofUTF16 k: Int) -> Int? {
+        scalarPosition(ofUTF16: k)?.scalar
+    }
+
+    /// The scalar index of UTF-16 offset `k` (`0 <= k < utf16Count`) and the position of that
+    /// visible scalar, from one search of the tree; nil inside a surrogate pair.
+    func scalarPosition(ofUTF16 k: Int) -> (scalar: Int, position: TreePosition)? {
         let (orderPos, before) = utf16Tree.find(k)
         var remaining = k - before
         var scalars = scalarTree.prefixSum(orderPos)
@@ -123,11 +129,14 @@ extension TextSequence {
             i += 1
         }
         let r = runs[i]
-        if r.utf16 == r.length { return scalars + remaining }
-        guard let inRun = UTF8Counting.scalarsForUTF16(content, start: Int(r.byteStart), utf16Units: remaining) else {
-            return nil
+        var offset = remaining
+        if r.utf16 != r.length {
+            guard let inRun = UTF8Counting.scalarsForUTF16(content, start: Int(r.byteStart), utf16Units: remaining) else {
+                return nil
+            }
+            offset = inRun.scalars
         }
-        return scalars + inRun.scalars
+        return (scalars + offset, TreePosition(order: orderPos, run: i, offset: UInt32(offset)))
     }
 
     /// The UTF-16 offset of scalar index `k` (`0 <= k <= scalarCount`).

@@ -60,11 +60,16 @@ extension NoteEditorSession {
         return try note.patch(replacing: [replacement], attributesBefore: before, inserted: typed).attributeChanges
     }
 
-    /// What text typed in place of the UTF-16 `range` gets: found by typing a character into a
-    /// scratch copy of the note, so it follows the merge rules exactly.
+    /// What text typed in place of the UTF-16 `range` gets: from the caret's neighbours
+    /// (``NoteText/typedAttributes(replacingUTF16:)``), else found by typing a character into
+    /// a scratch copy of the note, so it follows the merge rules exactly.
     private func typingAttributes(replacing range: Range<Int>) throws(NoteTextError) -> TextAttributes {
         var attributes = TextAttributes()
-        if !note.formatting.isEmpty {
+        if note.formatting.isEmpty {
+            // Nothing to look up.
+        } else if let typed = try note.typedAttributes(replacingUTF16: range) {
+            attributes = typed
+        } else {
             var probe = note
             probe.undoLimit = 0
             let at = try probe.scalarRange(forUTF16: range).lowerBound

@@ -13,7 +13,7 @@ extension NoteText {
         let sequence = try indexForReading()
         if offset == sequence.utf16Count { return Self.anchor(scalar: sequence.scalarCount, bias: bias, in: sequence) }
         guard let scalar = sequence.scalarIndex(ofUTF16: offset) else {
-            throw NoteTextError(.insideSurrogatePair, "UTF-16 offset \(offset) falls inside a surrogate pair")
+            throw NoteTextError(insideSurrogatePairAt: offset)
         }
         return Self.anchor(scalar: scalar, bias: bias, in: sequence)
     }

@@ -62,6 +62,7 @@ extension NoteText {
         // One call into the sequence: only the stored property is touched in here, so the
         // note is not copied for every keystroke.
         guard undoHistory.limit > 0 else {
+            textWillChange(replacing: range, with: utf8)
             if historyRetention == nil || range.isEmpty {
                 var ignored = IgnoredDeletions()
                 sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &ignored)
@@ -70,13 +71,13 @@ extension NoteText {
                 sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &removed)
                 logDeletion(removed, stamp: stamp)
             }
-            textChanged()
-            if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
+            if !formatting.paragraphs.isEmpty, Self.typesNewline(utf8) { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
             return
         }
         undoHistory.willReplace(range, inserts: byteCount > 0, marks: undoMarks(local))
         // The deletion hands the text it removes to the undo history from its own walk of the
         // tree, and to the deletion log.
+        textWillChange(replacing: range, with: utf8)
         if range.isEmpty || historyRetention == nil {
             sequence.replaceLocal(range, with: utf8, replica: local, stamp: stamp, recording: &undoHistory)
         } else {
@@ -86,9 +87,8 @@ extension NoteText {
             undoHistory = recorder.inner
             logDeletion(recorder.stretches, stamp: stamp)
         }
-        textChanged()
         undoHistory.didReplace(range, marks: undoMarks(local))
-        if !formatting.paragraphs.isEmpty { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
+        if !formatting.paragraphs.isEmpty, Self.typesNewline(utf8) { keepParagraphAttributes(insertedAt: range.lowerBound, utf8: utf8) }
     }
 
     /// What undo grouping compares between edits.
@@ -152,9 +152,7 @@ extension NoteText {
 
     private static func scalarOffset(forUTF16 offset: Int, in sequence: TextSequence) throws(NoteTextError) -> Int {
         if offset == sequence.utf16Count { return sequence.scalarCount }
-        guard let scalar = sequence.scalarIndex(ofUTF16: offset) else {
-            throw NoteTextError(.insideSurrogatePair, "UTF-16 offset \(offset) falls inside a surrogate pair")
-        }
+        guard let scalar = sequence.scalarIndex(ofUTF16: offset) else { throw NoteTextError(insideSurrogatePairAt: offset) }
         return scalar
     }
 
@@ -258,5 +256,12 @@ extension NoteText {
     /// (Called only when ``historyRetention`` is set.)
     mutating func logDeletion(_ stretches: DeletedStretches, stamp: HLCTimestamp) {
         history.log(sequence.deletionEvents(of: stretches.all, deleter: replica, stamp: stamp))
+    }
+}
+
+extension NoteTextError {
+    /// The error for UTF-16 `offset` falling inside a surrogate pair.
+    init(insideSurrogatePairAt offset: Int) {
+        self.init(.insideSurrogatePair, "UTF-16 offset \(offset) falls inside a surrogate pair")
     }
 }

@@ -25,8 +25,9 @@ public struct NoteText: Sendable {
     /// The CRDT index; empty while `deferred` is set. Every mutating entry point calls
     /// ``buildIndex()`` before touching it; reads of a note that may still be deferred go
     /// through ``loadedSequence()`` or the prologue's facts (``scalarCount``, ``version``...).
-    /// Every mutation that changes the text calls ``textChanged()`` after it (not an observer:
-    /// `didSet` here cost every keystroke of a plain note 16 instructions).
+    /// Every mutation that changes the text calls ``textChanged()`` after it, or (a local edit)
+    /// ``textWillChange(replacing:with:)`` right before it (not an observer: `didSet` here cost
+    /// every keystroke of a plain note 16 instructions).
     @usableFromInline var sequence: TextSequence
     /// Set for a note loaded from a snapshot whose index has not been built in this copy yet.
     /// `@usableFromInline` (like the counts it answers) so the count getters stay inlinable

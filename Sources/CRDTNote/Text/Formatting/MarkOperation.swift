@@ -61,7 +61,9 @@ struct MarkOperation: Hashable, Sendable {
     /// element between `first` and `last` (tombstones included), how many elements of that
     /// replica its copy held (its `nextSeq`). An element of the core is one the operation was
     /// made on exactly when its replica is listed here with a count above its seq (§10.4).
-    var coreVersion: [ReplicaID: UInt32]
+    /// Held as a ``CoreVersion`` (no dictionary for a core of one replica's characters);
+    /// ``coreVersion`` is its dictionary form.
+    var core: CoreVersion
     var stamp: HLCTimestamp
     var replica: ReplicaID
 }
@@ -95,6 +97,45 @@ extension MarkOperation: StampedFormattingOperation {
     /// Whether the element existed at the author when the operation was made, as far as the
     /// core goes (``coreVersion``): false for text typed inside the core later or concurrently.
     func sawCoreElement(_ id: ElementID) -> Bool {
-        id.seq < coreVersion[id.replica] ?? 0
+        id.seq < core.count(of: id.replica)
+    }
+
+    /// An operation with the core version as a dictionary (what readers decode).
+    init(name: String, value: String?, start: MarkBoundary, end: MarkBoundary, first: ElementID, last: ElementID,
+         coreVersion: [ReplicaID: UInt32], stamp: HLCTimestamp, replica: ReplicaID) {
+        self.init(name: name, value: value, start: start, end: end, first: first, last: last,
+                  core: CoreVersion(coreVersion), stamp: stamp, replica: replica)
+    }
+
+    /// ``core`` as a dictionary: replica to the number of its elements the author held.
+    var coreVersion: [ReplicaID: UInt32] { core.dictionary }
+}
+
+/// What a mark operation's author held of its core (``MarkOperation/core``): one replica and
+/// count without allocating (a core typed by one device, nearly every one), else a dictionary
+/// of two or more. Always in this normal form, so equal versions compare equal.
+enum CoreVersion: Hashable, Sendable {
+    case one(ReplicaID, UInt32)
+    case many([ReplicaID: UInt32])
+
+    /// The normal form of `version`.
+    init(_ version: [ReplicaID: UInt32]) {
+        if version.count == 1, let only = version.first { self = .one(only.key, only.value) } else { self = .many(version) }
+    }
+
+    /// How many elements of `replica` the author held (0 when not listed).
+    func count(of replica: ReplicaID) -> UInt32 {
+        switch self {
+        case .one(let listed, let count): listed == replica ? count : 0
+        case .many(let version): version[replica] ?? 0
+        }
+    }
+
+    /// The version as a dictionary.
+    var dictionary: [ReplicaID: UInt32] {
+        switch self {
+        case .one(let replica, let count): [replica: count]
+        case .many(let version): version
+        }
     }
 }

@@ -16,18 +16,22 @@ extension NoteFormatting {
                      stamp: HLCTimestamp, replica: ReplicaID) throws(NoteTextError) -> MarkOperation? {
         try checkBounds(range, scalarCount: sequence.scalarCount)
         guard !range.isEmpty else { return nil }
-        let id = { (k: Int) in ElementID(ofScalar: k, in: sequence) }
-        let firstPosition = sequence.position(ofScalar: range.lowerBound)
-        let lastPosition = range.count == 1 ? firstPosition : sequence.position(ofScalar: range.upperBound - 1)
-        let first = ElementID(sequence.ref(at: firstPosition), in: sequence)
-        let last = ElementID(sequence.ref(at: lastPosition), in: sequence)
-        let coreVersion = Self.version(from: firstPosition, through: lastPosition, in: sequence)
+        return mark(kind, value, at: .of(scalars: range, in: sequence), in: sequence, stamp: stamp, replica: replica)
+    }
+
+    /// The operation that sets `kind` to `value` (or removes it) on the characters `placement`
+    /// finds in `sequence`, anchored by the kind's expansion rule (§10.2): the anchors are the
+    /// neighbours `placement` holds, so no further search of the tree.
+    static func mark(_ kind: MarkKind, _ value: String?, at placement: MarkPlacement, in sequence: TextSequence,
+                     stamp: HLCTimestamp, replica: ReplicaID) -> MarkOperation {
+        let id = { (position: TreePosition) in ElementID(sequence.ref(at: position), in: sequence) }
+        let first = id(placement.first)
+        let last = id(placement.last)
         let start: MarkBoundary = !kind.expansion.growsAtStart ? .before(first)
-            : range.lowerBound == 0 ? .documentStart : .after(id(range.lowerBound - 1))
-        let end: MarkBoundary = !kind.expansion.growsAtEnd ? .after(last)
-            : range.upperBound == sequence.scalarCount ? .documentEnd : .before(id(range.upperBound))
+            : placement.before(in: sequence).map { .after(id($0)) } ?? .documentStart
+        let end: MarkBoundary = !kind.expansion.growsAtEnd ? .after(last) : placement.after.map { .before(id($0)) } ?? .documentEnd
         return MarkOperation(name: kind.name, value: value, start: start, end: end, first: first, last: last,
-                             coreVersion: coreVersion, stamp: stamp, replica: replica)
+                             core: version(from: placement.first, through: placement.last, in: sequence), stamp: stamp, replica: replica)
     }
 
     /// Operations setting `attribute` on every paragraph the scalar `range` touches (for an
@@ -78,16 +82,16 @@ extension NoteFormatting {
 
     /// The note's version (`sequence.nextSeq`) restricted to the replicas with an element from
     /// position `first` through position `last`, tombstones between them included.
-    private static func version(from first: TreePosition, through last: TreePosition, in sequence: TextSequence) -> [ReplicaID: UInt32] {
-        var core: [ReplicaID: UInt32] = [:]
-        for r in sequence.replicas(from: first, through: last) {
-            core[sequence.replicas[Int(r)]] = sequence.nextSeq[Int(r)]
-        }
-        return core
+    private static func version(from first: TreePosition, through last: TreePosition, in sequence: TextSequence) -> CoreVersion {
+        // A note one device wrote: no walk.
+        if sequence.replicas.count == 1 { return .one(sequence.replicas[0], sequence.nextSeq[0]) }
+        let found = sequence.replicas(from: first, through: last)
+        if found.count == 1 { return .one(sequence.replicas[Int(found[0])], sequence.nextSeq[Int(found[0])]) }
+        return CoreVersion(Dictionary(uniqueKeysWithValues: found.map { (sequence.replicas[Int($0)], sequence.nextSeq[Int($0)]) }))
     }
 
     /// The key of the paragraph holding caret position `offset` (the last newline before it).
-    private static func paragraphKey(atScalar offset: Int, in sequence: TextSequence) -> ParagraphKey {
+    static func paragraphKey(atScalar offset: Int, in sequence: TextSequence) -> ParagraphKey {
         sequence.lastNewline(beforeScalar: offset).map { .newline(ElementID($0, in: sequence)) } ?? .documentStart
     }
 

@@ -4,11 +4,14 @@ struct MarkWinner: Hashable, Sendable, StampedFormattingOperation {
     var stamp: HLCTimestamp
     var replica: ReplicaID
     var value: String?
+    /// Where the operation's range ends (text typed inside the range before it may join it).
+    var end: MarkBoundary
 
     init(_ operation: MarkOperation) {
         stamp = operation.stamp
         replica = operation.replica
         value = operation.value
+        end = operation.end
     }
 }
 

@@ -15,6 +15,11 @@ struct NoteFormatting: Hashable, Sendable {
     /// function of the set (so equal sets give equal indexes), kept as operations arrive so that
     /// reading one paragraph's attributes costs O(1), not O(operations).
     private(set) var paragraphWinners: [ParagraphKey: [String: ParagraphOperation]] = [:]
+    /// Whether some mark operation's start is not just before its first character (a kind that
+    /// grows at its start, §10.2, or a writer's own anchor): text typed before such a mark may
+    /// join it by its right origin (§10.4, rule 3), which the incremental update of the
+    /// attributes index after a local edit does not follow. A function of ``marks``.
+    private(set) var hasMarksGrowingAtStart = false
 
     /// Most UTF-8 bytes of one name or value (a link's URL) in the string table.
     static let maximumStringBytes = 4096
@@ -28,6 +33,7 @@ struct NoteFormatting: Hashable, Sendable {
     /// Adds a local or received mark operation.
     mutating func add(_ operation: MarkOperation) {
         marks.insert(operation)
+        if operation.start != .before(operation.first) { hasMarksGrowingAtStart = true }
     }
 
     /// Adds local or received paragraph operations.
@@ -38,6 +44,7 @@ struct NoteFormatting: Hashable, Sendable {
     /// Takes in every operation of `other` (set union).
     mutating func merge(_ other: NoteFormatting) {
         marks.formUnion(other.marks)
+        hasMarksGrowingAtStart = hasMarksGrowingAtStart || other.hasMarksGrowingAtStart
         for operation in other.paragraphs where paragraphs.insert(operation).inserted { noteWinner(operation) }
     }
 

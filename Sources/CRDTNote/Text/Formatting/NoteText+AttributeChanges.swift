@@ -59,3 +59,31 @@ extension NoteText {
                             paragraphKeys: Set(formatting.paragraphs.subtracting(previous.paragraphs).map(\.key)), attributesBefore: before)
     }
 }
+
+extension NoteText {
+    /// The attributes text typed in place of the UTF-16 `range` would get, from the attributes
+    /// index and the caret's neighbours (AttributeRuns+LocalEdit.swift) without typing it; nil
+    /// when that cannot tell (a newline in the range, a mark of the character before the caret
+    /// whose end lies among the tombstones or replaced characters at the caret or just before
+    /// it: then type into a copy). O(log r + log n per mark name there).
+    ///
+    /// Throws as ``scalarRange(forUTF16:)``.
+    func typedAttributes(replacingUTF16 range: Range<Int>) throws(NoteTextError) -> TextAttributes? {
+        let scalars = try scalarRange(forUTF16: range)
+        let runs = try attributeRuns()
+        let sequence = try indexForReading()
+        guard sequence.newlines(inScalars: scalars).isEmpty else { return nil }
+        // The typed text lands after the character before the caret and before the one after the
+        // replaced scalars.
+        let before = scalars.lowerBound > 0 ? sequence.position(ofScalar: scalars.lowerBound - 1) : nil
+        let after = scalars.upperBound < sequence.scalarCount ? sequence.position(ofScalar: scalars.upperBound) : nil
+        guard let winners = runs.typedWinners(at: scalars.lowerBound, formatting: formatting, endsAfterTyped: { end in
+            guard let position = sequence.position(of: end.replica, seq: end.seq) else { return nil }
+            if let before, position <= before { return false }
+            if let after, position >= after { return true }
+            return nil
+        }) else { return nil }
+        return TextAttributes(winners: winners, paragraph: runs.typedParagraph(replacing: scalars, in: sequence, formatting: formatting))
+    }
+}
+

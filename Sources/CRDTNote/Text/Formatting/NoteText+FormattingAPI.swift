@@ -70,7 +70,8 @@ extension NoteText {
     /// The attributes of the character at UTF-16 offset `offset` (`0..<utf16Count`): its marks
     /// and its paragraph's attributes. From the note's attributes index: O(log r) for r
     /// stretches of equal attributes once the note has been read since its last change (the
-    /// first read after a change resolves the whole note, as ``formattedSpans()`` does).
+    /// first read after typing or deleting without a newline updates the index in O(r); after
+    /// any other change it resolves the whole note, as ``formattedSpans()`` does).
     ///
     /// Throws ``NoteTextError/Code/outOfBounds`` when `offset` is outside the text, and
     /// ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's runs are corrupt.
@@ -83,17 +84,25 @@ extension NoteText {
     }
 
     private mutating func addMark(_ kind: TextMarkKind, _ value: String?, utf16Range range: Range<Int>) throws(NoteTextError) {
-        let scalars = try scalarRange(forUTF16: range)
+        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= utf16Count else {
+            // Nothing to format (or out of bounds): the checks and errors of any UTF-16 range.
+            _ = try scalarRange(forUTF16: range)
+            try checkMarkValue(kind, value)
+            return
+        }
+        try buildIndexForEdit()
+        // One tree search per end, for the scalars and the anchors alike.
+        let placement = try MarkPlacement.of(utf16: range, in: sequence)
+        try checkMarkValue(kind, value)
+        try checkFormattingRoom(1)
+        let undo = try markUndoStep(kind, scalars: placement.scalars)
+        formatting.add(NoteFormatting.mark(kind.kind, value, at: placement, in: sequence, stamp: clock.tick(), replica: replica))
+        if let undo { undoHistory.recordFormatting(undo) }
+    }
+
+    private func checkMarkValue(_ kind: TextMarkKind, _ value: String?) throws(NoteTextError) {
         if let value, value.utf8.count > NoteFormatting.maximumStringBytes {
             throw NoteTextError(.tooLarge, "a \(kind.rawValue) value of \(value.utf8.count) UTF-8 bytes (at most \(NoteFormatting.maximumStringBytes))")
-        }
-        guard !scalars.isEmpty else { return }
-        try checkFormattingRoom(1)
-        let undo = try markUndoStep(kind, scalars: scalars)
-        try buildIndexForEdit()
-        if let operation = try NoteFormatting.mark(kind.kind, value, scalars: scalars, in: sequence, stamp: clock.tick(), replica: replica) {
-            formatting.add(operation)
-            if let undo { undoHistory.recordFormatting(undo) }
         }
     }
 

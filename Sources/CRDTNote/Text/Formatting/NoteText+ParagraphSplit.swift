@@ -4,12 +4,11 @@ extension NoteText {
     /// After a local edit put `utf8` at visible scalar `offset`: every newline it typed splits a
     /// paragraph, and the paragraph after it gets the attributes of the one it was split from
     /// (Docs/FORMAT.md §10.5, "Split"), as an editor keeps a heading or a list item's kind on
-    /// both halves. Called only when the note has paragraph operations. The text edit is made
+    /// both halves. Called only when the note has paragraph operations and `utf8` holds a
+    /// newline (``typesNewline(_:)``). The text edit is made
     /// either way: when the operations would pass ``NoteLimits/maximumFormattingOperations``,
     /// the new paragraphs start without attributes.
     mutating func keepParagraphAttributes(insertedAt offset: Int, utf8: UnsafeBufferPointer<UInt8>) {
-        // Most edits type no newline: one pass over the bytes, no iterator.
-        guard let base = utf8.baseAddress, memchr(base, 0x0A, utf8.count) != nil else { return }
         var scalar = offset
         for byte in utf8 where byte & 0xC0 != 0x80 {
             defer { scalar += 1 }
@@ -21,5 +20,16 @@ extension NoteText {
             let stamp = clock.tick()
             formatting.add(attributes.map { ParagraphOperation(key: key, attribute: $0, stamp: stamp, replica: replica) })
         }
+    }
+}
+
+extension NoteText {
+    /// Whether inserted `utf8` holds a newline: inlined into every edit of a note with
+    /// paragraph settings, so a keystroke (one byte) costs a comparison, not a call.
+    @inline(__always)
+    static func typesNewline(_ utf8: UnsafeBufferPointer<UInt8>) -> Bool {
+        if utf8.count == 1 { return utf8[0] == 0x0A }
+        guard utf8.count > 1, let base = utf8.baseAddress else { return false }
+        return memchr(base, 0x0A, utf8.count) != nil
     }
 }
