@@ -64,8 +64,9 @@ extension NoteText {
     /// The attributes text typed in place of the UTF-16 `range` would get, from the attributes
     /// index and the caret's neighbours (AttributeRuns+LocalEdit.swift) without typing it; nil
     /// when that cannot tell (a newline in the range, a mark of the character before the caret
-    /// whose end lies among the tombstones or replaced characters at the caret or just before
-    /// it: then type into a copy). O(log r + log n per mark name there).
+    /// whose end lies among the tombstones or replaced characters at the caret: then type into
+    /// a copy). O(log r + log n per mark name there; right after a link or inline code, a pass
+    /// over that name's operations).
     ///
     /// Throws as ``scalarRange(forUTF16:)``.
     func typedAttributes(replacingUTF16 range: Range<Int>) throws(NoteTextError) -> TextAttributes? {
@@ -77,7 +78,7 @@ extension NoteText {
         // replaced scalars.
         let before = scalars.lowerBound > 0 ? sequence.position(ofScalar: scalars.lowerBound - 1) : nil
         let after = scalars.upperBound < sequence.scalarCount ? sequence.position(ofScalar: scalars.upperBound) : nil
-        guard let winners = runs.typedWinners(at: scalars.lowerBound, formatting: formatting, endsAfterTyped: { end in
+        guard let winners = runs.typedWinners(at: scalars.lowerBound, formatting: formatting, in: sequence, endsAfterTyped: { end in
             guard let position = sequence.position(of: end.replica, seq: end.seq) else { return nil }
             if let before, position <= before { return false }
             if let after, position >= after { return true }

@@ -52,6 +52,34 @@ import CRDTNoteTestSupport
         #expect(typedAnswered > 0, "seed \(seed): no typing attributes answered from the neighbours")
     }
 
+    /// Right after a link the winner's range stops before the typed text: the next latest link
+    /// covering the character before the caret, if any, takes over, still without resolving.
+    @Test func typingRightAfterALinkFollowsTheRules() throws {
+        var note = try NoteText("see here now", replica: .test(1))
+        try note.setMark(.link("https://a.example"), utf16Range: 4..<8)  // "here"
+        _ = try note.formattedSpans()
+        let promised = try #require(try note.typedAttributes(replacingUTF16: 8..<8))
+        #expect(promised.mark(.link) == nil)
+        try note.insert("!", atUTF16Offset: 8)
+        _ = try note.attributeRuns()
+        #expect(note.attributeCache?.lastFill == .updated)
+        #expect(try note.attributes(atUTF16: 8).mark(.link) == nil)
+        #expect(try note.attributes(atUTF16: 7).mark(.link) == .link("https://a.example"))
+
+        // An older link over the whole text: text typed after the inner one joins the outer one.
+        var nested = try NoteText("see here now", replica: .test(2))
+        try nested.setMark(.link("https://outer.example"), utf16Range: 0..<12)
+        try nested.setMark(.link("https://inner.example"), utf16Range: 4..<8)
+        _ = try nested.formattedSpans()
+        #expect(try nested.typedAttributes(replacingUTF16: 8..<8)?.mark(.link) == .link("https://outer.example"))
+        try nested.insert("!", atUTF16Offset: 8)
+        _ = try nested.attributeRuns()
+        #expect(nested.attributeCache?.lastFill == .updated)
+        let expected = try Self.oracle(nested)
+        #expect(expected[8].marks == ["link": "https://outer.example"])
+        try Self.expectAgreement(nested.attributeRuns(), nested, expected, "nested links")
+    }
+
     /// The oracle's attributes of every visible character of `note`.
     static func oracle(_ note: NoteText) throws -> [(marks: [String: String], paragraph: ParagraphAttributes)] {
         let versions = Dictionary(uniqueKeysWithValues: note.formatting.marks.map { ($0, VersionVector($0.coreVersion.mapValues(UInt64.init))) })
