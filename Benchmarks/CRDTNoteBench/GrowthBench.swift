@@ -19,25 +19,37 @@ struct GrowthResult {
     /// synced as at the end (measured on a copy of the run).
     var byEdits: [(edits: Int, bytes: Int)]
     var converged: Bool
+    /// The payload plus history field the fleet writes when its devices keep history by the
+    /// default policy, the history's bytes per byte of deleted text it keeps, and the
+    /// automerge-paper figures (``HistoryFigures``).
+    var payloadBytesHistory: Int
+    var historyOverheadRatio: Double
+    var history: HistoryFigures
 
     var json: JSONValue {
-        .object([
-            "edits": .int(edits),
-            "visible_bytes": .int(visibleBytes),
-            "fleet_format": .int(Int(fleetFormat)),
-            "payload_bytes_no_history": .int(payloadBytes),
-            "payload_bytes_uncompacted": .int(uncompactedBytes),
-            "payload_bytes_uncompacted_format1": .int(uncompactedFormatOneBytes),
-            "payload_bytes_by_edits": .array(byEdits.map { .object(["edits": .int($0.edits), "bytes": .int($0.bytes)]) }),
-            "converged": .bool(converged),
-        ])
+        let pairs: [(String, JSONValue)] = [
+            ("edits", .int(edits)),
+            ("visible_bytes", .int(visibleBytes)),
+            ("fleet_format", .int(Int(fleetFormat))),
+            ("payload_bytes_no_history", .int(payloadBytes)),
+            ("payload_bytes_uncompacted", .int(uncompactedBytes)),
+            ("payload_bytes_uncompacted_format1", .int(uncompactedFormatOneBytes)),
+            ("payload_bytes_by_edits", .array(byEdits.map { .object(["edits": .int($0.edits), "bytes": .int($0.bytes)]) })),
+            ("converged", .bool(converged)),
+            ("payload_bytes_history", .int(payloadBytesHistory)),
+            ("history_overhead_ratio", .double(historyOverheadRatio)),
+        ]
+        return .object(JSONObject(pairs + history.json))
     }
 
     var lines: [String] {
         ["to-do list on 3 devices, \(edits) line edits, \(visibleBytes) B visible; fleet format \(fleetFormat)",
          "payload (what the fleet writes):   \(Format.bytes(payloadBytes))",
          "uncompacted:                       \(Format.bytes(uncompactedBytes)) (format 1: \(Format.bytes(uncompactedFormatOneBytes)))",
-         "devices converged:                 \(converged ? "yes" : "NO")"]
+         "devices converged:                 \(converged ? "yes" : "NO")",
+         "with history (default policy):     \(Format.bytes(payloadBytesHistory)), \(Format.fixed(historyOverheadRatio, 3)) B per B of deleted text kept",
+         "automerge-paper, whole history:    \(Format.bytes(history.fullHistoryBytes)) (payload \(Format.bytes(history.payloadBytes)), history \(Format.bytes(history.historyBytes)))",
+         "text(at:) on it, median of 100:    \(Format.ms(history.textAt.median))\(history.textAtCorrect ? "" : " (WRONG TEXT)")"]
             + Table.render([["edits", "payload"]] + byEdits.map { ["\($0.edits)", Format.bytes($0.bytes)] })
     }
 }
@@ -52,7 +64,7 @@ enum GrowthBench {
     /// format 2, which says the same to more readers).
     static func run() throws -> GrowthResult {
         let format = SnapshotFormat.version3
-        var compacting = GrowthWorkload(seed: seed, compacting: true)
+        var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default)
         var plain = GrowthWorkload(seed: seed, compacting: false)
         var byEdits: [(Int, Int)] = []
         while compacting.edits < edits {
@@ -73,11 +85,16 @@ enum GrowthBench {
             throw UsageError("growth: the compacting run's text differs from the plain run's")
         }
         let texts = Set(compacting.devices.map(\.string) + [note.string])
+        let withHistory = try HistoryBench.historyBytes(note)
+        let kept = try NoteRecord(recordName: "n", note: note, mirror: .off).read(as: ReplicaID(rawValue: 9)).note.keptDeletedTextBytes()
         return GrowthResult(
             edits: compacting.edits, visibleBytes: note.utf8.count, fleetFormat: format.rawValue,
             payloadBytes: note.encodedSnapshot(format: format).count,
             uncompactedBytes: uncompacted.encodedSnapshot(format: format).count,
             uncompactedFormatOneBytes: uncompacted.encodedSnapshot(format: .version1).count,
-            byEdits: byEdits, converged: texts.count == 1)
+            byEdits: byEdits, converged: texts.count == 1,
+            payloadBytesHistory: note.encodedSnapshot(format: format).count + withHistory.history,
+            historyOverheadRatio: kept > 0 ? Double(withHistory.history) / Double(kept) : 0,
+            history: try HistoryBench.run())
     }
 }

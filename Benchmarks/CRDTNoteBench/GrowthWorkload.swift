@@ -32,14 +32,19 @@ struct GrowthWorkload {
     /// The devices that count for compaction: each device's replica.
     private let deviceReplicas: [Set<ReplicaID>]
 
-    /// Three empty devices (replicas 1, 2, 3) and an empty server copy, at simulated time 2026-01-01.
-    init(seed: UInt64, compacting: Bool) {
+    /// Three empty devices (replicas 1, 2, 3) and an empty server copy, at simulated time 2026-01-01;
+    /// with `history`, the devices keep history by that policy.
+    init(seed: UInt64, compacting: Bool, history: HistoryRetention? = nil) {
         self.compacting = compacting
         let start: UInt64 = 1_767_225_600_000
         let time = ManualPhysicalClock(milliseconds: start)
         self.time = time
         random = SplitMix64(seed: seed)
-        devices = (1...3).map { NoteText(replica: ReplicaID(rawValue: UInt64($0)), clock: HybridLogicalClock(physicalClock: time.clock)) }
+        devices = (1...3).map {
+            var note = NoteText(replica: ReplicaID(rawValue: UInt64($0)), clock: HybridLogicalClock(physicalClock: time.clock))
+            note.historyRetention = history
+            return note
+        }
         server = NoteText(replica: ReplicaID(rawValue: 100), clock: HybridLogicalClock(physicalClock: time.clock))
         lastSync = [UInt64](repeating: start, count: 3)
         deviceReplicas = devices.map { [$0.replica] }

@@ -60,6 +60,11 @@ extension NoteText {
         return history.normalized.deletions
     }
 
+    /// UTF-8 bytes of deleted text the note's history keeps (for benchmarks).
+    package func keptDeletedTextBytes() throws(NoteHistoryError) -> Int {
+        try historyEvents().reduce(0) { $0 + $1.text.count }
+    }
+
     /// Unix milliseconds of `date`, clamped to the stamps' range.
     static func milliseconds(_ date: Date) -> UInt64 {
         let ms = (date.timeIntervalSince1970 * 1000).rounded(.down)

@@ -21,6 +21,10 @@ enum Invocation: Equatable, Sendable {
     case style(StyleOptions)
     /// `crdtnote text`
     case text(TextOptions)
+    /// `crdtnote log`
+    case log(LogOptions)
+    /// `crdtnote restore`
+    case restore(RestoreOptions)
     /// `crdtnote show`
     case show(ShowOptions)
     /// `crdtnote verify`
@@ -76,6 +80,8 @@ enum Invocation: Equatable, Sendable {
         case .edit: self = .edit(try EditOptions(parsed))
         case .style: self = .style(try StyleOptions(parsed))
         case .text: self = .text(try TextOptions(parsed))
+        case .log: self = .log(try LogOptions(parsed))
+        case .restore: self = .restore(try RestoreOptions(parsed))
         case .show: self = .show(try ShowOptions(parsed))
         case .verify: self = .verify(try VerifyOptions(parsed))
         case .replay: self = .replay(try ReplayOptions(parsed))
@@ -110,6 +116,12 @@ enum Invocation: Equatable, Sendable {
         case .text(let options):
             try options.checkFiles()
             try runText(options)
+        case .log(let options):
+            try options.checkFiles()
+            try runLog(options)
+        case .restore(let options):
+            try options.checkFiles()
+            try runRestore(options)
         case .show(let options):
             try options.checkFiles()
             try runShow(options)

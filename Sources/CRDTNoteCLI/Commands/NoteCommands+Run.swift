@@ -68,6 +68,16 @@ func writeBack(_ note: NoteText, into file: RecordFile, output: OutputDestinatio
 func runText(_ options: TextOptions) throws(CLIError) {
     let file = try RecordFile.load(options.recordPath, assets: options.assets)
     let reading = try file.read()
+    if let at = options.at {
+        let past: String
+        do {
+            past = try reading.note.text(at: at)
+        } catch {
+            throw historyError(error, file: file)
+        }
+        try OutputWriter.writeToStandardOutput(Array(past.utf8))
+        return
+    }
     switch options.rendering {
     case .plain:
         try OutputWriter.writeToStandardOutput(reading.note.utf8)

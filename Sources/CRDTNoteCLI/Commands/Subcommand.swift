@@ -13,6 +13,10 @@ enum Subcommand: String, CaseIterable, Sendable {
     case style
     /// `crdtnote text`
     case text
+    /// `crdtnote log`
+    case log
+    /// `crdtnote restore`
+    case restore
     /// `crdtnote show`
     case show
     /// `crdtnote verify`
@@ -34,6 +38,8 @@ enum Subcommand: String, CaseIterable, Sendable {
         case .edit: EditOptions.spec
         case .style: StyleOptions.spec
         case .text: TextOptions.spec
+        case .log: LogOptions.spec
+        case .restore: RestoreOptions.spec
         case .show: ShowOptions.spec
         case .verify: VerifyOptions.spec
         case .replay: ReplayOptions.spec

@@ -76,6 +76,30 @@ struct GettingStartedGuideTests {
     }
 
     /// Every compiled block of the guide stands in this file, line for line (indentation aside).
+    /// Section 6a, history and restore.
+    @Test func historyAndRestore() throws {
+        let phoneID = ReplicaID.random(), laptopID = ReplicaID.random()
+        let monday = Date(timeIntervalSince1970: 1_795_597_200)              // 2026-11-25 09:00 UTC
+        let phoneClock = HybridLogicalClock(physicalClock: .fixed(1_795_597_200_000))
+        var letter = NoteText(replica: phoneID, clock: phoneClock)
+        try letter.insert("Dear Anna, see you Monday.", atScalarOffset: 0)
+        let laptopClock = HybridLogicalClock(physicalClock: .fixed(1_795_618_800_000))  // 15:00
+        var edited = letter.forked(as: laptopID, clock: laptopClock)
+        edited.historyRetention = .default                                    // log deletions
+        try edited.replaceUTF16(in: 19..<25, with: "soon")
+        print(try edited.text(at: monday.addingTimeInterval(3_600)))          // "Dear Anna, see you Monday."
+        for version in try edited.versions() {                                // sessions, oldest first
+            print(version.replica, version.start, version.inserted, version.deleted)
+        }
+        let spans = try edited.blame(utf16Range: 0..<edited.utf16Count)       // who typed what, when
+        try edited.restore(to: monday.addingTimeInterval(3_600))             // back to 10:00, as new edits
+        print(edited.string)                                                  // "Dear Anna, see you Monday."
+        #expect(edited.string == "Dear Anna, see you Monday.")
+        #expect(spans.map(\.replica) == [phoneID, laptopID, phoneID])
+        #expect(try edited.versions().map(\.replica) == [phoneID, laptopID])
+        #expect(try edited.text(at: monday.addingTimeInterval(3_600)) == "Dear Anna, see you Monday.")
+    }
+
     @Test func everyBlockOfTheGuideIsHere() throws {
         let (missing, checked) = try GuideCodeBlocks.missing(fromGuide: "GETTING-STARTED.md", in: #filePath)
         for block in missing { Issue.record("GETTING-STARTED.md block not compiled by this file:\n\(block.joined(separator: "\n"))") }

@@ -38,6 +38,20 @@ struct LibraryGuideTests {
         #expect(seen == [.changed("groceries")])
     }
 
+    /// Section 8, a library that keeps history.
+    @Test func history() throws {
+        let folder = NSTemporaryDirectory() + "crdtnote-guide-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let replica = ReplicaID.random()
+        var options = NoteLibrary.Options()
+        options.historyRetention = .default                      // 30 days, max(64 KB, 2 × the text)
+        let library = try NoteLibrary.create(folder: folder, replica: replica, options: options)
+        try library.create("letter", text: "Dear Anna, see you Monday.")
+        try library.setText("Dear Anna, see you soon.", of: "letter")
+        let versions = try library.note("letter").versions()     // who edited when
+        #expect(versions.map(\.replica) == [replica] && versions.first?.deleted == 6)
+    }
+
     /// Every compiled block of the guide stands in this file, line for line (indentation aside).
     @Test func everyBlockOfTheGuideIsHere() throws {
         let (missing, checked) = try GuideCodeBlocks.missing(fromGuide: "LIBRARY.md", in: #filePath)

@@ -1,0 +1,79 @@
+import CRDTNote
+import CRDTNoteSupport
+import CRDTNoteToolSupport
+import CRDTNoteTraces
+import Foundation
+
+/// The history figures of `crdtnote-bench growth` (Docs/BENCHMARKS.md, "History"): the
+/// automerge-paper trace typed with a seeded typing model and a policy that keeps everything,
+/// measured as payload plus history, and `text(at:)` at 100 random times on it.
+struct HistoryFigures {
+    /// Payload (format 2) plus history field of automerge-paper with its whole history.
+    var fullHistoryBytes: Int
+    var payloadBytes: Int
+    var historyBytes: Int
+    /// Medians of `text(at:)` at 100 seeded random times, and whether each equals a replay cut there.
+    var textAt: Timing
+    var textAtCorrect: Bool
+
+    var json: [(String, JSONValue)] {
+        [("full_history_automerge_paper_bytes", .int(fullHistoryBytes)),
+         ("automerge_paper_payload_bytes", .int(payloadBytes)),
+         ("automerge_paper_history_bytes", .int(historyBytes)),
+         ("text_at_ms", .double(textAt.median)),
+         ("text_at_correct", .bool(textAtCorrect))]
+    }
+}
+
+enum HistoryBench {
+    static let seed: UInt64 = 33
+
+    /// The history field's bytes of `note`'s record (inline or asset), 0 when none.
+    static func historyBytes(_ note: NoteText) throws -> (payload: Int, history: Int) {
+        let record = try NoteRecord(recordName: "n", note: note, mirror: .off, format: .version2)
+        let payload = record.record.assetBytes(NoteSchema.Field.payloadAsset)?.count
+            ?? { if case .bytes(let b)? = record.record[field: NoteSchema.Field.payload] { return b.count }; return 0 }()
+        let history = record.record.assetBytes(NoteSchema.Field.historyAsset)?.count
+            ?? { if case .bytes(let b)? = record.record[field: NoteSchema.Field.history] { return b.count }; return 0 }()
+        return (payload, history)
+    }
+
+    static func run(tracePath: String = M1Bench.defaultTrace) throws -> HistoryFigures {
+        guard case .sequential(let trace) = try EditingTrace.load(contentsOf: tracePath) else {
+            throw UsageError("history: \(tracePath) is not a single-writer trace")
+        }
+        let start: UInt64 = 1_767_225_600_000
+        let time = ManualPhysicalClock(milliseconds: start)
+        var random = SplitMix64(seed: seed)
+        // The typing model of the growth workload: 50–300 ms between keystrokes, and now and then
+        // a pause of minutes to hours (a new session). Times are kept to check text(at:) against.
+        var marks: [(ms: UInt64, patch: Int)] = []
+        let note = try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(physicalClock: time.clock),
+                                          undoLimit: 0, every: 1) { note, i throws(TraceError) in
+            if i == 0 { note.historyRetention = HistoryRetention(window: UInt64(1) << 52, minimumBytes: Int.max) }
+            time.advance(by: UInt64(50 + random.below(251)))
+            if random.below(2_000) == 0 { time.advance(by: 60_000 * UInt64(1 + random.below(240))) }
+            if random.below(2_600) == 0 { marks.append((time.milliseconds, i)) }
+        }
+        let sizes = try historyBytes(note)
+        // text(at:) at 100 random times; a few are checked against the trace replayed up to then.
+        var samples: [Double] = []
+        var correct = true
+        for k in 0..<100 {
+            let at = start + UInt64(random.below(Int(time.milliseconds - start)))
+            let (ms, _) = try Measure.time { try note.text(at: Date(timeIntervalSince1970: Double(at) / 1000)) }
+            samples.append(ms)
+            if k < marks.count {
+                let mark = marks[k]
+                let past = try note.text(at: Date(timeIntervalSince1970: Double(mark.ms) / 1000 + 0.001))
+                var cut: String?
+                _ = try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(), undoLimit: 0, every: 1) { n, i throws(TraceError) in
+                    if i == mark.patch { cut = n.string }
+                }
+                if cut != past { correct = false }
+            }
+        }
+        return HistoryFigures(fullHistoryBytes: sizes.payload + sizes.history, payloadBytes: sizes.payload, historyBytes: sizes.history,
+                              textAt: Timing(samples: samples), textAtCorrect: correct)
+    }
+}
