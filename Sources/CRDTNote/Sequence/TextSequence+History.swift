@@ -78,13 +78,17 @@ extension TextSequence {
     @discardableResult
     func forEachElement(atMilliseconds t: UInt64, deletions: DeletionTimes, _ body: (PastElement) -> Void) -> Bool {
         var unknown = false
+        // Each replica's clock log read once; a run's stamps found by one search, then in step.
+        let logs = clockLog.map(\.entries)
         forEachRun { run in
-            let log = clockLog[Int(run.replica)]
+            let log = logs[Int(run.replica)]
             let replicaID = replicas[Int(run.replica)]
             var byte = Int(run.byteStart)
+            var entry = log.partitioningIndex { $0.seq > run.seq } - 1
             for k in 0..<run.length {
                 let seq = run.seq &+ k
-                let stamp = log.stamp(at: seq)
+                while entry + 1 < log.count, log[entry + 1].seq <= seq { entry += 1 }
+                let stamp = entry >= 0 ? log[entry].stamp : nil
                 let insertedByThen = (stamp?.milliseconds ?? 0) <= t
                 var element = PastElement(replica: run.replica, seq: seq, inserted: stamp, isVisible: !run.isDeleted,
                                           wasVisible: false, utf8: [])
