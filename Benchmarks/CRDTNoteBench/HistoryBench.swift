@@ -46,14 +46,18 @@ enum HistoryBench {
         let time = ManualPhysicalClock(milliseconds: start)
         var random = SplitMix64(seed: seed)
         // The typing model of the growth workload: 50–300 ms between keystrokes, and now and then
-        // a pause of minutes to hours (a new session). Times are kept to check text(at:) against.
+        // a pause of minutes to hours (a new session).
         var marks: [(ms: UInt64, patch: Int)] = []
         let note = try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(physicalClock: time.clock),
                                           undoLimit: 0, every: 1) { note, i throws(TraceError) in
             if i == 0 { note.historyRetention = HistoryRetention(window: UInt64(1) << 52, minimumBytes: Int.max) }
             time.advance(by: UInt64(50 + random.below(251)))
-            if random.below(2_000) == 0 { time.advance(by: 60_000 * UInt64(1 + random.below(240))) }
-            if random.below(2_600) == 0 { marks.append((time.milliseconds, i)) }
+            if random.below(2_000) == 0 {
+                // A pause: the text as it stands now is what text(at:) must give until the next
+                // keystroke (insertions are placed to within a second, so only pauses are checked).
+                marks.append((time.milliseconds, i))
+                time.advance(by: 60_000 * UInt64(1 + random.below(240)))
+            }
         }
         let sizes = try historyBytes(note)
         // text(at:) at 100 random times; a few are checked against the trace replayed up to then.
@@ -63,9 +67,9 @@ enum HistoryBench {
             let at = start + UInt64(random.below(Int(time.milliseconds - start)))
             let (ms, _) = try Measure.time { try note.text(at: Date(timeIntervalSince1970: Double(at) / 1000)) }
             samples.append(ms)
-            if k < marks.count {
-                let mark = marks[k]
-                let past = try note.text(at: Date(timeIntervalSince1970: Double(mark.ms) / 1000 + 0.001))
+            if k < 5, k < marks.count {
+                let mark = marks[k * marks.count / 5]
+                let past = try note.text(at: Date(timeIntervalSince1970: Double(mark.ms) / 1000))
                 var cut: String?
                 _ = try TraceReplay.replay(trace, replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(), undoLimit: 0, every: 1) { n, i throws(TraceError) in
                     if i == mark.patch { cut = n.string }

@@ -12,14 +12,14 @@ extension NoteText {
     /// or ``NoteHistoryError/Code/newerFormat`` when a history payload it carries cannot be read.
     public func text(at date: Date) throws(NoteHistoryError) -> String {
         var utf8: [UInt8] = []
-        try walkPast(at: date) { if $0.wasVisible { utf8.append(contentsOf: $0.utf8) } }
+        try walkPast(at: date, wholeRuns: true) { if $0.wasVisible { utf8.append(contentsOf: $0.utf8) } }
         return String(decoding: utf8, as: UTF8.self)
     }
 
-    /// Walks every element as it stood at `date` (``TextSequence/forEachElement(atMilliseconds:deletions:_:)``),
+    /// Walks every element as it stood at `date` (``TextSequence/forEachElement(atMilliseconds:deletions:wholeRuns:_:)``),
     /// then throws ``NoteHistoryError/Code/notCovered`` when `date` is not covered (what the
     /// walk gave is then not the past: callers use it only when this returns).
-    func walkPast(at date: Date, _ body: (TextSequence.PastElement) -> Void) throws(NoteHistoryError) {
+    func walkPast(at date: Date, wholeRuns: Bool = false, _ body: (TextSequence.PastElement) -> Void) throws(NoteHistoryError) {
         let t = Self.milliseconds(date)
         let sequence = try sequenceForHistory()
         let events = try historyEvents()
@@ -27,7 +27,7 @@ extension NoteText {
         if sequence.hasCompactedIDs, t < latest.milliseconds {
             throw NoteHistoryError(.notCovered, "compaction dropped deleted text of this note: only times from its latest edit (\(latest.milliseconds) ms) on are covered")
         }
-        let unknown = sequence.forEachElement(atMilliseconds: t, deletions: TextSequence.DeletionTimes(events), body)
+        let unknown = sequence.forEachElement(atMilliseconds: t, deletions: TextSequence.DeletionTimes(events), wholeRuns: wholeRuns, body)
         if unknown {
             let start = events.first?.stamp.milliseconds ?? latest.milliseconds
             if t < start {

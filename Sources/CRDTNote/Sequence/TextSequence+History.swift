@@ -75,16 +75,32 @@ extension TextSequence {
     /// counts as inserted from the start) and not deleted at or before `t` by an event of
     /// `deletions`; deleted elements without an event count as deleted. Returns whether a
     /// deleted element inserted by `t` has no event (deleted at an unknown time).
+    /// With `wholeRuns`, a visible run whose every id was inserted by `t` comes as one element
+    /// holding the run's bytes (for callers that only gather text).
     @discardableResult
-    func forEachElement(atMilliseconds t: UInt64, deletions: DeletionTimes, _ body: (PastElement) -> Void) -> Bool {
+    func forEachElement(atMilliseconds t: UInt64, deletions: DeletionTimes, wholeRuns: Bool = false,
+                        _ body: (PastElement) -> Void) -> Bool {
         var unknown = false
+        // Each replica's clock log read once; a run's stamps found by one search, then in step.
+        let logs = clockLog.map(\.entries)
         forEachRun { run in
-            let log = clockLog[Int(run.replica)]
+            let log = logs[Int(run.replica)]
             let replicaID = replicas[Int(run.replica)]
             var byte = Int(run.byteStart)
+            var entry = log.partitioningIndex { $0.seq > run.seq } - 1
+            if wholeRuns, !run.isDeleted {
+                // A replica's clock-log stamps grow with its seqs: the last id's is the latest.
+                let last = log.partitioningIndex { $0.seq > run.seqEnd &- 1 } - 1
+                if (last >= 0 ? log[last].stamp.milliseconds : 0) <= t {
+                    body(PastElement(replica: run.replica, seq: run.seq, inserted: entry >= 0 ? log[entry].stamp : nil, isVisible: true,
+                                     wasVisible: true, utf8: content[Int(run.byteStart)..<Int(run.byteStart + run.byteCount)]))
+                    return
+                }
+            }
             for k in 0..<run.length {
                 let seq = run.seq &+ k
-                let stamp = log.stamp(at: seq)
+                while entry + 1 < log.count, log[entry + 1].seq <= seq { entry += 1 }
+                let stamp = entry >= 0 ? log[entry].stamp : nil
                 let insertedByThen = (stamp?.milliseconds ?? 0) <= t
                 var element = PastElement(replica: run.replica, seq: seq, inserted: stamp, isVisible: !run.isDeleted,
                                           wasVisible: false, utf8: [])
@@ -123,7 +139,7 @@ extension TextSequence {
     /// finds visible then.
     func text(atMilliseconds t: UInt64, deletions: DeletionTimes) -> PastText {
         var out = PastText()
-        out.unknownDeletions = forEachElement(atMilliseconds: t, deletions: deletions) { element in
+        out.unknownDeletions = forEachElement(atMilliseconds: t, deletions: deletions, wholeRuns: true) { element in
             if element.wasVisible { out.utf8.append(contentsOf: element.utf8) }
         }
         return out

@@ -85,13 +85,7 @@ extension RestoreOptions {
         replica = try CommonOptions.requiredReplica(parsed)
         guard let at = try CommonOptions.at(parsed) else { throw parsed.usageError("missing required option '--at'") }
         self.at = at
-        if let value = try parsed.value("--utf16-range") {
-            let parts = value.split(separator: ":", omittingEmptySubsequences: false)
-            guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else {
-                throw parsed.usageError("option '--utf16-range' must be A:B with 0 <= A <= B, got '\(value)'")
-            }
-            utf16Range = a..<b
-        }
+        utf16Range = try CommonOptions.utf16Range(parsed)
         assets = try CommonOptions.assets(parsed)
         if recordPath == InputReader.standardInputPath, !parsed.has("--output") {
             throw parsed.usageError("a record read from standard input needs -o (it cannot be restored in place)")

@@ -5,13 +5,14 @@ import Foundation
 public struct NoteVersion: Sendable, Hashable {
     /// The replica that edited.
     public var replica: ReplicaID
-    /// Its first and last edit of the session (insertions to within a second, by the note's
-    /// clock log; deletions by the history's stamps).
+    /// Its first edit of the session (insertions to within a second, by the note's clock log;
+    /// deletions by the history's stamps).
     public var start: Date
+    /// Its last edit of the session.
     public var end: Date
-    /// Unicode scalars it inserted (those deleted since included) and deleted (those the kept
-    /// history logged) in the session.
+    /// Unicode scalars it inserted in the session (those deleted since included).
     public var inserted: Int
+    /// Unicode scalars it deleted in the session (those the kept history logged).
     public var deleted: Int
 
     /// A session.
