@@ -7,11 +7,7 @@ extension NoteFormatting {
     /// Throws ``PayloadError`` `.newerFormat` for a payload needing a newer reader (leave it
     /// alone), `.corrupt` with the offset of the bad field otherwise.
     init(encoded bytes: [UInt8], limits: NoteLimits = .default) throws(PayloadError) {
-        guard bytes.count <= limits.maximumAssetBytes else {
-            throw .corrupt(BinaryDecodingError(.lengthTooLarge, at: 0,
-                                               "the formatting has \(bytes.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts"))
-        }
-        var (_, reader) = try PayloadHeader.body(of: bytes, expecting: .formatting)
+        var (_, reader) = try PayloadHeader.body(of: bytes, expecting: .formatting, limits: limits)
         do throws(BinaryDecodingError) {
             var decoder = FormattingDecoder(limits: limits)
             try decoder.readTables(&reader)

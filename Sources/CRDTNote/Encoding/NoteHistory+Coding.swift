@@ -67,11 +67,7 @@ extension NoteHistory {
     /// Throws ``PayloadError`` `.newerFormat` for a payload needing a newer reader (leave it
     /// alone), `.corrupt` with the offset of the bad field otherwise.
     init(encoded bytes: [UInt8], limits: NoteLimits = .default) throws(PayloadError) {
-        guard bytes.count <= limits.maximumAssetBytes else {
-            throw .corrupt(BinaryDecodingError(.lengthTooLarge, at: 0,
-                                               "the history has \(bytes.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts"))
-        }
-        var (_, reader) = try PayloadHeader.body(of: bytes, expecting: .history)
+        var (_, reader) = try PayloadHeader.body(of: bytes, expecting: .history, limits: limits)
         do throws(BinaryDecodingError) {
             self.init(deletions: try Self.readEvents(&reader, limits: limits))
             try reader.expectEnd("the history")

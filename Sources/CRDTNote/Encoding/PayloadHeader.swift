@@ -100,4 +100,14 @@ package struct PayloadHeader: Sendable, Hashable {
         }
         return (header, ByteReader(bytes, range: NoteFormat.headerSize..<bytes.count))
     }
+
+    /// ``body(of:expecting:)`` for a payload that travels beside the note (formatting,
+    /// history), refused first when it is larger than `limits` lets a reader accept.
+    static func body(of bytes: [UInt8], expecting kind: PayloadKind, limits: NoteLimits) throws(PayloadError) -> (PayloadHeader, ByteReader) {
+        guard bytes.count <= limits.maximumAssetBytes else {
+            throw .corrupt(BinaryDecodingError(.lengthTooLarge, at: 0,
+                                               "the \(kind) payload has \(bytes.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts"))
+        }
+        return try body(of: bytes, expecting: kind)
+    }
 }
