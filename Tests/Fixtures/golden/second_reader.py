@@ -474,12 +474,18 @@ def runs_v2(r, runs, replicas):
         st.append(run["seq"])
 
 
+def header_of_kind(payload, kind, refusal):
+    """The payload's header, refused (at the kind byte, offset 8) unless it is of `kind`."""
+    h = header(payload)
+    if h["kind"] != kind:
+        raise Corrupt("invalidValue", 8, refusal)
+    return h
+
+
 def decode_snapshot(payload):
     """Header, replica table, text and run table (either layout) with the checks of 4.3 and 4.4.
     Returns (header, replicas, runs, text); each run has r, seq, len, deleted, text, left, right."""
-    h = header(payload)
-    if h["kind"] != 1:
-        raise Corrupt("invalidValue", 8, "not a snapshot")
+    h = header_of_kind(payload, 1, "not a snapshot")
     r = Reader(payload, 18)
     replicas = replica_table(r)
     text_at = r.pos
@@ -848,9 +854,7 @@ def increasing_ids(r):
 def decode_formatting(payload):
     """A formatting payload: replica and string tables, then mark and paragraph operations, with
     ids as [replica id (decimal string), seq]. Returns {"marks": [...], "paragraphs": [...]}."""
-    h = header(payload)
-    if h["kind"] != 3:
-        raise Corrupt("invalidValue", 8, "not a formatting payload")
+    h = header_of_kind(payload, 3, "not a formatting payload")
     r = Reader(payload, 18)
     ids = increasing_ids(r)
     strings = []
@@ -949,9 +953,7 @@ def decode_history(payload):
     """A history payload: replica table, events (stamp deltas, deleter, inserter, seq, length,
     text byte count), then the text column. Returns {"deletions": [...]} with replica ids and
     stamps as decimal strings and the text as a string, in payload order."""
-    h = header(payload)
-    if h["kind"] != 4:
-        raise Corrupt("invalidValue", 8, "not a history payload")
+    h = header_of_kind(payload, 4, "not a history payload")
     r = Reader(payload, 18)
     ids = increasing_ids(r)
     at = r.pos

@@ -104,10 +104,16 @@ import CRDTNoteToolSupport
         }
     }
 
+    /// A note of replica 1 on the test clock `time`, keeping history with the default retention.
+    static func noteKeepingHistory(clock time: ManualPhysicalClock) -> NoteText {
+        var note = NoteText(replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(physicalClock: time.clock))
+        note.historyRetention = .default
+        return note
+    }
+
     @Test func aRestoreMergedWithAConcurrentEditKeepsBoth() throws {
         let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
-        var a = NoteText(replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(physicalClock: time.clock))
-        a.historyRetention = .default
+        var a = Self.noteKeepingHistory(clock: time)
         try a.insert("Plan: fly to Rome on Friday.", atScalarOffset: 0)
         let before = time.milliseconds
         time.advance(by: 60_000)
@@ -125,8 +131,7 @@ import CRDTNoteToolSupport
 
     @Test func aDeletedPassageComesBackWithoutTouchingTheRest() throws {
         let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
-        var note = NoteText(replica: ReplicaID(rawValue: 1), clock: HybridLogicalClock(physicalClock: time.clock))
-        note.historyRetention = .default
+        var note = Self.noteKeepingHistory(clock: time)
         try note.insert("Intro.\nThe 🙂 paragraph.\nOutro.", atScalarOffset: 0)
         let then = time.milliseconds
         time.advance(by: 60_000)
