@@ -49,7 +49,7 @@ struct GrowthResult {
          "devices converged:                 \(converged ? "yes" : "NO")",
          "with history (default policy):     \(Format.bytes(payloadBytesHistory)), \(Format.fixed(historyOverheadRatio, 3)) B per B of deleted text kept",
          "automerge-paper, whole history:    \(Format.bytes(history.fullHistoryBytes)) (payload \(Format.bytes(history.payloadBytes)), history \(Format.bytes(history.historyBytes)))",
-         "text(at:) on it, median of 100:    \(Format.ms(history.textAt.median))\(history.textAtCorrect ? "" : " (WRONG TEXT)")"]
+         "text(at:) on it, median of 100:    \(Format.ms(history.textAt.median)) (first \(Format.ms(history.textAtFirst)))\(history.textAtCorrect ? "" : " (WRONG TEXT)")"]
             + Table.render([["edits", "payload"]] + byEdits.map { ["\($0.edits)", Format.bytes($0.bytes)] })
     }
 }

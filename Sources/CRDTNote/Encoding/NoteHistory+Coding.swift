@@ -42,7 +42,7 @@ extension NoteHistory {
         guard !pending.isEmpty else { return }
         var decoded: [DeletionEvent] = []
         for bytes in pending { decoded += try NoteHistory(encoded: bytes, limits: limits).deletions }
-        pending = []
+        _ = takePending()
         formUnion(NoteHistory(deletions: decoded))
     }
 

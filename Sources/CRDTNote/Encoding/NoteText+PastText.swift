@@ -22,12 +22,13 @@ extension NoteText {
     func walkPast(at date: Date, wholeRuns: Bool = false, _ body: (TextSequence.PastElement) -> Void) throws(NoteHistoryError) {
         let t = Self.milliseconds(date)
         let sequence = try sequenceForHistory()
-        let events = try historyEvents()
+        let deletions = try pastIndex()
+        let events = deletions.events
         let latest = sequence.latestStamp.max() ?? .zero
         if sequence.hasCompactedIDs, t < latest.milliseconds {
             throw NoteHistoryError(.notCovered, "compaction dropped deleted text of this note: only times from its latest edit (\(latest.milliseconds) ms) on are covered")
         }
-        let unknown = sequence.forEachElement(atMilliseconds: t, deletions: TextSequence.DeletionTimes(events), wholeRuns: wholeRuns, body)
+        let unknown = sequence.forEachElement(atMilliseconds: t, deletions: deletions, wholeRuns: wholeRuns, body)
         if unknown {
             let start = events.first?.stamp.milliseconds ?? latest.milliseconds
             if t < start {
@@ -47,6 +48,17 @@ extension NoteText {
 
     /// Every deletion event the note keeps, its history payloads decoded, sorted.
     func historyEvents() throws(NoteHistoryError) -> [DeletionEvent] {
+        try pastIndex().events
+    }
+
+    /// The index of the events by element (``TextSequence/DeletionTimes``), built once per
+    /// history and kept with it (``PastIndexCache``).
+    func pastIndex() throws(NoteHistoryError) -> TextSequence.DeletionTimes {
+        try history.pastIndex { () throws(NoteHistoryError) in TextSequence.DeletionTimes(try decodedHistoryEvents()) }
+    }
+
+    /// The events, decoded and sorted (uncached).
+    private func decodedHistoryEvents() throws(NoteHistoryError) -> [DeletionEvent] {
         var history = self.history
         do {
             try history.decodePending()

@@ -2,13 +2,13 @@
 /// (Docs/FORMAT.md §11.4), without changing the sequence: the text at a time, blame, restore.
 extension TextSequence {
     /// When and with what text each deleted element of `events` was deleted: the earliest
-    /// event naming it (two devices may delete one character concurrently). Flat arrays, one
-    /// binary search per deleted element.
-    struct DeletionTimes {
-        struct Entry { var seqs: Range<UInt32>; var stamp: HLCTimestamp; var event: Int }
-        /// Per inserting replica: entries sorted by first seq, and for each the highest seq end
-        /// of it and every entry before it (so a lookup knows how far back overlaps reach).
-        private var byReplica: [ReplicaID: (entries: [Entry], reach: [UInt32])] = [:]
+    /// event naming it (two devices may delete one character concurrently). Per inserting
+    /// replica, sorted stretches of ids that do not overlap, each with the event that deleted
+    /// it first: one binary search finds an element's, and a deleted run's are walked in step.
+    struct DeletionTimes: Sendable {
+        /// Ids `seqs` were first deleted by `events[event]`, at `stamp`.
+        struct Stretch: Sendable { var seqs: Range<UInt32>; var stamp: HLCTimestamp; var event: Int32 }
+        private var byReplica: [ReplicaID: [Stretch]] = [:]
         let events: [DeletionEvent]
         /// `offsets[base[e] + k]`: the byte offset of the k-th scalar of event e's text (one
         /// more entry: the text's end).
@@ -17,10 +17,10 @@ extension TextSequence {
 
         init(_ events: [DeletionEvent]) {
             self.events = events
-            var lists: [ReplicaID: [Entry]] = [:]
+            var lists: [ReplicaID: [Stretch]] = [:]
             base.reserveCapacity(events.count)
             for (e, event) in events.enumerated() {
-                lists[event.inserter, default: []].append(Entry(seqs: event.seqs, stamp: event.stamp, event: e))
+                lists[event.inserter, default: []].append(Stretch(seqs: event.seqs, stamp: event.stamp, event: Int32(e)))
                 base.append(offsets.count)
                 var byte = 0
                 for _ in 0..<event.seqs.count {
@@ -29,29 +29,49 @@ extension TextSequence {
                 }
                 offsets.append(Int32(min(byte, event.text.count)))
             }
-            for (replica, list) in lists {
-                let sorted = list.sorted { $0.seqs.lowerBound < $1.seqs.lowerBound }
-                var reach: [UInt32] = []
-                reach.reserveCapacity(sorted.count)
-                for entry in sorted { reach.append(max(reach.last ?? 0, entry.seqs.upperBound)) }
-                byReplica[replica] = (sorted, reach)
-            }
+            for (replica, list) in lists { byReplica[replica] = Self.firstDeletions(list) }
         }
 
-        /// The earliest event deleting `replica`'s element `seq`: its stamp, index and the
-        /// element's bytes in its text; nil when no event names it.
-        func entry(_ replica: ReplicaID, _ seq: UInt32) -> (stamp: HLCTimestamp, event: Int, bytes: Range<Int>)? {
-            guard let list = byReplica[replica] else { return nil }
-            var i = list.entries.partitioningIndex { $0.seqs.lowerBound > seq } - 1
-            var found: Entry?
-            while i >= 0, list.reach[i] > seq {
-                let entry = list.entries[i]
-                if entry.seqs.contains(seq), found.map({ entry.stamp < $0.stamp }) ?? true { found = entry }
-                i -= 1
+        /// `list` cut into stretches that do not overlap, each taking the earliest event
+        /// covering it (ties: the first in `events` order), sorted by seq.
+        private static func firstDeletions(_ list: [Stretch]) -> [Stretch] {
+            let sorted = list.sorted { ($0.seqs.lowerBound, $0.event) < ($1.seqs.lowerBound, $1.event) }
+            // Most histories name every id once: then the sorted list is the answer.
+            if zip(sorted, sorted.dropFirst()).allSatisfy({ $0.seqs.upperBound <= $1.seqs.lowerBound }) { return sorted }
+            var points = Set<UInt32>()
+            for s in sorted { points.insert(s.seqs.lowerBound); points.insert(s.seqs.upperBound) }
+            var out: [Stretch] = []
+            var active: [Stretch] = []
+            var next = 0
+            let bounds = points.sorted()
+            for (lo, hi) in zip(bounds, bounds.dropFirst()) {
+                active.removeAll { $0.seqs.upperBound <= lo }
+                while next < sorted.count, sorted[next].seqs.lowerBound == lo { active.append(sorted[next]); next += 1 }
+                guard var first = active.first else { continue }
+                for s in active.dropFirst() where (s.stamp, s.event) < (first.stamp, first.event) { first = s }
+                if let last = out.last, last.event == first.event, last.seqs.upperBound == lo {
+                    out[out.count - 1].seqs = last.seqs.lowerBound..<hi
+                } else {
+                    first.seqs = lo..<hi
+                    out.append(first)
+                }
             }
-            guard let found else { return nil }
-            let k = base[found.event] + Int(seq - found.seqs.lowerBound)
-            return (found.stamp, found.event, Int(offsets[k])..<Int(offsets[k + 1]))
+            return out
+        }
+
+        /// The stretches of `replica`, and the index of the first one ending after `seq`.
+        func stretches(_ replica: ReplicaID, from seq: UInt32) -> (list: [Stretch], start: Int) {
+            guard let list = byReplica[replica] else { return ([], 0) }
+            return (list, list.partitioningIndex { $0.seqs.upperBound > seq })
+        }
+
+        /// The bytes, in the text of `stretch`'s event, of the ids `seqs` (within the stretch).
+        func bytes(of seqs: Range<UInt32>, in stretch: Stretch) -> ArraySlice<UInt8> {
+            let event = Int(stretch.event)
+            let first = events[event].seqs.lowerBound
+            let from = Int(offsets[base[event] + Int(seqs.lowerBound - first)])
+            let to = Int(offsets[base[event] + Int(seqs.upperBound - first)])
+            return events[event].text[from..<to]
         }
     }
 
@@ -75,8 +95,9 @@ extension TextSequence {
     /// counts as inserted from the start) and not deleted at or before `t` by an event of
     /// `deletions`; deleted elements without an event count as deleted. Returns whether a
     /// deleted element inserted by `t` has no event (deleted at an unknown time).
-    /// With `wholeRuns`, a visible run whose every id was inserted by `t` comes as one element
-    /// holding the run's bytes (for callers that only gather text).
+    /// With `wholeRuns` (for callers that only gather the text then), consecutive ids that were
+    /// all visible at `t` and take their bytes from one place come as one element holding
+    /// them, and elements not visible at `t` may be left out.
     @discardableResult
     func forEachElement(atMilliseconds t: UInt64, deletions: DeletionTimes, wholeRuns: Bool = false,
                         _ body: (PastElement) -> Void) -> Bool {
@@ -85,18 +106,46 @@ extension TextSequence {
         let logs = clockLog.map(\.entries)
         forEachRun { run in
             let log = logs[Int(run.replica)]
-            let replicaID = replicas[Int(run.replica)]
-            var byte = Int(run.byteStart)
-            var entry = log.partitioningIndex { $0.seq > run.seq } - 1
-            if wholeRuns, !run.isDeleted {
-                // A replica's clock-log stamps grow with its seqs: the last id's is the latest.
-                let last = log.partitioningIndex { $0.seq > run.seqEnd &- 1 } - 1
-                if (last >= 0 ? log[last].stamp.milliseconds : 0) <= t {
-                    body(PastElement(replica: run.replica, seq: run.seq, inserted: entry >= 0 ? log[entry].stamp : nil, isVisible: true,
-                                     wasVisible: true, utf8: content[Int(run.byteStart)..<Int(run.byteStart + run.byteCount)]))
+            // The ids of the run inserted by `t`: a prefix, as a replica's stamps grow with its seqs.
+            func insertedEnd() -> UInt32 {
+                let firstLater = log.partitioningIndex { $0.stamp.milliseconds > t }
+                guard firstLater < log.count else { return run.seqEnd }
+                return min(max(log[firstLater].seq, run.seq), run.seqEnd)
+            }
+            if wholeRuns {
+                let end = insertedEnd()
+                if !run.isDeleted {
+                    // Visible now: its bytes up to the first id inserted after `t`.
+                    var bytes = content[Int(run.byteStart)..<Int(run.byteStart + run.byteCount)]
+                    if end < run.seqEnd { bytes = Self.prefix(of: bytes, scalars: Int(end - run.seq)) }
+                    if !bytes.isEmpty {
+                        body(PastElement(replica: run.replica, seq: run.seq, inserted: nil, isVisible: true, wasVisible: true, utf8: bytes))
+                    }
                     return
                 }
+                // Deleted now: the stretches of events deleting its ids, walked in step.
+                var seq = run.seq
+                let (list, first) = deletions.stretches(replicas[Int(run.replica)], from: seq)
+                var i = first
+                while seq < end {
+                    guard i < list.count, list[i].seqs.lowerBound < end else { unknown = true; break }
+                    let stretch = list[i]
+                    if stretch.seqs.lowerBound > seq { unknown = true }
+                    let from = max(seq, stretch.seqs.lowerBound)
+                    let to = min(end, stretch.seqs.upperBound)
+                    if stretch.stamp.milliseconds > t {
+                        body(PastElement(replica: run.replica, seq: from, inserted: nil, isVisible: false, wasVisible: true,
+                                         utf8: deletions.bytes(of: from..<to, in: stretch)))
+                    }
+                    seq = to
+                    i += 1
+                }
+                return
             }
+            var byte = Int(run.byteStart)
+            var entry = log.partitioningIndex { $0.seq > run.seq } - 1
+            let (list, first) = deletions.stretches(replicas[Int(run.replica)], from: run.seq)
+            var i = first
             for k in 0..<run.length {
                 let seq = run.seq &+ k
                 while entry + 1 < log.count, log[entry + 1].seq <= seq { entry += 1 }
@@ -109,16 +158,26 @@ extension TextSequence {
                     element.utf8 = content[byte..<end]
                     element.wasVisible = insertedByThen
                     byte = end
-                } else if let deleted = deletions.entry(replicaID, seq) {
-                    element.utf8 = deletions.events[deleted.event].text[deleted.bytes]
-                    element.wasVisible = insertedByThen && deleted.stamp.milliseconds > t
-                } else if insertedByThen {
-                    unknown = true
+                } else {
+                    while i < list.count, list[i].seqs.upperBound <= seq { i += 1 }
+                    if i < list.count, list[i].seqs.contains(seq) {
+                        element.utf8 = deletions.bytes(of: seq..<seq &+ 1, in: list[i])
+                        element.wasVisible = insertedByThen && list[i].stamp.milliseconds > t
+                    } else if insertedByThen {
+                        unknown = true
+                    }
                 }
                 body(element)
             }
         }
         return unknown
+    }
+
+    /// The first `scalars` scalars of the UTF-8 `bytes`.
+    private static func prefix(of bytes: ArraySlice<UInt8>, scalars: Int) -> ArraySlice<UInt8> {
+        var end = bytes.startIndex
+        for _ in 0..<scalars where end < bytes.endIndex { end += scalarBytes(bytes[end]) }
+        return bytes[bytes.startIndex..<min(end, bytes.endIndex)]
     }
 
     /// Bytes of the UTF-8 scalar whose lead byte is `lead` (valid UTF-8).

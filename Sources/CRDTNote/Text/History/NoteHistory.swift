@@ -10,19 +10,42 @@ struct NoteHistory: Hashable, Sendable {
     /// History payloads (Docs/FORMAT.md §11.2) read from records or merged in and not parsed
     /// yet: loading and merging a note never decode them; `decodePending(limits:)` (Encoding/) does,
     /// when the history is asked for or written.
-    var pending: [[UInt8]] = []
+    private(set) var pending: [[UInt8]] = []
+    /// The decoded events and their index, once read (``PastIndexCache``); replaced when the
+    /// history changes, so it always describes this value.
+    private var pastIndex = PastIndexCache()
 
     /// No deletion kept, and no payload waiting to be read.
     var isEmpty: Bool { deletions.isEmpty && pending.isEmpty }
 
     /// Keeps a history payload to unite with these events when the history is asked for.
     mutating func addPending(_ encoded: [UInt8]) {
-        if !pending.contains(encoded) { pending.append(encoded) }
+        guard !pending.contains(encoded) else { return }
+        invalidatePastIndex()
+        pending.append(encoded)
+    }
+
+    /// Takes the pending payloads out (to decode them).
+    mutating func takePending() -> [[UInt8]] {
+        invalidatePastIndex()
+        defer { pending = [] }
+        return pending
+    }
+
+    /// The index of the past (``PastIndexCache``) this value built, else the one `build` makes.
+    func pastIndex(orBuild build: () throws(NoteHistoryError) -> TextSequence.DeletionTimes) throws(NoteHistoryError) -> TextSequence.DeletionTimes {
+        try pastIndex.index(orBuild: build)
+    }
+
+    /// Drops the index before a change, unless no index was built and no other copy shares it.
+    private mutating func invalidatePastIndex() {
+        if !isKnownUniquelyReferenced(&pastIndex) || pastIndex.isFilledUnshared { pastIndex = PastIndexCache() }
     }
 
     /// Appends the events of one local deletion (stamps never go back on one copy).
     mutating func log(_ events: [DeletionEvent]) {
         guard !events.isEmpty else { return }
+        invalidatePastIndex()
         if let last = deletions.last, let first = events.first, DeletionEvent.precedes(first, last) { unsorted = true }
         deletions.append(contentsOf: events)
     }
@@ -31,6 +54,7 @@ struct NoteHistory: Hashable, Sendable {
     mutating func formUnion(_ other: NoteHistory) {
         for bytes in other.pending { addPending(bytes) }
         guard !other.deletions.isEmpty else { return }
+        invalidatePastIndex()
         deletions.append(contentsOf: other.deletions)
         unsorted = true
         normalize()
@@ -39,6 +63,7 @@ struct NoteHistory: Hashable, Sendable {
     /// Sorts the events and drops repeats, so equal sets hold equal arrays.
     mutating func normalize() {
         guard unsorted else { return }
+        invalidatePastIndex()
         deletions.sort(by: DeletionEvent.precedes)
         var kept: [DeletionEvent] = []
         kept.reserveCapacity(deletions.count)

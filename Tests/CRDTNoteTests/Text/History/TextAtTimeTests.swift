@@ -50,8 +50,8 @@ import CRDTNoteToolSupport
         #expect(try note.text(at: Self.date(1_700_000_030_000)) == "ext")
     }
 
-    /// Random edits, deletions and merges between 2–4 devices, some synced through records
-    /// (which trims to the window and cap); an oracle that knows nothing of ids logs the text a
+    /// Random edits, deletions, undos and redos, and merges between 2–4 devices, some synced
+    /// through records (which trims to the window and cap); an oracle that knows nothing of ids logs the text a
     /// device showed whenever it held every edit made so far. At the end, after everyone merged,
     /// `text(at:)` of those times equals the logged text, or (only where the window or cap
     /// dropped history) says the time is not covered.
@@ -65,6 +65,7 @@ import CRDTNoteToolSupport
         var notes = (0..<count).map { i in
             var note = NoteText(replica: ReplicaID(rawValue: UInt64(0x10 + i)), clock: HybridLogicalClock(physicalClock: time.clock))
             note.historyRetention = retention
+            note.undoLimit = 20
             return note
         }
         // The oracle: how many edits each device made, and how many of each device's edits each holds.
@@ -91,6 +92,15 @@ import CRDTNoteToolSupport
             case 4..<7 where scalars > 0:
                 let start = Int.random(in: 0..<scalars, using: &random)
                 try notes[i].deleteScalars(in: start..<min(scalars, start + Int.random(in: 1...6, using: &random)))
+                made[i] += 1; holds[i][i] += 1
+            case 7 where Bool.random(using: &random) && (notes[i].canUndo || notes[i].canRedo):
+                // Undo or redo: brings deleted text back as new characters, or deletes what an
+                // earlier step typed or restored (a character may be deleted, restored, deleted again).
+                if notes[i].canRedo && (Bool.random(using: &random) || !notes[i].canUndo) {
+                    _ = try notes[i].redo()
+                } else {
+                    _ = try notes[i].undo()
+                }
                 made[i] += 1; holds[i][i] += 1
             case 7:
                 // Through the record: the history goes out trimmed and comes back unparsed.
@@ -120,5 +130,43 @@ import CRDTNoteToolSupport
         }
         if !trims { #expect(covered == seen.count) }
         #expect(seen.count > 20)
+    }
+
+    /// The index of deletion events by id takes, for every id, the earliest event naming it (ties:
+    /// the first in order), checked against a per-id scan of random overlapping events.
+    @Test(arguments: 0..<8 as Range<UInt64>)
+    func deletionIndexTakesTheEarliestEventPerID(seed: UInt64) {
+        var random = SplitMix64(seed: 0xDE1E_0000 &+ seed)
+        let replicas = [ReplicaID(rawValue: 3), ReplicaID(rawValue: 9)]
+        var events: [DeletionEvent] = []
+        for _ in 0..<Int.random(in: 1...40, using: &random) {
+            let start = UInt32.random(in: 0..<60, using: &random)
+            let length = UInt32.random(in: 1...(seed % 2 == 0 ? 3 : 12), using: &random)
+            events.append(DeletionEvent(inserter: replicas.randomElement(using: &random)!, seqs: start..<start + length,
+                                        deleter: replicas[0], stamp: HLCTimestamp(rawValue: UInt64.random(in: 0..<8, using: &random)),
+                                        text: Array(repeating: UInt8(ascii: "a") + UInt8(events.count % 26), count: Int(length))))
+        }
+        let index = TextSequence.DeletionTimes(events)
+        for replica in replicas {
+            let (list, first) = index.stretches(replica, from: 0)
+            #expect(first == 0)
+            // Stretches sorted, not overlapping, not empty.
+            for (a, b) in zip(list, list.dropFirst()) { #expect(a.seqs.upperBound <= b.seqs.lowerBound) }
+            for seq in UInt32(0)..<80 {
+                var expected: Int?
+                for (e, event) in events.enumerated() where event.inserter == replica && event.seqs.contains(seq) {
+                    if expected.map({ event.stamp < events[$0].stamp }) ?? true { expected = e }
+                }
+                let found = list.first { $0.seqs.contains(seq) }
+                #expect(found.map { Int($0.event) } == expected, "seed \(seed) replica \(replica.rawValue) seq \(seq)")
+                if let found, let expected {
+                    #expect(found.stamp == events[expected].stamp)
+                    #expect(Array(index.bytes(of: seq..<seq + 1, in: found)) == [events[expected].text[0]])
+                }
+                let (_, from) = index.stretches(replica, from: seq)
+                #expect(list[from...].first.map { $0.seqs.upperBound > seq } ?? true)
+                #expect(list[..<from].allSatisfy { $0.seqs.upperBound <= seq })
+            }
+        }
     }
 }
