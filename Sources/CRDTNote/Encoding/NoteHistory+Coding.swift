@@ -49,7 +49,7 @@ extension NoteHistory {
     /// The events and every pending payload that decodes, united; the payloads that do not
     /// (newer or corrupt) with why, left out.
     func readable(limits: NoteLimits = .default) -> (history: NoteHistory, unreadable: [(bytes: [UInt8], code: PayloadError.Code)]) {
-        var united = NoteHistory(deletions: deletions)
+        var united = NoteHistory(deletions: deletions, shadows: shadows, shadowStamps: shadowStamps)
         var unreadable: [(bytes: [UInt8], code: PayloadError.Code)] = []
         for bytes in pending {
             do throws(PayloadError) {

@@ -21,8 +21,13 @@ extension NoteText {
     /// walk gave is then not the past: callers use it only when this returns).
     func walkPast(at date: Date, wholeRuns: Bool = false, _ body: (TextSequence.PastElement) -> Void) throws(NoteHistoryError) {
         let t = Self.milliseconds(date)
-        let sequence = try sequenceForHistory()
         let deletions = try pastIndex()
+        var sequence = try sequenceForHistory()
+        // Tombstones compactions dropped come back from the history's shadows (§11.6).
+        if !history.shadowStamps.isEmpty || (sequence.hasCompactedIDs && !history.shadows.isEmpty),
+           let restored = sequence.restoringShadows(history.shadows, stamps: history.shadowStamps) {
+            sequence = restored
+        }
         let events = deletions.events
         let latest = sequence.latestStamp.max() ?? .zero
         if sequence.hasCompactedIDs, t < latest.milliseconds {

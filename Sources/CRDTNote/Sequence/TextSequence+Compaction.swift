@@ -8,6 +8,14 @@ extension TextSequence {
     /// stamps once compacted. The visible text, every visible id and the order of what stays are
     /// unchanged, so merging the result with any copy gives the text merging this document gives.
     func compacted(settled: [Int: [Range<UInt32>]]?) -> TextSequence {
+        compacted(settled: settled, collectingShadows: false).sequence
+    }
+
+    /// ``compacted(settled:)``, and with `collectingShadows` the shadows of what goes
+    /// (``ShadowRun``) and the clock-log entries that go, per replica: what a note's history
+    /// keeps of them (Docs/FORMAT.md §11.6).
+    func compacted(settled: [Int: [Range<UInt32>]]?, collectingShadows: Bool)
+        -> (sequence: TextSequence, shadows: [ShadowRun], stamps: [ReplicaID: [ClockLogEntry]]) {
         // Tombstone runs cut where settled ranges start and end, so each piece is settled or not.
         var runs: [Run] = []
         var isSettled: [Bool] = []
@@ -45,8 +53,16 @@ extension TextSequence {
         }
         let index = IDIndex(kept, byID: RunsByID(kept, replicaCount: replicas.count), nextSeq: nextSeq,
                             slot: { Int32($0 / Self.bulkLeafFill) })
-        return TextSequence(replicas: replicas, nextSeq: nextSeq, latest: latestStamp, logs: logs,
-                            content: content, runs: kept, index: index)
+        var stamps: [ReplicaID: [ClockLogEntry]] = [:]
+        if collectingShadows {
+            for (r, log) in clockLog.enumerated() where log.entries.count > logs[r].count {
+                let staying = Set(logs[r].map(\.seq))
+                stamps[replicas[r]] = log.entries.filter { !staying.contains($0.seq) }
+            }
+        }
+        return (TextSequence(replicas: replicas, nextSeq: nextSeq, latest: latestStamp, logs: logs,
+                             content: content, runs: kept, index: index),
+                collectingShadows ? shadows(droppedBy: plan, of: runs) : [], stamps)
     }
 
     /// Per replica index, the ids of the tombstones a compaction that settled every tombstone

@@ -152,7 +152,7 @@ struct EditCursor: Sendable {
 }
 
 /// The HLC stamp of a replica's insertions from `seq` on (until the next entry).
-struct ClockLogEntry: Sendable, Equatable {
+struct ClockLogEntry: Sendable, Hashable {
     var seq: UInt32
     var stamp: HLCTimestamp
 }

@@ -75,6 +75,8 @@ extension NoteText {
         textChanged()
         observe(set.latestStamps)
         if other.ledger != nil { mergeLedger(of: other) }
+        // Histories unite whatever else arrived (a copy may bring only history, or shadows).
+        history.formUnion(other.history)
         if let before, replacements.isEmpty, set.inserts.isEmpty, set.compacted.isEmpty {
             // Only formatting arrived: the index is updated where the new operations cover.
             let marks = other.formatting.marks.filter { !formatting.marks.contains($0) }
@@ -83,7 +85,6 @@ extension NoteText {
             return try attributesForMerge { () throws(NoteTextError) in try formattingPatch(adding: marks, paragraphKeys: keys, attributesBefore: before) }
         }
         mergeFormatting(other.formatting)
-        history.formUnion(other.history)
         return try attributesForMerge { () throws(NoteTextError) in try patch(replacing: replacements, attributesBefore: before) }
     }
 

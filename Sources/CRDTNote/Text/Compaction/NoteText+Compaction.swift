@@ -27,7 +27,10 @@ extension NoteText {
             for (r, ids) in keep { all[r] = IDRanges.removing(ids, from: all[r] ?? []) }
             byIndex = all
         }
-        sequence = sequence.compacted(settled: byIndex)
+        // A note keeping history keeps the shadows of what goes, so its past still reads (§11.6).
+        let (compacted, shadows, stamps) = sequence.compacted(settled: byIndex, collectingShadows: historyRetention != nil)
+        sequence = compacted
+        history.keep(shadows: shadows, stamps: stamps)
         textChanged()
     }
 

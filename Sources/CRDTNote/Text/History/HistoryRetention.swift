@@ -33,7 +33,8 @@ public struct HistoryRetention: Sendable, Hashable {
 
 extension NoteHistory {
     /// These events without those older than `retention`'s window before `now` and, past its
-    /// cap, the oldest others (pending payloads must have been decoded).
+    /// cap, the oldest others, and the shadows the events kept need (pending payloads must have
+    /// been decoded).
     func retained(now: HLCTimestamp, by retention: HistoryRetention, visibleBytes: Int) -> NoteHistory {
         let sorted = normalized.deletions
         let oldest = now.milliseconds >= retention.window ? now.milliseconds - retention.window : 0
@@ -45,7 +46,21 @@ extension NoteHistory {
             if bytes > cap { break }
             kept.append(event)
         }
-        return NoteHistory(deletions: kept.reversed())
+        // Shadows (§11.6) stay for the ids of kept events, with the shadows they name.
+        var needed: [ReplicaID: [Range<UInt32>]] = [:]
+        for event in kept { needed[event.inserter, default: []].append(event.seqs) }
+        let keptShadows = ShadowRun.closure(of: shadows, holding: needed)
+        for shadow in keptShadows { needed[shadow.inserter, default: []].append(shadow.seqs) }
+        // A dropped clock entry stays while an id it may stamp (up to the next one) is needed.
+        var stamps: [ReplicaID: [ClockLogEntry]] = [:]
+        for (replica, entries) in shadowStamps {
+            guard let ranges = needed[replica] else { continue }
+            stamps[replica] = entries.enumerated().filter { i, entry in
+                let end = i + 1 < entries.count ? entries[i + 1].seq : UInt32.max
+                return ranges.contains { $0.overlaps(entry.seq..<end) }
+            }.map(\.element)
+        }
+        return NoteHistory(deletions: kept.reversed(), shadows: keptShadows, shadowStamps: stamps)
     }
 }
 

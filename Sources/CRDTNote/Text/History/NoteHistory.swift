@@ -11,12 +11,27 @@ struct NoteHistory: Hashable, Sendable {
     /// yet: loading and merging a note never decode them; `decodePending(limits:)` (Encoding/) does,
     /// when the history is asked for or written.
     private(set) var pending: [[UInt8]] = []
+    /// The tombstones compactions dropped while this history was kept (Docs/FORMAT.md §11.6),
+    /// sorted by ``ShadowRun/precedes(_:_:)``, ids not overlapping: what lays the past out again.
+    private(set) var shadows: [ShadowRun] = []
+    /// The clock-log entries those compactions dropped (per replica, increasing seqs, one per
+    /// seq): the insertion times of the ids they stamped, shadows and kept tombstones alike.
+    private(set) var shadowStamps: [ReplicaID: [ClockLogEntry]] = [:]
     /// The decoded events and their index, once read (``PastIndexCache``); replaced when the
     /// history changes, so it always describes this value.
     private var pastIndex = PastIndexCache()
 
-    /// No deletion kept, and no payload waiting to be read.
-    var isEmpty: Bool { deletions.isEmpty && pending.isEmpty }
+    /// No deletion or shadow kept, and no payload waiting to be read.
+    var isEmpty: Bool { deletions.isEmpty && pending.isEmpty && shadows.isEmpty && shadowStamps.isEmpty }
+
+    /// Keeps the shadows of tombstones a compaction dropped and the clock-log entries it dropped
+    /// (a set union with those kept).
+    mutating func keep(shadows added: [ShadowRun], stamps: [ReplicaID: [ClockLogEntry]]) {
+        guard !added.isEmpty || !stamps.isEmpty else { return }
+        invalidatePastIndex()
+        shadows = ShadowRun.normalized(shadows + added)
+        for (replica, entries) in stamps { shadowStamps[replica] = ShadowRun.union(shadowStamps[replica] ?? [], entries) }
+    }
 
     /// Keeps a history payload to unite with these events when the history is asked for.
     mutating func addPending(_ encoded: [UInt8]) {
@@ -53,6 +68,7 @@ struct NoteHistory: Hashable, Sendable {
     /// Adds every event of `other` this history lacks (a set union).
     mutating func formUnion(_ other: NoteHistory) {
         for bytes in other.pending { addPending(bytes) }
+        keep(shadows: other.shadows, stamps: other.shadowStamps)
         guard !other.deletions.isEmpty else { return }
         invalidatePastIndex()
         deletions.append(contentsOf: other.deletions)
@@ -80,19 +96,23 @@ struct NoteHistory: Hashable, Sendable {
     }
 
     /// A history holding `events` (any order, repeats allowed).
-    init(deletions events: [DeletionEvent] = []) {
+    init(deletions events: [DeletionEvent] = [], shadows: [ShadowRun] = [], shadowStamps: [ReplicaID: [ClockLogEntry]] = [:]) {
         deletions = events
+        self.shadows = ShadowRun.normalized(shadows)
+        self.shadowStamps = shadowStamps.filter { !$0.value.isEmpty }.mapValues { ShadowRun.union([], $0) }
         unsorted = !events.isEmpty
         normalize()
     }
 
     /// Equal events and equal pending payloads (payloads are compared as bytes, not read).
     static func == (a: NoteHistory, b: NoteHistory) -> Bool {
-        a.normalized.deletions == b.normalized.deletions && Set(a.pending) == Set(b.pending)
+        a.normalized.deletions == b.normalized.deletions && Set(a.pending) == Set(b.pending) && a.shadows == b.shadows && a.shadowStamps == b.shadowStamps
     }
 
     func hash(into hasher: inout Hasher) {
         hasher.combine(normalized.deletions)
         hasher.combine(Set(pending))
+        hasher.combine(shadows)
+        hasher.combine(shadowStamps)
     }
 }
