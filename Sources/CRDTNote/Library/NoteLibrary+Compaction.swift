@@ -30,6 +30,12 @@ extension NoteLibrary {
                 entry.history = nil
                 if let blob { entry.history = try pack.add(blob) }
             }
+            if !entry.formattingJournal.isEmpty {
+                let blob = Self.formattingBlob(for: try load(number))
+                entry.formatting = nil
+                if let blob { entry.formatting = try pack.add(blob) }
+            }
+            entry.formattingJournal = []
             entry.historyJournal = []
             entry.serverJournal = nil
             entry.journal = []
@@ -49,6 +55,9 @@ extension NoteLibrary {
                 }
                 if let ref = notes[i].history, ref.generation != generation, let copied = try copy(ref, into: &pack) {
                     notes[i].history = copied
+                }
+                if let ref = notes[i].formatting, ref.generation != generation, let copied = try copy(ref, into: &pack) {
+                    notes[i].formatting = copied
                 }
             }
         }
@@ -81,7 +90,7 @@ extension NoteLibrary {
         var live = PackFormat.headerSize
         var older = Set<UInt64>()
         for note in notes {
-            for ref in [note.snapshot?.blob, note.server, note.history].compactMap({ $0 }) {
+            for ref in note.blobs {
                 live += ref.recordBytes
                 if ref.generation != pack.generation { older.insert(ref.generation) }
             }

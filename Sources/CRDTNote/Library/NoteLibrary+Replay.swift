@@ -118,7 +118,8 @@ extension NoteLibrary {
             return .created(name)
         case .changed(let number, let at, let title, let changes):
             guard var note = state.notes[number] else { return nil }
-            note.journal.append(changes)
+            // A formatting-only change (in a `.formatted` entry) has no operations.
+            if !changes.isEmpty { note.journal.append(changes) }
             note.modified = max(note.modified, at)
             if let title { note.derivedTitle = title }
             note.unsaved = true
@@ -207,6 +208,26 @@ extension NoteLibrary {
         case .pendingDelete(let name):
             if state.numbers[name] == nil, !state.index.pendingDeletes.contains(name) { state.index.pendingDeletes.append(name) }
             return nil
+        case .formatted(let inner, let formatting):
+            // The text change first: its operations name the characters it made.
+            let change = replay(inner, ownAppend: ownAppend)
+            guard let number = inner.changedNote, var note = state.notes[number] else { return change }
+            note.formattingJournal.append(formatting)
+            state.notes[number] = note
+            if !ownAppend { applyFormattingToCached(number, formatting) }
+            return change ?? .changed(note.name)
+        }
+    }
+
+    /// Merges another process's formatting operations into the copy of note `number` held in
+    /// memory, if any.
+    private func applyFormattingToCached(_ number: UInt32, _ range: Range<Int>) {
+        guard var cached = state.cache[number] else { return }
+        do {
+            cached.mergeFormatting(try NoteFormatting(encoded: Array(state.journal[range])))
+            state.cache[number] = cached
+        } catch {
+            state.cache[number] = nil  // loaded again from disk, where the damage is reported
         }
     }
 
@@ -254,7 +275,7 @@ extension NoteLibrary {
             case .blob(let ref)?: kept.insert(LibraryFormat.packFile(ref.generation))
             case nil: break
             }
-            for ref in [note.server, note.history].compactMap({ $0 }) { kept.insert(LibraryFormat.packFile(ref.generation)) }
+            for ref in [note.server, note.history, note.formatting].compactMap({ $0 }) { kept.insert(LibraryFormat.packFile(ref.generation)) }
         }
         for name in try disk.list(LibraryFormat.notesFolder) {
             let path = "\(LibraryFormat.notesFolder)/\(name)"
