@@ -125,7 +125,7 @@ extension NoteLibrary {
             note.unsaved = true
             note.revision &+= 1
             state.notes[number] = note
-            if !ownAppend { applyToCached(number, changes) }
+            if !ownAppend, !changes.isEmpty { applyToCached(number, changes) }
             return .changed(note.name)
         case .deleted(let number, _):
             guard let note = state.notes.removeValue(forKey: number) else { return nil }
@@ -211,6 +211,8 @@ extension NoteLibrary {
         case .formatted(let inner, let formatting):
             // The text change first: its operations name the characters it made.
             let change = replay(inner, ownAppend: ownAppend)
+            // A creation refused as damage (a number or name created twice) takes nothing.
+            if case .created = inner, change == nil { return nil }
             guard let number = inner.changedNote, var note = state.notes[number] else { return change }
             note.formattingJournal.append(formatting)
             state.notes[number] = note
@@ -270,12 +272,8 @@ extension NoteLibrary {
         // drop the deletion's frame).
         var kept = Set<String>()
         for note in state.index.notes {
-            switch note.snapshot {
-            case .file(let generation)?: kept.insert(LibraryFormat.snapshotFile(note: note.number, generation: generation))
-            case .blob(let ref)?: kept.insert(LibraryFormat.packFile(ref.generation))
-            case nil: break
-            }
-            for ref in [note.server, note.history, note.formatting].compactMap({ $0 }) { kept.insert(LibraryFormat.packFile(ref.generation)) }
+            if case .file(let generation)? = note.snapshot { kept.insert(LibraryFormat.snapshotFile(note: note.number, generation: generation)) }
+            for ref in note.blobs { kept.insert(LibraryFormat.packFile(ref.generation)) }
         }
         for name in try disk.list(LibraryFormat.notesFolder) {
             let path = "\(LibraryFormat.notesFolder)/\(name)"

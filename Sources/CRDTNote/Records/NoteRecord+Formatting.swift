@@ -81,7 +81,7 @@ extension NoteRecord {
     /// holds formatting that cannot be united with it (a newer release's, or an asset whose
     /// bytes are not held), which is then left as it is; else `note` itself. So formatting never
     /// blocks writing the text, and is never replaced by a subset.
-    package func withWritableFormatting(_ note: NoteText) -> NoteText {
+    func withWritableFormatting(_ note: NoteText) -> NoteText {
         guard !note.formatting.isEmpty, hasFormatting, case .failure(let error) = readFormatting(),
               error.code == .newerVersion || error.code == .assetUnavailable else { return note }
         var text = note
