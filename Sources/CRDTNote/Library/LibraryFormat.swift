@@ -7,6 +7,8 @@ enum LibraryFormat {
     /// format 4 readers no history entries or history blobs, format 5 readers no formatted
     /// entries or formatting blobs).
     static let minimumReader: UInt16 = 6
+    /// The first format that stores formatting (older ones kept it in server metadata).
+    static let formattingVersion: UInt16 = 6
     /// Most notes one library holds.
     static let maximumNotes = 1_000_000
 

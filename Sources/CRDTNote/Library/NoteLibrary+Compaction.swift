@@ -12,6 +12,9 @@ extension NoteLibrary {
         var pack = PackWriter(disk: disk, generation: generation)
         var notes: [LibraryNote] = []
         notes.reserveCapacity(state.notes.count)
+        // A library an older crdtnote wrote kept records' formatting in server metadata: this
+        // compaction, the first of format 6, moves it into the notes.
+        let movingServerFormatting = state.index.writtenMinimumReader < LibraryFormat.formattingVersion
         for number in state.notes.keys.sorted() {
             guard var entry = state.notes[number] else { continue }
             if entry.changedInJournal || entry.snapshot == nil {
@@ -22,7 +25,12 @@ extension NoteLibrary {
                 // named, and the note reports it).
                 entry.snapshot = .blob(try pack.add(bytes))
             }
-            if let range = entry.serverJournal {
+            if movingServerFormatting, let moved = noteWithServerFormatting(entry) {
+                remember(moved.note, as: number)
+                entry.formattingJournal = []
+                entry.formatting = try pack.add(moved.note.formatting.encoded())
+                entry.server = try pack.add(moved.server)
+            } else if let range = entry.serverJournal {
                 entry.server = try pack.add(state.journal[range])
             }
             if !entry.historyJournal.isEmpty {

@@ -44,4 +44,26 @@ extension NoteLibrary {
     static func formattingBlob(for note: NoteText) -> [UInt8]? {
         note.formatting.isEmpty ? nil : note.formatting.encoded()
     }
+
+    /// For a note of a library an older crdtnote wrote (before format 6), which kept a record's
+    /// formatting in the note's server metadata unparsed: the note with the formatting this
+    /// release reads merged in, and the metadata without it, for compaction to write (the note
+    /// then holds it, as this format's metadata expects). Nil when there is nothing to move, and
+    /// when the metadata or the note cannot be read: then both stay as they are (the sync engine
+    /// or the reader of the note reports the damage, and a later write unites the formatting).
+    func noteWithServerFormatting(_ entry: LibraryNote) -> (note: NoteText, server: [UInt8])? {
+        do {
+            guard let bytes = try serverBlob(of: entry.number) else { return nil }
+            let metadata = try ServerMetadata.decode(bytes[...])
+            let record = NoteRecord(metadata.record)
+            guard record.hasFormatting, case .success(let held) = record.readFormatting(), !held.isEmpty else { return nil }
+            var stripped = metadata.record
+            for name in NoteSchema.Field.formattingFields { stripped.fields[name] = nil }
+            var note = try load(entry.number)
+            note.mergeFormatting(held)
+            return (note, try ServerMetadata(record: stripped).encoded())
+        } catch {
+            return nil
+        }
+    }
 }

@@ -180,6 +180,42 @@ import CRDTNoteToolSupport
         #expect(try library.verify().isEmpty)
     }
 
+    /// A library an older crdtnote wrote (before format 6) kept a synced record's formatting in
+    /// the note's server metadata, unparsed: its first compaction in this format moves the
+    /// formatting into the note (without making it unsaved: the server has it), and the metadata
+    /// keeps no copy.
+    @Test func formattingAnOlderLibraryKeptInServerMetadataMovesIntoTheNote() throws {
+        let disk = FaultInjectingFileSystem()
+        var library = try Self.library(disk, create: true)
+        try library.create("n", text: "one two")
+        var formatted = try library.note("n").forked(as: .test(2))
+        try formatted.setMark(.bold, utf16Range: 0..<3)
+        var server = try NoteRecord(recordName: "n", note: formatted).record
+        for name in NoteSchema.Field.all { server.fields[name] = nil }  // as an older library kept it
+        let metadata = try ServerMetadata(record: server).encoded()
+        try library.withAccess { () throws(NoteLibraryError) in
+            let number = try library.number(of: "n")
+            try library.append(.synced(note: number, at: 1, title: nil, confirms: 1, fields: [], server: 0..<0, changes: 0..<0),
+                               blob: metadata)
+        }
+        try library.compact()
+        // The index as an older crdtnote wrote it: minimum reader 5 (nothing else differs here).
+        var index = try disk.readFile(at: "/library/index")
+        index[6] = 5
+        NoteLibraryPackTests.reseal(&index)
+        try disk.writeFile(at: "/library/index", index, mode: .truncate, permissions: nil, sync: true)
+        library = try Self.library(disk)
+        #expect(try library.note("n").formatting.isEmpty)
+        try library.compact()
+        #expect(try disk.readFile(at: "/library/index")[6] == UInt8(LibraryFormat.minimumReader))
+        library = try Self.library(disk)
+        #expect(try library.note("n").formattedSpans().map(\.marks) == [[.bold], []])
+        #expect(try library.summary(of: "n")?.unsaved == false)
+        let kept = try library.withSyncAccess({ $0 }) { (access) throws(NoteLibraryError) in try access.server(of: "n") }
+        #expect(try #require(kept).fields[NoteSchema.Field.formatting] == nil)
+        #expect(try #require(kept).recordName == "n")
+    }
+
     /// A formatting frame or blob that does not decode is that note's damage (typed, naming the
     /// file); the other notes read.
     @Test func damagedFormattingIsTheNotesDamage() throws {
