@@ -121,6 +121,21 @@ import CRDTNoteToolSupport
         #expect(try library.note("n").formattedSpans().map(\.marks) == [[], [.italic]])
     }
 
+    /// Another process's formatting reaches this one at its next call, also into the copy it
+    /// holds in memory, and its later edits build on it.
+    @Test func anotherProcessesFormattingReachesTheNoteInMemory() throws {
+        let disk = FaultInjectingFileSystem()
+        let library = try Self.library(disk, create: true)
+        try library.create("n", text: "hello world")
+        _ = try library.note("n")  // held in memory here
+        let other = try NoteLibrary(folder: "/library", replica: .test(2), fileSystem: disk)
+        try other.edit("n") { (note: inout NoteText) throws(NoteTextError) in try note.setMark(.bold, utf16Range: 0..<5) }
+        #expect(try library.note("n").formattedSpans().map(\.marks) == [[.bold], []])
+        try library.edit("n") { (note: inout NoteText) throws(NoteTextError) in try note.removeMark(.bold, utf16Range: 0..<2) }
+        #expect(try other.note("n").formattedSpans().map(\.marks) == [[], [.bold], []])
+        #expect(try Self.library(disk).note("n").formatting == (try library.note("n").formatting))
+    }
+
     @Test func aSavedFormattedCopyIsKept() throws {
         let disk = FaultInjectingFileSystem()
         var library = try Self.library(disk, create: true)
