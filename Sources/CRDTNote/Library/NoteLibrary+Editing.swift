@@ -1,5 +1,5 @@
-/// Changing notes. Each call appends one journal frame holding what it changed (never the whole
-/// note); the change is durable once ``flush()`` returns.
+/// Changing notes. Each call appends one journal frame holding what it changed, text and
+/// formatting (never the whole note); the change is durable once ``flush()`` returns.
 extension NoteLibrary {
     /// Creates the note `name` holding `text`. Throws ``NoteLibraryError/Code/alreadyExists``
     /// when there is one, ``NoteLibraryError/Code/invalidName`` for a name CloudKit would refuse.
@@ -30,8 +30,8 @@ extension NoteLibrary {
     }
 
     /// Edits the note `name` in place: `body` gets the library's note, as this process's replica,
-    /// built on every edit on disk (other processes' included), and what it changes is journaled
-    /// when it returns. Throws ``NoteLibraryError/Code/editRefused`` (the note unchanged) when
+    /// built on every edit on disk (other processes' included), and what it changes (text and
+    /// formatting, in one journal frame) is journaled when it returns. Throws ``NoteLibraryError/Code/editRefused`` (the note unchanged) when
     /// `body` throws, with its error in ``NoteLibraryError/textError`` when it is a ``NoteTextError``.
     ///
     /// ```swift
