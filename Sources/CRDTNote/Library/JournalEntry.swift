@@ -55,6 +55,13 @@ enum JournalEntry: Equatable, Sendable {
     /// history when it is asked for. Written before the frame of the change it belongs to, so a
     /// change that survives a crash has its history. Library format 5.
     case history(note: UInt32, payload: Range<Int>)
+    /// A `.created`, `.changed` or `.synced` entry together with the formatting operations the
+    /// same call added (Docs/FORMAT.md §10): one formatting payload (kind 3, header included), a
+    /// range of the journal's bytes. One frame, so a crash keeps the text change and the
+    /// operations that name its characters together or neither (ids a lost text change used are
+    /// made again). A formatting-only change is a `.changed` entry without operations. Library
+    /// format 6.
+    indirect case formatted(JournalEntry, formatting: Range<Int>)
 
     /// One app field a sync set from the server (nil value: removed there), with its stamp.
     struct FieldUpdate: Equatable, Sendable {
@@ -66,6 +73,7 @@ enum JournalEntry: Equatable, Sendable {
     enum Kind: UInt8 {
         case created = 1, changed = 2, deleted = 3, titleSet = 4, superseded = 5, pendingDelete = 6, fieldSet = 7
         case synced = 8, deleteSent = 9, removed = 10, transport = 11, fleet = 12, compacted = 13, ledger = 14, history = 15
+        case formatted = 16
     }
 
     /// Most UTF-8 bytes of a note name (CloudKit record names: 255 ASCII characters).
@@ -76,10 +84,18 @@ enum JournalEntry: Equatable, Sendable {
     /// The entry's body as written in a frame; `changes` are the change-set bytes of `.created`,
     /// `.changed` and `.synced`, `blob` the server metadata of `.synced`, the state of
     /// `.transport` and `.fleet`, the snapshot of `.compacted`, the ledger of `.ledger` or the
-    /// history payload of `.history` (their ranges are ignored here).
-    static func body(_ entry: JournalEntry, changes: [UInt8] = [], blob: [UInt8] = []) -> [UInt8] {
-        var out = ByteWriter(reservingCapacity: 24 + changes.count)
+    /// history payload of `.history` (their ranges are ignored here). Non-empty `formatting` (a
+    /// formatting payload) makes a `.formatted` frame of a `.created`, `.changed` or `.synced`
+    /// entry: the kind byte 16, the payload length-prefixed, then the entry's own body.
+    static func body(_ entry: JournalEntry, changes: [UInt8] = [], blob: [UInt8] = [], formatting: [UInt8] = []) -> [UInt8] {
+        var out = ByteWriter(reservingCapacity: 24 + changes.count + formatting.count)
+        if !formatting.isEmpty {
+            out.writeByte(Kind.formatted.rawValue)
+            out.writeLengthPrefixed(formatting)
+        }
         switch entry {
+        case .formatted(let inner, _):
+            return body(inner, changes: changes, blob: blob, formatting: formatting)
         case .created(let note, let name, let at, let title, _):
             out.writeByte(Kind.created.rawValue)
             out.writeVarUInt(UInt64(note))
@@ -242,6 +258,27 @@ enum JournalEntry: Equatable, Sendable {
         case .history:
             let note = try readNote(&reader)
             return .history(note: note, payload: reader.offset..<range.upperBound)
+        case .formatted:
+            let length = try reader.readCount("formatting", minimumBytesEach: 1)
+            let start = reader.offset
+            _ = try reader.readBytes(length)
+            let innerOffset = reader.offset
+            let inner = try read(bytes, body: innerOffset..<range.upperBound)
+            switch inner {
+            case .created, .changed, .synced:
+                return .formatted(inner, formatting: start..<start + length)
+            default:
+                throw BinaryDecodingError(.invalidValue, at: innerOffset, "a formatted journal entry holds an entry of kind \(bytes[innerOffset])")
+            }
+        }
+    }
+
+    /// The note a `.created`, `.changed` or `.synced` entry (possibly `.formatted`) changes.
+    var changedNote: UInt32? {
+        switch self {
+        case .created(let note, _, _, _, _), .changed(let note, _, _, _), .synced(let note, _, _, _, _, _, _): return note
+        case .formatted(let inner, _): return inner.changedNote
+        default: return nil
         }
     }
 

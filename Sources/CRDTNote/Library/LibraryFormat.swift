@@ -1,11 +1,14 @@
 /// Versions and file names of a note library folder (Docs/LIBRARY.md, "Layout on disk").
 enum LibraryFormat {
     /// The format this library writes.
-    static let version: UInt16 = 5
+    static let version: UInt16 = 6
     /// The oldest reader that can read what it writes (format 1 readers know no pack files,
     /// format 2 readers no fleet entries, format 3 readers no compacted or ledger entries,
-    /// format 4 readers no history entries or history blobs).
-    static let minimumReader: UInt16 = 5
+    /// format 4 readers no history entries or history blobs, format 5 readers no formatted
+    /// entries or formatting blobs).
+    static let minimumReader: UInt16 = 6
+    /// The first format that stores formatting (older ones kept it in server metadata).
+    static let formattingVersion: UInt16 = 6
     /// Most notes one library holds.
     static let maximumNotes = 1_000_000
 
@@ -31,8 +34,18 @@ enum NoteFlags {
     static let serverBlob: UInt8 = 32
     /// The note's history is a blob in a pack (format 5).
     static let historyBlob: UInt8 = 64
-    /// Every bit this reader knows (128 is for a later format).
-    static let known: UInt8 = 127
+    /// More flags follow, as a `VarUInt` (format 6): ``MoreNoteFlags``.
+    static let more: UInt8 = 128
+}
+
+/// The bits of the `VarUInt` of further flags a note has in the index when its flags byte has
+/// ``NoteFlags/more`` (format 6). A later format adds bits here; this reader refuses a bit it
+/// does not know as damage (a library with one is written for a newer reader anyway).
+enum MoreNoteFlags {
+    /// The note's formatting is a blob in a pack.
+    static let formattingBlob: UInt64 = 1
+    /// Every bit this reader knows.
+    static let known: UInt64 = 1
 }
 
 /// What the library knows of one note without loading it.
@@ -60,6 +73,11 @@ struct LibraryNote: Sendable, Equatable {
     var history: BlobRef?
     /// Not stored: the history payloads of its `.history` entries in the current journal.
     var historyJournal: [Range<Int>] = []
+    /// The note's formatting (one formatting payload, Docs/FORMAT.md §10.7) as of the last
+    /// compaction, when it has any (format 6).
+    var formatting: BlobRef?
+    /// Not stored: the formatting payloads of its `.formatted` entries in the current journal.
+    var formattingJournal: [Range<Int>] = []
     /// Not stored: the bodies of its `.changed` entries in the current journal, in order (after
     /// ``journalBase`` when there is one).
     var journal: [Range<Int>] = []
@@ -84,7 +102,10 @@ struct LibraryNote: Sendable, Equatable {
     var title: String { customTitle ?? derivedTitle }
 
     /// Whether the current journal holds some of its state (the next compaction writes it).
-    var changedInJournal: Bool { !journal.isEmpty || journalBase != nil || journalLedger != nil }
+    var changedInJournal: Bool { !journal.isEmpty || journalBase != nil || journalLedger != nil || !formattingJournal.isEmpty }
+
+    /// Every pack blob the note refers to.
+    var blobs: [BlobRef] { [snapshot?.blob, server, history, formatting].compactMap { $0 } }
 }
 
 /// The index file: every note's listing facts and where its state is, written whole (atomic
@@ -139,7 +160,11 @@ struct LibraryIndex: Sendable, Equatable {
             if note.server != nil { flags |= NoteFlags.serverBlob }
             if note.history != nil { flags |= NoteFlags.historyBlob }
             if !note.fields.isEmpty { flags |= NoteFlags.fields }
+            // Further flags only when one is set: a note without formatting is written as before.
+            let more: UInt64 = note.formatting != nil ? MoreNoteFlags.formattingBlob : 0
+            if more != 0 { flags |= NoteFlags.more }
             out.writeByte(flags)
+            if more != 0 { out.writeVarUInt(more) }
             if let custom = note.customTitle { out.writeLengthPrefixed(Array(custom.utf8)) }
             out.writeVarInt(note.created)
             out.writeVarInt(note.modified)
@@ -159,6 +184,7 @@ struct LibraryIndex: Sendable, Equatable {
                 }
             }
             if let history = note.history { Self.write(history, into: &out) }
+            if let formatting = note.formatting { Self.write(formatting, into: &out) }
         }
         out.writeVarUInt(UInt64(pendingDeletes.count))
         for name in pendingDeletes { out.writeLengthPrefixed(Array(name.utf8)) }
@@ -203,9 +229,13 @@ struct LibraryIndex: Sendable, Equatable {
                 let derived = try JournalEntry.readString(&reader, max: JournalEntry.maximumTitleBytes, "title")
                 let flagsOffset = reader.offset
                 let flags = try reader.readByte()
-                guard flags & ~NoteFlags.known == 0,
-                      flags & NoteFlags.snapshotFile == 0 || flags & NoteFlags.snapshotBlob == 0 else {
+                guard flags & NoteFlags.snapshotFile == 0 || flags & NoteFlags.snapshotBlob == 0 else {
                     throw BinaryDecodingError(.invalidValue, at: flagsOffset, "note flags \(flags)")
+                }
+                let moreOffset = reader.offset
+                let more = flags & NoteFlags.more != 0 ? try reader.readVarUInt() : 0
+                guard more & ~MoreNoteFlags.known == 0 else {
+                    throw BinaryDecodingError(.invalidValue, at: moreOffset, "further note flags \(more)")
                 }
                 let custom = flags & NoteFlags.customTitle != 0 ? try JournalEntry.readString(&reader, max: JournalEntry.maximumTitleBytes, "title") : nil
                 let created = try reader.readVarInt()
@@ -230,12 +260,13 @@ struct LibraryIndex: Sendable, Equatable {
                     }
                 }
                 let history = flags & NoteFlags.historyBlob != 0 ? try readRef(&reader, below: index.generation, "history") : nil
+                let formatting = more & MoreNoteFlags.formattingBlob != 0 ? try readRef(&reader, below: index.generation, "formatting") : nil
                 guard number < index.nextNote, numbers.insert(number).inserted, names.insert(name).inserted else {
                     throw BinaryDecodingError(.invalidValue, at: offset, "note \(number) \"\(name)\" is listed twice or beyond the next number")
                 }
                 index.notes.append(LibraryNote(number: number, name: name, derivedTitle: derived, customTitle: custom,
                                                created: created, modified: modified, unsaved: flags & NoteFlags.unsaved != 0, snapshot: snapshot,
-                                               server: server, fields: fields, history: history))
+                                               server: server, fields: fields, history: history, formatting: formatting))
             }
             let deletes = try reader.readCount("pending delete count", minimumBytesEach: 1)
             for _ in 0..<deletes {

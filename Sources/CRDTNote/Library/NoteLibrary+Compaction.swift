@@ -12,6 +12,9 @@ extension NoteLibrary {
         var pack = PackWriter(disk: disk, generation: generation)
         var notes: [LibraryNote] = []
         notes.reserveCapacity(state.notes.count)
+        // A library an older crdtnote wrote kept records' formatting in server metadata: this
+        // compaction, the first of format 6, moves it into the notes.
+        let movingServerFormatting = state.index.writtenMinimumReader < LibraryFormat.formattingVersion
         for number in state.notes.keys.sorted() {
             guard var entry = state.notes[number] else { continue }
             if entry.changedInJournal || entry.snapshot == nil {
@@ -22,7 +25,12 @@ extension NoteLibrary {
                 // named, and the note reports it).
                 entry.snapshot = .blob(try pack.add(bytes))
             }
-            if let range = entry.serverJournal {
+            if movingServerFormatting, let moved = noteWithServerFormatting(entry) {
+                remember(moved.note, as: number)
+                entry.formattingJournal = []
+                entry.formatting = try pack.add(moved.note.formatting.encoded())
+                entry.server = try pack.add(moved.server)
+            } else if let range = entry.serverJournal {
                 entry.server = try pack.add(state.journal[range])
             }
             if !entry.historyJournal.isEmpty {
@@ -30,6 +38,12 @@ extension NoteLibrary {
                 entry.history = nil
                 if let blob { entry.history = try pack.add(blob) }
             }
+            if !entry.formattingJournal.isEmpty {
+                let blob = Self.formattingBlob(for: try load(number))
+                entry.formatting = nil
+                if let blob { entry.formatting = try pack.add(blob) }
+            }
+            entry.formattingJournal = []
             entry.historyJournal = []
             entry.serverJournal = nil
             entry.journal = []
@@ -49,6 +63,9 @@ extension NoteLibrary {
                 }
                 if let ref = notes[i].history, ref.generation != generation, let copied = try copy(ref, into: &pack) {
                     notes[i].history = copied
+                }
+                if let ref = notes[i].formatting, ref.generation != generation, let copied = try copy(ref, into: &pack) {
+                    notes[i].formatting = copied
                 }
             }
         }
@@ -81,7 +98,7 @@ extension NoteLibrary {
         var live = PackFormat.headerSize
         var older = Set<UInt64>()
         for note in notes {
-            for ref in [note.snapshot?.blob, note.server, note.history].compactMap({ $0 }) {
+            for ref in note.blobs {
                 live += ref.recordBytes
                 if ref.generation != pack.generation { older.insert(ref.generation) }
             }

@@ -1,5 +1,5 @@
-/// Changing notes. Each call appends one journal frame holding what it changed (never the whole
-/// note); the change is durable once ``flush()`` returns.
+/// Changing notes. Each call appends one journal frame holding what it changed, text and
+/// formatting (never the whole note); the change is durable once ``flush()`` returns.
 extension NoteLibrary {
     /// Creates the note `name` holding `text`. Throws ``NoteLibraryError/Code/alreadyExists``
     /// when there is one, ``NoteLibraryError/Code/invalidName`` for a name CloudKit would refuse.
@@ -30,8 +30,8 @@ extension NoteLibrary {
     }
 
     /// Edits the note `name` in place: `body` gets the library's note, as this process's replica,
-    /// built on every edit on disk (other processes' included), and what it changes is journaled
-    /// when it returns. Throws ``NoteLibraryError/Code/editRefused`` (the note unchanged) when
+    /// built on every edit on disk (other processes' included), and what it changes (text and
+    /// formatting, in one journal frame) is journaled when it returns. Throws ``NoteLibraryError/Code/editRefused`` (the note unchanged) when
     /// `body` throws, with its error in ``NoteLibraryError/textError`` when it is a ``NoteTextError``.
     ///
     /// ```swift
@@ -86,12 +86,12 @@ extension NoteLibrary {
                 adopt(&empty)
                 var note = empty
                 let patch = try merged(other, into: &note, name: name)
-                try Self.checkFormattingUnchanged(note, empty, name: name)
                 let changes = try journalBytes(of: note, after: empty, name: name)
+                let formatting = try formattingBytes(of: note, after: empty)
                 let at = note.lastModified?.milliseconds ?? currentMilliseconds()
                 let number = state.index.nextNote
                 try append(.created(note: number, name: name, at: Int64(at), title: derivedTitle(note), changes: 0..<0),
-                           changes: changes)
+                           changes: changes, formatting: formatting)
                 try journalHistory(of: note, after: empty, number: number)
                 remember(note, as: number)
                 notify(.created(name))
@@ -130,37 +130,18 @@ extension NoteLibrary {
     /// anything, and keeps `note` as the library's note.
     private func journal(_ note: NoteText, after before: NoteText, number: UInt32) throws(NoteLibraryError) {
         guard let entry = state.notes[number] else { return }
-        try Self.checkFormattingUnchanged(note, before, name: entry.name)
         let changes = try journalBytes(of: note, after: before, name: entry.name)
+        let formatting = try formattingBytes(of: note, after: before)
         // The history first: a change that survives a crash has the deletions it logged.
         try journalHistory(of: note, after: before, number: number)
-        if !changes.isEmpty {
+        if !changes.isEmpty || !formatting.isEmpty {
             let title = derivedTitle(note)
             let at = note.lastModified?.milliseconds ?? currentMilliseconds()
             try append(.changed(note: number, at: Int64(at), title: title == entry.derivedTitle ? nil : title, changes: 0..<0),
-                       changes: changes)
+                       changes: changes, formatting: formatting)
             notify(.changed(entry.name))
         }
         remember(note, as: number)  // also keeps undo history, which is never journaled
-    }
-
-    /// Refuses a change of formatting (marks, paragraph attributes): the journal stores text
-    /// changes only, so formatting would be lost at the next launch, and a sync could write the
-    /// local subset over the formatting the server holds (Docs/LIBRARY.md, "Formatting").
-    static func checkFormattingUnchanged(_ note: NoteText, _ before: NoteText, name: String) throws(NoteLibraryError) {
-        guard note.formatting != before.formatting else { return }
-        throw NoteLibraryError(.editRefused, "note \"\(name)\": a note library does not store formatting yet, and this change "
-                               + "sets marks or paragraph attributes; nothing was changed (Docs/LIBRARY.md, \"Formatting\")", note: name)
-    }
-
-    /// `note` as the library holds it: without formatting, which its journal does not store (a
-    /// record's formatting stays in the note's server metadata and is written back unchanged).
-    /// The copy in memory then never differs from the one a later launch reads.
-    static func withoutFormatting(_ note: NoteText) -> NoteText {
-        guard !note.formatting.isEmpty else { return note }
-        var plain = note
-        plain.formatting = NoteFormatting()
-        return plain
     }
 
     /// The change set `note` gained over `before`, encoded; empty when nothing changed.
@@ -187,8 +168,8 @@ extension NoteLibrary {
     }
 
     /// Appends one entry's frame to the journal and applies it to the listing.
-    func append(_ entry: JournalEntry, changes: [UInt8] = [], blob: [UInt8] = []) throws(NoteLibraryError) {
-        let body = JournalEntry.body(entry, changes: changes, blob: blob)
+    func append(_ entry: JournalEntry, changes: [UInt8] = [], blob: [UInt8] = [], formatting: [UInt8] = []) throws(NoteLibraryError) {
+        let body = JournalEntry.body(entry, changes: changes, blob: blob, formatting: formatting)
         guard body.count <= JournalFraming.maximumBody else {
             throw NoteLibraryError(.editRefused, "one change of \(body.count) bytes exceeds the journal's limit of \(JournalFraming.maximumBody)")
         }

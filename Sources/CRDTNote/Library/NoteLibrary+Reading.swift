@@ -99,6 +99,7 @@ extension NoteLibrary {
                               "its ledger entry at offset \(range.lowerBound) cannot be read: \(error)")
             }
         }
+        try loadFormatting(of: entry, into: &note)
         try loadHistory(of: entry, into: &note)
         adopt(&note)
         remember(note, as: number)

@@ -118,13 +118,14 @@ extension NoteLibrary {
             return .created(name)
         case .changed(let number, let at, let title, let changes):
             guard var note = state.notes[number] else { return nil }
-            note.journal.append(changes)
+            // A formatting-only change (in a `.formatted` entry) has no operations.
+            if !changes.isEmpty { note.journal.append(changes) }
             note.modified = max(note.modified, at)
             if let title { note.derivedTitle = title }
             note.unsaved = true
             note.revision &+= 1
             state.notes[number] = note
-            if !ownAppend { applyToCached(number, changes) }
+            if !ownAppend, !changes.isEmpty { applyToCached(number, changes) }
             return .changed(note.name)
         case .deleted(let number, _):
             guard let note = state.notes.removeValue(forKey: number) else { return nil }
@@ -207,6 +208,28 @@ extension NoteLibrary {
         case .pendingDelete(let name):
             if state.numbers[name] == nil, !state.index.pendingDeletes.contains(name) { state.index.pendingDeletes.append(name) }
             return nil
+        case .formatted(let inner, let formatting):
+            // The text change first: its operations name the characters it made.
+            let change = replay(inner, ownAppend: ownAppend)
+            // A creation refused as damage (a number or name created twice) takes nothing.
+            if case .created = inner, change == nil { return nil }
+            guard let number = inner.changedNote, var note = state.notes[number] else { return change }
+            note.formattingJournal.append(formatting)
+            state.notes[number] = note
+            if !ownAppend { applyFormattingToCached(number, formatting) }
+            return change ?? .changed(note.name)
+        }
+    }
+
+    /// Merges another process's formatting operations into the copy of note `number` held in
+    /// memory, if any.
+    private func applyFormattingToCached(_ number: UInt32, _ range: Range<Int>) {
+        guard var cached = state.cache[number] else { return }
+        do {
+            cached.mergeFormatting(try NoteFormatting(encoded: Array(state.journal[range])))
+            state.cache[number] = cached
+        } catch {
+            state.cache[number] = nil  // loaded again from disk, where the damage is reported
         }
     }
 
@@ -249,12 +272,8 @@ extension NoteLibrary {
         // drop the deletion's frame).
         var kept = Set<String>()
         for note in state.index.notes {
-            switch note.snapshot {
-            case .file(let generation)?: kept.insert(LibraryFormat.snapshotFile(note: note.number, generation: generation))
-            case .blob(let ref)?: kept.insert(LibraryFormat.packFile(ref.generation))
-            case nil: break
-            }
-            for ref in [note.server, note.history].compactMap({ $0 }) { kept.insert(LibraryFormat.packFile(ref.generation)) }
+            if case .file(let generation)? = note.snapshot { kept.insert(LibraryFormat.snapshotFile(note: note.number, generation: generation)) }
+            for ref in note.blobs { kept.insert(LibraryFormat.packFile(ref.generation)) }
         }
         for name in try disk.list(LibraryFormat.notesFolder) {
             let path = "\(LibraryFormat.notesFolder)/\(name)"

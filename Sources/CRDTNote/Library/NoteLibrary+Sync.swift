@@ -94,12 +94,25 @@ package struct LibrarySyncAccess {
     /// Records that note `name` is in line with `server` (kept as ``ServerMetadata``): `merged`
     /// (when given) is the note with the server's operations merged in, `fields` the app fields
     /// taken from the server, `confirms` the revision the server now holds (nil: the note stays
-    /// unsaved). One journal frame, so a crash keeps all of it or none.
+    /// unsaved). `server`'s formatting, when this release reads it, is united into the note
+    /// (the metadata then keeps none). One journal frame, so a crash keeps all of it or none.
     package func recordSynced(_ name: String, merged: NoteText?, fields: [SyncFieldUpdate], confirms: UInt64?,
                               server: CloudRecord) throws(NoteLibraryError) {
         let number = try library.number(of: name)
         guard let entry = library.state.notes[number] else { return }
+        // The server metadata keeps no formatting this release reads (``ServerMetadata``): the
+        // note holds it, united in with this same frame.
+        var merged = merged
+        if NoteRecord(server).hasFormatting, case .success(let held) = NoteRecord(server).readFormatting() {
+            var note: NoteText
+            if let merged { note = merged } else { note = try library.load(number) }
+            if !held.subtracting(note.formatting).isEmpty {
+                note.mergeFormatting(held)
+                merged = note
+            }
+        }
         var changes: [UInt8] = []
+        var formatting: [UInt8] = []
         var title: String?
         var at = Int64(currentMilliseconds())
         var previous: NoteText?
@@ -107,6 +120,7 @@ package struct LibrarySyncAccess {
             let before = try library.load(number)
             previous = before
             changes = try library.journalBytes(of: merged, after: before, name: name)
+            formatting = try library.formattingBytes(of: merged, after: before)
             try library.journalHistory(of: merged, after: before, number: number)
             let derived = library.derivedTitle(merged)
             if derived != entry.derivedTitle { title = derived }
@@ -118,10 +132,10 @@ package struct LibrarySyncAccess {
         // when the sender's clock is ahead of this one (else they lose to what they replaced).
         for field in fields { library.fieldClock.receive(field.stamp) }
         try library.append(.synced(note: number, at: at, title: title, confirms: confirms, fields: updates, server: 0..<0, changes: 0..<0),
-                           changes: changes, blob: blob)
+                           changes: changes, blob: blob, formatting: formatting)
         if let merged, let previous { try library.appendLedger(of: merged, after: previous, number: number) }
-        if let merged { library.remember(NoteLibrary.withoutFormatting(merged), as: number) }
-        if !changes.isEmpty || !fields.isEmpty || title != nil { library.notify(.changed(name)) }
+        if let merged { library.remember(merged, as: number) }
+        if !changes.isEmpty || !formatting.isEmpty || !fields.isEmpty || title != nil { library.notify(.changed(name)) }
     }
 
     /// Adds note `name`, received from the server as `note`, in line with `server` (`unsaved`:
@@ -134,13 +148,14 @@ package struct LibrarySyncAccess {
         }
         let empty = NoteText(replica: library.replica, clock: library.newClock())
         let changes = try library.journalBytes(of: note, after: empty, name: name)
+        let formatting = try library.formattingBytes(of: note, after: empty)
         let at = note.lastModified?.milliseconds ?? currentMilliseconds()
         let number = library.state.index.nextNote
         try library.append(.created(note: number, name: name, at: Int64(at), title: library.derivedTitle(note), changes: 0..<0),
-                           changes: changes)
+                           changes: changes, formatting: formatting)
         try library.journalHistory(of: note, after: empty, number: number)
         try library.appendLedger(of: note, after: empty, number: number)
-        library.remember(NoteLibrary.withoutFormatting(note), as: number)
+        library.remember(note, as: number)
         library.notify(.created(name))
         try recordSynced(name, merged: nil, fields: fields, confirms: unsaved ? nil : 1, server: server)
     }

@@ -2,7 +2,8 @@ import Foundation
 
 /// What a note library keeps of a note's server record: the record without the fields crdtnote
 /// writes from the note (payload, encrypted payload, payload asset, text mirror, `mirroredBytes`, `modified`,
-/// `version`, `fieldStamps`), so there is no second copy of the note. It holds the change tag, CloudKit's
+/// `version`, `fieldStamps`, and the formatting fields when this release reads them), so there is
+/// no second copy of the note. It holds the change tag, CloudKit's
 /// system fields (as `encodeSystemFields` archives them), the record type and zone, and every
 /// other field (the app's). The next save writes the note onto it.
 ///
@@ -25,10 +26,19 @@ struct ServerMetadata: Sendable, Equatable {
             record.fields[name] = nil
         }
         record.fields[NoteSchema.Field.fieldStamps] = nil  // the library keeps the stamps
+        // Formatting this release reads is in the note (the library unites it into the note with
+        // the record: ``LibrarySyncAccess/recordSynced(_:merged:fields:confirms:server:)``) and
+        // written from it; formatting it cannot read (a newer release's, corrupt) stays, asset
+        // bytes included, so a write can tell it must not be replaced.
+        let formatting = NoteRecord(full).hasFormatting ? NoteRecord(full).readFormatting() : nil
+        if case .success? = formatting {
+            for name in NoteSchema.Field.formattingFields { record.fields[name] = nil }
+        }
         for (name, field) in record.fields {
             if case .asset(var ref) = field.value {
                 // A legacy ASSET text mirror keeps its bytes: it is the ancestor's text.
                 if plain && name == NoteSchema.Field.text { continue }
+                if name == NoteSchema.Field.formattingAsset { continue }
                 ref.bytes = nil
                 record.fields[name]?.value = .asset(ref)
             }

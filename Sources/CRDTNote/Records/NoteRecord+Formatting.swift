@@ -76,4 +76,16 @@ extension NoteRecord {
             }
         }
     }
+
+    /// `note` as a write onto this record can take it: without its formatting when the record
+    /// holds formatting that cannot be united with it (a newer release's, or an asset whose
+    /// bytes are not held), which is then left as it is; else `note` itself. So formatting never
+    /// blocks writing the text, and is never replaced by a subset.
+    func withWritableFormatting(_ note: NoteText) -> NoteText {
+        guard !note.formatting.isEmpty, hasFormatting, case .failure(let error) = readFormatting(),
+              error.code == .newerVersion || error.code == .assetUnavailable else { return note }
+        var text = note
+        text.formatting = NoteFormatting()
+        return text
+    }
 }

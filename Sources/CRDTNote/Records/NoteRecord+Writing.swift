@@ -19,9 +19,13 @@ extension NoteRecord {
     /// ``NoteLimits/maximumAssetBytes``: every record written reads back. A note loaded from a
     /// snapshot and never edited has that snapshot's runs checked first (`.corruptPayload`).
     ///
-    /// Never downgrades: throws `.newerVersion` (changing nothing) when the record or its
-    /// payload is newer than this library, and `.assetUnavailable` when the existing
-    /// `payloadAsset`'s bytes are missing, since its version could not be checked.
+    /// A note with formatting writes the union of its operations and those the record holds
+    /// (never a subset: Docs/RECORD-FORMAT.md, "Formatting").
+    ///
+    /// Never downgrades: throws `.newerVersion` (changing nothing) when the record, its
+    /// payload or (for a note with formatting) its formatting is newer than this library, and
+    /// `.assetUnavailable` when the existing `payloadAsset`'s bytes are missing, or, for a note
+    /// with formatting, the `formattingAsset`'s, since they could not be checked or united.
     /// New ASSET fields get a reference with `size`, a local checksum and the bytes, but no
     /// `downloadURL` (see ``assetsToSave``).
     public mutating func write(_ note: NoteText, limits: NoteLimits = .default, mirror: NoteTextMirror = .asset,
@@ -47,10 +51,27 @@ extension NoteRecord {
                              "note '\(recordName)' not written: the payload would have \(payload.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")
         }
         // Formatting is written only for a note that has some (a plain note writes what it always
-        // did), and never over formatting a newer release wrote.
-        let formatting = note.formatting.isEmpty ? nil : note.formatting.encoded()
-        if let formatting {
+        // did), never over formatting a newer release wrote, and never as a subset of what the
+        // record holds: the union of the note's operations and the record's (Docs/FORMAT.md §10).
+        var formatting: [UInt8]?
+        if !note.formatting.isEmpty {
             try checkFormattingReplaceable()
+            var all = note.formatting
+            switch readFormatting() {
+            case .success(let held):
+                all.merge(held)
+            case .failure(let error) where error.code == .assetUnavailable:
+                throw error
+            case .failure:
+                break  // corrupt or mistyped: replaced by the note's
+            }
+            guard all.operationCount <= limits.maximumFormattingOperations else {
+                throw self.error(.limitExceeded, NoteSchema.Field.formatting,
+                                 "note '\(recordName)' not written: its formatting and the record's would have \(all.operationCount) operations, more than the \(limits.maximumFormattingOperations) a reader accepts")
+            }
+            formatting = all.encoded()
+        }
+        if let formatting {
             guard formatting.count <= limits.maximumAssetBytes else {
                 throw self.error(.limitExceeded, NoteSchema.Field.formatting,
                                  "note '\(recordName)' not written: the formatting would have \(formatting.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")

@@ -46,7 +46,8 @@ public enum NoteSchema {
         public static let fieldStamps = "fieldStamps"
         /// BYTES: the note's formatting operations (Docs/FORMAT.md §10.7), written only for a
         /// note that has formatting. Not part of ``all``: a copy that does not hold a note's
-        /// formatting (a note library, a release before formatting) keeps the field verbatim.
+        /// formatting (a release before formatting, or one that cannot read this field's payload)
+        /// keeps the field verbatim.
         public static let formatting = "formatting"
         /// ASSET: the formatting operations when too large to inline (then no `formatting`).
         public static let formattingAsset = "formattingAsset"

@@ -11,8 +11,10 @@ extension RecordMerger {
         if !Self.holdsExactly(merged, record: base, source: baseSource, layout: layout) {
             // Written by this device now: `modified` follows the drift rule against the system clock
             // (the decoded states' clocks are not this device's).
-            try out.write(merged.forked(as: merged.replica, clock: HybridLogicalClock()), limits: limits, mirror: mirror, format: format,
-                          layout: layout)
+            // Formatting the server holds and this release cannot unite with (a newer one's) is left
+            // as it is: the text is written all the same.
+            try out.write(base.withWritableFormatting(merged).forked(as: merged.replica, clock: HybridLogicalClock()), limits: limits,
+                          mirror: mirror, format: format, layout: layout)
         }
         Self.mergeAppFields(into: &out.record, from: others, base: base.record, ancestor: ancestor?.record)
         return RecordMergeResult(record: out, note: merged, serverUnchanged: out.record == base.record, notes: log)

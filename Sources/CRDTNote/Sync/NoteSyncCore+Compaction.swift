@@ -22,8 +22,9 @@ extension NoteSyncCore {
     }
 
     /// Whether notes whose last server record is `base` may be compacted here: not when the
-    /// record has a formatting field, which the library keeps without decoding, so it cannot
-    /// tell which tombstones the formatting names (Docs/FORMAT.md §10.6), nor when `note` keeps
+    /// record (the library's server metadata) has a formatting field, which the library keeps
+    /// only when it cannot read it (readable formatting is in the note), so it cannot tell which
+    /// tombstones the formatting names (Docs/FORMAT.md §10.6), nor when `note` keeps
     /// history: its deleted text is placed by the tombstones, and a compacted note's past is
     /// not covered (Docs/FORMAT.md §11.4; Docs/LIBRARY.md, "History").
     static func mayCompact(_ note: NoteText, basedOn base: CloudRecord?) -> Bool {

@@ -3,7 +3,9 @@
 /// their errors as sync errors. Records carry their asset bytes, so nothing is converted.
 extension NoteSyncCore {
     /// The record for note `name`: its app fields (``NoteFieldStamps``) and `text` written on
-    /// `base`, the server metadata (every other field kept), or on a new record.
+    /// `base`, the server metadata (every other field kept), or on a new record. The note's
+    /// formatting is united with what `base` holds, or, when that is a newer release's, left
+    /// out (``NoteRecord/withWritableFormatting(_:)``).
     static func makeRecord(for text: NoteText, name: String, state: SyncNoteState, basedOn base: CloudRecord?,
                            configuration: NoteSyncConfiguration, form: RecordForm) throws(NoteSyncError) -> CloudRecord {
         var note = base.map(NoteRecord.init) ?? NoteRecord(recordName: name)
@@ -13,8 +15,10 @@ extension NoteSyncCore {
         }
         NoteFieldStamps.write(state, into: &note.record)
         do {
-            try note.write(text, limits: configuration.recordLimits, mirror: configuration.textMirror, format: form.format,
-                           layout: form.layout)
+            // Formatting the base holds that cannot be united with the note's (a newer release's)
+            // stays as it is, and the text goes out all the same.
+            try note.write(note.withWritableFormatting(text), limits: configuration.recordLimits, mirror: configuration.textMirror,
+                           format: form.format, layout: form.layout)
         } catch {
             throw syncError(error, name: name)
         }

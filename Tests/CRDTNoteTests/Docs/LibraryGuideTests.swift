@@ -38,6 +38,23 @@ struct LibraryGuideTests {
         #expect(seen == [.changed("groceries")])
     }
 
+    /// Section 1, "Formatting".
+    @Test func formatting() throws {
+        let folder = NSTemporaryDirectory() + "crdtnote-guide-\(UUID().uuidString)"
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let library = try NoteLibrary.create(folder: folder, replica: .random())
+        try library.create("letter", text: "Dear Anna,\nsee you Monday.")
+        try library.edit("letter") { note in
+            try note.setParagraphAttribute(.heading(1), utf16Range: 0..<0)
+            try note.setMark(.bold, utf16Range: 19..<25)            // "Monday"
+        }
+        print(try library.note("letter").formattedSpans().map(\.text))  // ["Dear Anna,\n", "see you ", "Monday", "."]
+        let spans = try NoteLibrary(folder: folder, replica: .random()).note("letter").formattedSpans()
+        #expect(spans.map(\.text) == ["Dear Anna,\n", "see you ", "Monday", "."])
+        #expect(spans.map(\.marks) == [[], [], [.bold], []])
+        #expect(spans.map(\.paragraph.heading) == [1, 0, 0, 0])
+    }
+
     /// Section 8, a library that keeps history.
     @Test func history() throws {
         let folder = NSTemporaryDirectory() + "crdtnote-guide-\(UUID().uuidString)"
@@ -56,6 +73,6 @@ struct LibraryGuideTests {
     @Test func everyBlockOfTheGuideIsHere() throws {
         let (missing, checked) = try GuideCodeBlocks.missing(fromGuide: "LIBRARY.md", in: #filePath)
         for block in missing { Issue.record("LIBRARY.md block not compiled by this file:\n\(block.joined(separator: "\n"))") }
-        #expect(checked >= 2)
+        #expect(checked >= 3)
     }
 }

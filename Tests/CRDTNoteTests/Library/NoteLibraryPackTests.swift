@@ -235,17 +235,30 @@ import CRDTNoteToolSupport
                         server: BlobRef(generation: 9, offset: 316, length: 0)),
             LibraryNote(number: 5, name: "d", derivedTitle: "D", created: 1, modified: 2, unsaved: false,
                         snapshot: .blob(BlobRef(generation: 9, offset: 400, length: 30)), history: BlobRef(generation: 8, offset: 16, length: 44)),
+            LibraryNote(number: 3, name: "e", derivedTitle: "E", created: 1, modified: 2, unsaved: false,
+                        snapshot: .blob(BlobRef(generation: 9, offset: 430, length: 30)), formatting: BlobRef(generation: 9, offset: 468, length: 40)),
         ]
         let bytes = index.encoded()
         #expect(try LibraryIndex.decode(bytes) == index)
-        // Writer version 5, minimum reader 5: format 1 to 4 readers refuse it as newer.
-        #expect(Array(bytes[4..<8]) == [5, 0, 5, 0])
+        // Writer version 6, minimum reader 6: format 1 to 5 readers refuse it as newer.
+        #expect(Array(bytes[4..<8]) == [6, 0, 6, 0])
         // The flags: a: snapshot blob (16) + server blob (32); b: snapshot file (4) + unsaved (1).
         let a = try #require(Self.flags(of: "a", in: bytes))
         #expect(a == 16 | 32)
         let b = try #require(Self.flags(of: "b", in: bytes))
         let c = try #require(Self.flags(of: "c", in: bytes))
         #expect(try #require(Self.flags(of: "d", in: bytes)) == 16 | 64)  // snapshot blob + history blob
+        // Snapshot blob + further flags (128), whose VarUInt (the next byte) says formatting blob (1).
+        #expect(try #require(Self.flags(of: "e", in: bytes)) == 16 | 128)
+        #expect(try #require(Self.flagsOffset(of: "e", in: bytes).map { bytes[$0 + 1] }) == 1)
+        // A further flag this reader does not know is damage, not ignored.
+        var unknown = index
+        unknown.notes = [index.notes[4]]
+        var bad = unknown.encoded()
+        let at = try #require(Self.flagsOffset(of: "e", in: bad)) + 1
+        bad[at] = 2
+        Self.reseal(&bad)
+        #expect(throws: LibraryFileError.self) { try LibraryIndex.decode(bad) }
         #expect(b == 4 | 1)
         #expect(c == 32 | 1)
 
@@ -303,7 +316,7 @@ import CRDTNoteToolSupport
         try library.compact()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/notes") == ["pack-3"])
         let index = try #require(FileManager.default.contents(atPath: folder + "/index")).map { $0 }
-        #expect(Array(index[4..<8]) == [5, 0, 5, 0])
+        #expect(Array(index[4..<8]) == [6, 0, 6, 0])
         let reopened = try NoteLibrary(folder: folder, replica: .test(9))
         #expect(try Self.texts(reopened) == expected)
         #expect(try reopened.fields(of: "todo") == ["pinned": .bool(true)])

@@ -3,10 +3,9 @@ import Testing
 import CRDTNoteTestSupport
 @testable import CRDTNoteTesting
 
-/// A note library does not hold formatting yet: it keeps a record's formatting fields in the
-/// note's server metadata and writes them back, and conflicts unite them (RECORD-FORMAT.md,
-/// "Formatting"). Formatting made on a device that writes records directly survives library
-/// devices editing the text.
+/// Formatting made on a device that writes records directly survives library devices editing
+/// the text, one of them before it fetched the formatting: libraries hold the formatting they
+/// sync in, and record writes and conflicts unite it (RECORD-FORMAT.md, "Formatting").
 @Suite struct NoteSyncFormattingTests {
     let zone = NoteSyncConfiguration().zone
 

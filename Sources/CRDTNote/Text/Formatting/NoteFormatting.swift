@@ -48,6 +48,14 @@ struct NoteFormatting: Hashable, Sendable {
         for operation in other.paragraphs where paragraphs.insert(operation).inserted { noteWinner(operation) }
     }
 
+    /// The operations this set holds and `other` does not (what a copy gained since `other`).
+    func subtracting(_ other: NoteFormatting) -> NoteFormatting {
+        var out = NoteFormatting()
+        for mark in marks where !other.marks.contains(mark) { out.add(mark) }
+        out.add(paragraphs.filter { !other.paragraphs.contains($0) }.map { $0 })
+        return out
+    }
+
     /// Makes `operation` its key and attribute's winner when it wins over the current one.
     private mutating func noteWinner(_ operation: ParagraphOperation) {
         let name = operation.attribute.name
