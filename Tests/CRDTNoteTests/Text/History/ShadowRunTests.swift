@@ -44,60 +44,35 @@ import CRDTNoteToolSupport
     @Test(arguments: 0..<16 as Range<UInt64>)
     func pastTextsSurviveCompactions(seed: UInt64) throws {
         var random = SplitMix64(seed: 0x5AD0_0000 &+ seed)
-        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
-        let count = Int.random(in: 2...4, using: &random)
-        var notes = (0..<count).map { i in
-            var note = NoteText(replica: ReplicaID(rawValue: UInt64(0x20 + i)), clock: HybridLogicalClock(physicalClock: time.clock))
-            note.historyRetention = .default
-            note.undoLimit = 0
-            return note
-        }
-        var made = Array(repeating: 0, count: count)
-        var holds = Array(repeating: Array(repeating: 0, count: count), count: count)
-        var seen: [(UInt64, String)] = [(time.milliseconds, "")]
+        var fleet = PastTextFleet(count: Int.random(in: 2...4, using: &random), firstReplica: 0x20, retention: .default, undoLimit: 0)
         var compactions = 0
-        let alphabet = Array("abcé🙂 \n")
         for _ in 0..<90 {
-            time.advance(by: UInt64.random(in: 1_001...9_000, using: &random))
-            let i = Int.random(in: 0..<count, using: &random)
-            if Bool.random(using: &random) {
-                for j in 0..<count where j != i {
-                    try notes[i].merge(notes[j])
-                    for k in 0..<count { holds[i][k] = max(holds[i][k], holds[j][k]) }
-                }
+            fleet.time.advance(by: UInt64.random(in: 1_001...9_000, using: &random))
+            let i = Int.random(in: 0..<fleet.count, using: &random)
+            if Bool.random(using: &random) { try fleet.catchUp(i) }
+            let draw = Int.random(in: 0..<10, using: &random)
+            if try fleet.typeOrDelete(i, draw: draw, using: &random) {
+                // typed or deleted
+            } else if draw == 7 || draw == 8 {
+                let before = fleet.notes[i].string
+                try fleet.notes[i].compact(settled: nil)
+                #expect(fleet.notes[i].string == before)
+                if fleet.notes[i].sequence.hasCompactedIDs { compactions += 1 }
+            } else {
+                try fleet.merge(i, from: Int.random(in: 0..<fleet.count, using: &random))
             }
-            let scalars = notes[i].scalarCount
-            switch Int.random(in: 0..<10, using: &random) {
-            case 0..<4:
-                let text = String((0..<Int.random(in: 1...5, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
-                try notes[i].insert(text, atScalarOffset: Int.random(in: 0...scalars, using: &random))
-                made[i] += 1; holds[i][i] += 1
-            case 4..<7 where scalars > 0:
-                let start = Int.random(in: 0..<scalars, using: &random)
-                try notes[i].deleteScalars(in: start..<min(scalars, start + Int.random(in: 1...6, using: &random)))
-                made[i] += 1; holds[i][i] += 1
-            case 7, 8:
-                let before = notes[i].string
-                try notes[i].compact(settled: nil)
-                #expect(notes[i].string == before)
-                if notes[i].sequence.hasCompactedIDs { compactions += 1 }
-            default:
-                let j = Int.random(in: 0..<count, using: &random)
-                try notes[i].merge(notes[j])
-                for k in 0..<count { holds[i][k] = max(holds[i][k], holds[j][k]) }
-            }
-            if holds[i] == made { seen.append((time.milliseconds, notes[i].string)) }
+            fleet.logIfCurrent(i)
         }
-        for _ in 0..<2 { for i in 0..<count { for j in 0..<count { try notes[i].merge(notes[j]) } } }
+        try fleet.mergeAll()
         #expect(compactions > 0, "seed \(seed): no compaction dropped anything")
-        for i in 0..<count {
-            #expect(notes[i].string == notes[0].string)
-            for (at, text) in seen {
-                let past = try notes[i].text(at: Self.date(at))
+        for (i, note) in fleet.notes.enumerated() {
+            #expect(note.string == fleet.notes[0].string)
+            for (at, text) in fleet.seen {
+                let past = try note.text(at: Self.date(at))
                 #expect(past == text, "seed \(seed) device \(i) at \(at): \(past.debugDescription) expected \(text.debugDescription)")
             }
         }
-        #expect(seen.count > 20)
+        #expect(fleet.seen.count > 20)
     }
 
     /// Shadows of overlapping stretches (two copies dropped parts of one run) normalize to

@@ -58,78 +58,51 @@ import CRDTNoteToolSupport
     @Test(arguments: 0..<16 as Range<UInt64>)
     func pastTextsMatchWhatDevicesSaw(seed: UInt64) throws {
         var random = SplitMix64(seed: 0x7E47_0000 &+ seed)
-        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
-        let count = Int.random(in: 2...4, using: &random)
         let trims = seed % 4 == 3
         let retention = trims ? HistoryRetention(window: 60_000, minimumBytes: 8, visibleTextMultiple: 0) : HistoryRetention.default
-        var notes = (0..<count).map { i in
-            var note = NoteText(replica: ReplicaID(rawValue: UInt64(0x10 + i)), clock: HybridLogicalClock(physicalClock: time.clock))
-            note.historyRetention = retention
-            note.undoLimit = 20
-            return note
-        }
-        // The oracle: how many edits each device made, and how many of each device's edits each holds.
-        var made = Array(repeating: 0, count: count)
-        var holds = Array(repeating: Array(repeating: 0, count: count), count: count)
-        var seen: [(UInt64, String)] = [(time.milliseconds, "")]
-        let alphabet = Array("abcé🙂 \n")
+        var fleet = PastTextFleet(count: Int.random(in: 2...4, using: &random), firstReplica: 0x10, retention: retention, undoLimit: 20)
         for _ in 0..<80 {
-            time.advance(by: UInt64.random(in: 1_001...9_000, using: &random))
-            let i = Int.random(in: 0..<count, using: &random)
+            fleet.time.advance(by: UInt64.random(in: 1_001...9_000, using: &random))
+            let i = Int.random(in: 0..<fleet.count, using: &random)
             // Half the time the device is online and catches up with everyone first.
-            if Bool.random(using: &random) {
-                for j in 0..<count where j != i {
-                    try notes[i].merge(notes[j])
-                    for k in 0..<count { holds[i][k] = max(holds[i][k], holds[j][k]) }
-                }
-            }
-            let scalars = notes[i].scalarCount
-            switch Int.random(in: 0..<10, using: &random) {
-            case 0..<4:
-                let text = String((0..<Int.random(in: 1...5, using: &random)).map { _ in alphabet.randomElement(using: &random)! })
-                try notes[i].insert(text, atScalarOffset: Int.random(in: 0...scalars, using: &random))
-                made[i] += 1; holds[i][i] += 1
-            case 4..<7 where scalars > 0:
-                let start = Int.random(in: 0..<scalars, using: &random)
-                try notes[i].deleteScalars(in: start..<min(scalars, start + Int.random(in: 1...6, using: &random)))
-                made[i] += 1; holds[i][i] += 1
-            case 7 where Bool.random(using: &random) && (notes[i].canUndo || notes[i].canRedo):
+            if Bool.random(using: &random) { try fleet.catchUp(i) }
+            let draw = Int.random(in: 0..<10, using: &random)
+            if try fleet.typeOrDelete(i, draw: draw, using: &random) {
+                // typed or deleted
+            } else if draw == 7, Bool.random(using: &random), fleet.notes[i].canUndo || fleet.notes[i].canRedo {
                 // Undo or redo: brings deleted text back as new characters, or deletes what an
                 // earlier step typed or restored (a character may be deleted, restored, deleted again).
-                if notes[i].canRedo && (Bool.random(using: &random) || !notes[i].canUndo) {
-                    _ = try notes[i].redo()
+                if fleet.notes[i].canRedo && (Bool.random(using: &random) || !fleet.notes[i].canUndo) {
+                    _ = try fleet.notes[i].redo()
                 } else {
-                    _ = try notes[i].undo()
+                    _ = try fleet.notes[i].undo()
                 }
-                made[i] += 1; holds[i][i] += 1
-            case 7:
+                fleet.edited(i)
+            } else if draw == 7 {
                 // Through the record: the history goes out trimmed and comes back unparsed.
-                let j = Int.random(in: 0..<count, using: &random)
-                var received = try NoteRecord(recordName: "n", note: notes[j])
-                    .read(as: ReplicaID(rawValue: 0xFF), clock: HybridLogicalClock(physicalClock: time.clock)).note
+                let j = Int.random(in: 0..<fleet.count, using: &random)
+                var received = try NoteRecord(recordName: "n", note: fleet.notes[j])
+                    .read(as: ReplicaID(rawValue: 0xFF), clock: HybridLogicalClock(physicalClock: fleet.time.clock)).note
                 received.historyRetention = retention
-                try notes[i].merge(received)
-                for k in 0..<count { holds[i][k] = max(holds[i][k], holds[j][k]) }
-            default:
-                let j = Int.random(in: 0..<count, using: &random)
-                try notes[i].merge(notes[j])
-                for k in 0..<count { holds[i][k] = max(holds[i][k], holds[j][k]) }
+                try fleet.merge(i, received, of: j)
+            } else {
+                try fleet.merge(i, from: Int.random(in: 0..<fleet.count, using: &random))
             }
-            if holds[i] == made { seen.append((time.milliseconds, notes[i].string)) }
+            fleet.logIfCurrent(i)
         }
-        for _ in 0..<2 { for i in 0..<count { for j in 0..<count { try notes[i].merge(notes[j]) } } }
+        try fleet.mergeAll()
         var covered = 0
-        for (at, text) in seen {
+        for (at, text) in fleet.seen {
             do {
-                #expect(try notes[0].text(at: Self.date(at)) == text, "seed \(seed) at \(at)")
+                #expect(try fleet.notes[0].text(at: Self.date(at)) == text, "seed \(seed) at \(at)")
                 covered += 1
             } catch {
                 #expect(trims, "only trimmed histories may leave times uncovered: \(error)")
                 #expect(error.code == .notCovered)
             }
         }
-        if !trims { #expect(covered == seen.count) }
-        #expect(seen.count > 20)
+        if !trims { #expect(covered == fleet.seen.count) }
+        #expect(fleet.seen.count > 20)
     }
 
     /// The index of deletion events by id takes, for every id, the earliest event naming it (ties:
