@@ -26,6 +26,24 @@ import CRDTNoteToolSupport
         #expect(events.first?.stamp.milliseconds == 1_700_000_060_000)
     }
 
+    /// A merge that brings no text (the copies hold the same characters) still unites the
+    /// histories, through either merge (with a patch for a view, or without), formatted or not.
+    @Test(arguments: [true, false], [true, false])
+    func aMergeBringingOnlyHistoryKeepsIt(recordingPatch: Bool, formatted: Bool) throws {
+        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
+        var phone = try NoteText("hello brave world", replica: phoneID, clock: HybridLogicalClock(physicalClock: time.clock))
+        phone.historyRetention = .default
+        if formatted { try phone.setMark(.bold, utf16Range: 0..<5) }
+        time.advance(by: 60_000)
+        try phone.deleteScalars(in: 6..<12)
+        var laptop = phone
+        laptop.history = NoteHistory()
+        try laptop.merge(phone, recordingPatch: recordingPatch)
+        #expect(laptop.string == "hello world")
+        #expect(laptop.history.deletions == phone.history.deletions)
+        #expect(laptop.history.deletions.count == 1)
+    }
+
     @Test func nothingIsLoggedWithoutARetentionPolicy() throws {
         var note = try NoteText("hello brave world", replica: phoneID)
         try note.deleteScalars(in: 6..<12)
