@@ -6,6 +6,10 @@ enum LibraryFormat {
     /// format 2 readers no fleet entries, format 3 readers no compacted or ledger entries,
     /// format 4 readers no history entries or history blobs).
     static let minimumReader: UInt16 = 5
+    /// The layout of the history payloads its journal frames and history blobs hold: the newest
+    /// (the library is one device). A format 5 release reading up to payload version 3 treats
+    /// them as newer and keeps them as they are, like any history it cannot read.
+    static let history: HistoryFormat = .version2
     /// Most notes one library holds.
     static let maximumNotes = 1_000_000
 

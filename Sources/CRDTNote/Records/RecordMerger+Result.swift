@@ -12,7 +12,7 @@ extension RecordMerger {
             // Written by this device now: `modified` follows the drift rule against the system clock
             // (the decoded states' clocks are not this device's).
             try out.write(merged.forked(as: merged.replica, clock: HybridLogicalClock()), limits: limits, mirror: mirror, format: format,
-                          layout: layout)
+                          history: history, layout: layout)
         }
         Self.mergeAppFields(into: &out.record, from: others, base: base.record, ancestor: ancestor?.record)
         return RecordMergeResult(record: out, note: merged, serverUnchanged: out.record == base.record, notes: log)

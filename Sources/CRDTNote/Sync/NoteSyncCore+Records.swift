@@ -14,7 +14,7 @@ extension NoteSyncCore {
         NoteFieldStamps.write(state, into: &note.record)
         do {
             try note.write(text, limits: configuration.recordLimits, mirror: configuration.textMirror, format: form.format,
-                           layout: form.layout)
+                           history: form.history, layout: form.layout)
         } catch {
             throw syncError(error, name: name)
         }
@@ -34,7 +34,9 @@ extension NoteSyncCore {
     static func merge(_ conflict: RecordConflict, limits: NoteLimits, mirror: NoteTextMirror,
                       form: RecordForm) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
         do {
-            let result = try RecordMerger(limits: limits, mirror: mirror, format: form.format, layout: form.layout).merge(
+            var merger = RecordMerger(limits: limits, mirror: mirror, format: form.format, layout: form.layout)
+            merger.history = form.history
+            let result = try merger.merge(
                 ancestor: conflict.ancestor.map(NoteRecord.init), client: NoteRecord(conflict.client), server: NoteRecord(conflict.server))
             return (result.record.record, result.note)
         } catch {
