@@ -20,29 +20,35 @@ extension NoteHistory {
     /// The nine columns of `events` (sorted, no repeats; `index` their replicas' table indices),
     /// or nil when they would pass ``maximumEventsPerByte``.
     static func columns(of events: [DeletionEvent], index: [ReplicaID: Int]) -> [UInt8]? {
+        var deltas: [UInt64] = []
+        deltas.reserveCapacity(events.count)
+        var milliseconds: UInt64 = 0
+        for event in events {
+            deltas.append(event.stamp.milliseconds - milliseconds)
+            milliseconds = event.stamp.milliseconds
+        }
+        let base = stampBase(deltas)
         var low: [UInt8] = []
         low.reserveCapacity(events.count)
         var high = ByteWriter(), counter = ByteWriter(), deleter = ByteWriter(), inserter = ByteWriter()
         var length = ByteWriter(), seq = ByteWriter(), extra = ByteWriter()
         var text: [UInt8] = []
-        var milliseconds: UInt64 = 0
-        var previousLower: [Int: Int64] = [:]
-        for event in events {
-            let delta = event.stamp.milliseconds - milliseconds
-            milliseconds = event.stamp.milliseconds
-            low.append(UInt8(truncatingIfNeeded: delta))
-            high.writeVarUInt(delta >> 8)
+        var runs = [SeqRun](repeating: SeqRun(), count: index.count)
+        for (event, delta) in zip(events, deltas) {
+            let shifted = Int64(delta) - Int64(base)
+            low.append(UInt8(truncatingIfNeeded: shifted))
+            high.writeVarInt(shifted >> 8)
             counter.writeVarUInt(UInt64(event.stamp.counter))
             let i = index[event.inserter] ?? 0
             deleter.writeVarUInt(UInt64(index[event.deleter] ?? 0))
             inserter.writeVarUInt(UInt64(i))
             length.writeVarUInt(UInt64(event.seqs.count - 1))
-            seq.writeVarInt(Int64(event.seqs.upperBound) - previousLower[i, default: 0])
-            previousLower[i] = Int64(event.seqs.lowerBound)
+            seq.writeVarUInt(runs[i].code(for: event.seqs))
             extra.writeVarUInt(UInt64(event.text.count - event.seqs.count))
             text.append(contentsOf: event.text)
         }
         var out = ByteWriter(reservingCapacity: text.count / 2 + events.count * 2 + 64)
+        out.writeVarUInt(base)
         for column in [low, high.bytes, counter.bytes, deleter.bytes, inserter.bytes, length.bytes, seq.bytes, extra.bytes, text] {
             CodedColumn.write(column, into: &out)
         }
@@ -63,6 +69,7 @@ extension NoteHistory {
             throw BinaryDecodingError(.lengthTooLarge, at: countOffset, "\(declared) deletion events exceed the limit of \(limits.maximumHistoryEvents)")
         }
         let count = Int(declared)
+        let base = UInt64(try reader.readVarUInt(max: HLCTimestamp.maxMilliseconds, "the stamp base"))
         let lowOffset = reader.offset
         var low = try CodedColumn.read(&reader, maximumCount: count, "the stamps' low bytes")
         guard low.remaining == count else {
@@ -80,26 +87,29 @@ extension NoteHistory {
         var sizes: [Int] = []
         sizes.reserveCapacity(count)
         var milliseconds: UInt64 = 0
-        var previousLower = [Int64](repeating: 0, count: replicas.count)
+        var runs = [SeqRun](repeating: SeqRun(), count: replicas.count)
         var textBytes = 0
+        let highest = Int64(HLCTimestamp.maxMilliseconds >> 8)
         for _ in 0..<count {
             let highOffset = high.offset
-            let delta = UInt64(try low.readByte()) | UInt64(try high.readVarUInt(max: HLCTimestamp.maxMilliseconds >> 8, "a stamp's high part")) << 8
-            guard delta <= HLCTimestamp.maxMilliseconds - milliseconds else {
-                throw BinaryDecodingError(.invalidValue, at: highOffset, "a deletion event's stamp passes \(HLCTimestamp.maxMilliseconds) ms")
+            let lowByte = Int64(try low.readByte())
+            let highPart = try high.readVarInt()
+            guard highPart >= -highest - 1, highPart <= highest else {
+                throw BinaryDecodingError(.invalidValue, at: highOffset, "a stamp's high part \(highPart) is out of range")
             }
-            milliseconds += delta
+            let delta = Int64(base) + (highPart << 8 | lowByte)
+            guard delta >= 0, UInt64(delta) <= HLCTimestamp.maxMilliseconds - milliseconds else {
+                throw BinaryDecodingError(.invalidValue, at: highOffset, "a deletion event's stamp is before the previous one or passes \(HLCTimestamp.maxMilliseconds) ms")
+            }
+            milliseconds += UInt64(delta)
             let tick = try counter.readVarUInt(max: UInt64(UInt16.max), "a stamp's counter")
             let deleting = replicas[try readReplicaIndex(&deleter, replicas)]
             let i = try readReplicaIndex(&inserter, replicas)
             let n = try length.readVarUInt(max: UInt64(UInt32.max) - 1, "length of a deleted range") + 1
             let seqOffset = seq.offset
-            let step = try seq.readVarInt()
-            let (upper, overflow) = previousLower[i].addingReportingOverflow(step)
-            guard !overflow, upper >= Int64(n), upper <= Int64(UInt32.max) else {
-                throw BinaryDecodingError(.invalidValue, at: seqOffset, "a deleted range of \(n) ids ending at \(upper) is outside 0 ..< 2^32 - 1")
+            guard let range = runs[i].range(for: try seq.readVarUInt(), length: Int64(n)) else {
+                throw BinaryDecodingError(.invalidValue, at: seqOffset, "a deleted range of \(n) ids is outside 0 ..< 2^32 - 1")
             }
-            previousLower[i] = upper - Int64(n)
             let extraOffset = extra.offset
             let size = n + (try extra.readVarUInt(max: 3 * UInt64(n), "extra bytes of a deleted text"))
             textBytes += size
@@ -107,11 +117,70 @@ extension NoteHistory {
                 throw BinaryDecodingError(.lengthTooLarge, at: extraOffset, "the deleted text passes the limit of \(limits.maximumTextBytes) bytes")
             }
             let stamp = HLCTimestamp(rawValue: milliseconds << HLCTimestamp.counterBits | UInt64(tick))
-            events.append(DeletionEvent(inserter: replicas[i], seqs: UInt32(upper) - UInt32(n)..<UInt32(upper), deleter: deleting,
+            events.append(DeletionEvent(inserter: replicas[i], seqs: range, deleter: deleting,
                                         stamp: stamp, text: []))
             sizes.append(size)
         }
         for column in [high, counter, deleter, inserter, length, seq, extra] { try column.expectEnd("a history column") }
         return try withText(events, sizes: sizes, textBytes: textBytes, from: &reader)
+    }
+}
+
+extension NoteHistory {
+    /// The stamp base of version 2: the millisecond delta `b` with the most deltas in
+    /// `b ..< b + 256` (the smallest such), so that the low-byte column takes typing intervals
+    /// whole and the high parts are mostly 0. 0 for no events.
+    static func stampBase(_ deltas: [UInt64]) -> UInt64 {
+        let sorted = deltas.sorted()
+        var best: (count: Int, base: UInt64) = (0, 0)
+        var end = 0
+        for (start, base) in sorted.enumerated() {
+            if end < start { end = start }
+            while end < sorted.count, sorted[end] - base < 256 { end += 1 }
+            if end - start > best.count { best = (end - start, base) }
+        }
+        return best.base
+    }
+
+    /// One inserter's place in version 2's seq column: its previous event's range and the
+    /// direction it last deleted in. Code 0 continues that direction (backwards: the range ends
+    /// where the previous began, a backspace; forwards: it begins where the previous ended, the
+    /// delete key), 1 turns to the other one, and 2 + zigzag(end − previous first seq) jumps.
+    struct SeqRun {
+        var lower: Int64 = 0
+        var upper: Int64 = 0
+        var forwards = false
+
+        /// The code of `seqs`, moving on to it.
+        mutating func code(for seqs: Range<UInt32>) -> UInt64 {
+            let (first, end) = (Int64(seqs.lowerBound), Int64(seqs.upperBound))
+            let backspace = end == lower, delete = first == upper
+            defer { (lower, upper) = (first, end) }
+            if backspace || delete {
+                defer { forwards = delete }
+                return backspace == !forwards ? 0 : 1
+            }
+            let step = end - lower
+            return 2 + UInt64(bitPattern: (step << 1) ^ (step >> 63))
+        }
+
+        /// The range `code` gives for `length` ids, moving on to it; nil outside 0 ..< 2^32 - 1.
+        mutating func range(for code: UInt64, length: Int64) -> Range<UInt32>? {
+            var end: Int64
+            switch code {
+            case 0, 1:
+                if code == 1 { forwards.toggle() }
+                end = forwards ? upper + length : lower
+            default:
+                let zigzag = code - 2
+                let step = Int64(bitPattern: (zigzag >> 1) ^ (0 &- (zigzag & 1)))
+                let (sum, overflow) = lower.addingReportingOverflow(step)
+                guard !overflow else { return nil }
+                end = sum
+            }
+            guard end >= length, end <= Int64(UInt32.max) else { return nil }
+            (lower, upper) = (end - length, end)
+            return UInt32(lower)..<UInt32(end)
+        }
     }
 }

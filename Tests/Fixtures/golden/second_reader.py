@@ -1020,27 +1020,34 @@ MAX_MS = 2**48 - 1
 
 
 def history_columns(r, ids):
-    """FORMAT.md 11.2, version 2: the event count, then eight columns read in step (the text
-    column follows): stamp low bytes, stamp high parts, counters, deleters, inserters, lengths - 1,
-    seq deltas (end minus the inserter's previous first seq), extra text bytes."""
+    """FORMAT.md 11.2, version 2: the event count, the stamp base, then eight columns read in step
+    (the text column follows): stamp low bytes, stamp high parts, counters, deleters, inserters,
+    lengths - 1, seq codes, extra text bytes."""
     at = r.pos
     count = r.varuint(what="event count")
     if count > HISTORY_EVENTS_PER_BYTE * r.left() or count > MAX_HISTORY_EVENTS:
         raise Corrupt("lengthTooLarge", at, "event count")
+    base = r.varuint(MAX_MS, "stamp base")
     first = r.pos
     low = column_v2(r, count, "stamp low bytes")
     if low.left() != count:
         raise Corrupt("invalidValue", first, "stamp low bytes for %d events" % count)
     cols = [column_v2(r, width * count, what) for width, what in
             ((6, "stamp high parts"), (3, "counters"), (5, "deleters"), (5, "inserters"), (5, "lengths"),
-             (5, "seqs"), (5, "extra text bytes"))]
+             (5, "seq codes"), (5, "extra text bytes"))]
     high, counter, deleter, inserter, lengths, seqs, extra = cols
-    events, ms, total, previous = [], 0, 0, [0] * len(ids)
+    events, ms, total = [], 0, 0
+    runs = [[0, 0, False] for _ in ids]          # per inserter: previous first seq, end, forwards
     for _ in range(count):
         at = high.at()
-        ms += low.byte() | high.varuint(MAX_MS >> 8, "stamp high part") << 8
-        if ms > MAX_MS:
-            raise Corrupt("invalidValue", at, "stamp passes 2^48 - 1 ms")
+        lo = low.byte()
+        hi = high.varint("stamp high part")
+        if not -(MAX_MS >> 8) - 1 <= hi <= MAX_MS >> 8:
+            raise Corrupt("invalidValue", at, "stamp high part")
+        d = base + (hi * 256 + lo)
+        if d < 0 or ms + d > MAX_MS:
+            raise Corrupt("invalidValue", at, "stamp before the previous one or past 2^48 - 1 ms")
+        ms += d
         tick = counter.varuint(0xFFFF, "counter")
         replica = []
         for col, what in ((deleter, "deleter"), (inserter, "inserter")):
@@ -1051,10 +1058,18 @@ def history_columns(r, ids):
             replica.append(i)
         length = lengths.varuint(2**32 - 2, "length - 1") + 1
         at = seqs.at()
-        end = previous[replica[1]] + seqs.varint("seq delta")
-        if end - length < 0 or end > 2**32 - 1:
+        code = seqs.varuint(what="seq code")
+        run = runs[replica[1]]
+        if code <= 1:
+            if code == 1:
+                run[2] = not run[2]
+            end = run[1] + length if run[2] else run[0]
+        else:
+            z = code - 2
+            end = run[0] + ((z >> 1) ^ -(z & 1))
+        if end < length or end > 2**32 - 1:
             raise Corrupt("invalidValue", at, "deleted range")
-        previous[replica[1]] = end - length
+        run[0], run[1] = end - length, end
         at = extra.at()
         size = length + extra.varuint(3 * length, "extra text bytes")
         total += size

@@ -200,14 +200,15 @@ import CRDTNoteToolSupport
         let many = Self.decodingError(Self.body(count: 4, [UInt8](repeating: 0, count: 20)), limits: limits)
         #expect(many?.code == .lengthTooLarge && many?.offset == 18 + 9)
         // A raw low-byte column declaring more bytes than events (2 events, 5 bytes).
-        let raw = Self.decodingError(Self.body(count: 2, [0, 5, 1, 2, 3, 4, 5] + [UInt8](repeating: 0, count: 20)))
-        #expect(raw?.code == .lengthTooLarge && raw?.offset == 18 + 10)
+        let raw = Self.decodingError(Self.body(count: 2, [0, 0, 5, 1, 2, 3, 4, 5] + [UInt8](repeating: 0, count: 20)))
+        #expect(raw?.code == .lengthTooLarge && raw?.offset == 18 + 11)
         // A rANS column declaring 2^30 decoded bytes.
         var coded = ByteWriter()
+        coded.writeByte(0)  // the stamp base
         coded.writeByte(CodedColumn.rans)
         coded.writeVarUInt(1 << 30)
         let huge = Self.decodingError(Self.body(count: 2, coded.bytes + [UInt8](repeating: 0, count: 20)))
-        #expect(huge?.code == .lengthTooLarge && huge?.offset == 18 + 11)
+        #expect(huge?.code == .lengthTooLarge && huge?.offset == 18 + 12)
         // The deleted text passing the limit.
         limits = .default
         limits.maximumTextBytes = 10
@@ -223,28 +224,49 @@ import CRDTNoteToolSupport
     /// at the value itself).
     @Test func valuesOutOfRangeAreRefusedWhereTheyAre() throws {
         func column(_ bytes: [UInt8]) -> [UInt8] { [0, UInt8(bytes.count)] + bytes }
-        func payload(low: [UInt8] = [1], high: [UInt8] = [0], counter: [UInt8] = [0], deleter: [UInt8] = [0], inserter: [UInt8] = [0],
-                     length: [UInt8] = [0], seq: [UInt8] = [2], extra: [UInt8] = [0], text: [UInt8] = [0x61]) -> [UInt8] {
-            Self.body(count: 1, [low, high, counter, deleter, inserter, length, seq, extra, text].flatMap(column))
+        func payload(base: [UInt8] = [0], low: [UInt8] = [1], high: [UInt8] = [0], counter: [UInt8] = [0], deleter: [UInt8] = [0],
+                     inserter: [UInt8] = [0], length: [UInt8] = [0], seq: [UInt8] = [1], extra: [UInt8] = [0], text: [UInt8] = [0x61]) -> [UInt8] {
+            Self.body(count: 1, base + [low, high, counter, deleter, inserter, length, seq, extra, text].flatMap(column))
         }
+        // One event: 1 ms, ids 0 ..< 1 (seq code 1: the inserter's first range, forwards from 0).
         #expect(try NoteHistory(encoded: payload()).deletions
             == [DeletionEvent(inserter: ReplicaID(rawValue: 7), seqs: 0..<1, deleter: ReplicaID(rawValue: 7), stamp: HLCTimestamp(rawValue: 1 << 16), text: [0x61])])
-        // Column starts: low at 28, high 31, counter 34, deleter 37, inserter 40, length 43, seq 46, extra 49, text 52.
+        #expect(try NoteHistory(encoded: payload(base: [0x81, 0x01], low: [0xFF], high: [1])).deletions.first?.stamp.milliseconds == 129 - 1)
+        // Base at 28; columns (mode, length, value) at: low 29, high 32, counter 35, deleter 38,
+        // inserter 41, length 44, seq 47, extra 50, text 53.
         let cases: [([UInt8], BinaryDecodingError.Code, Int)] = [
-            (payload(low: []), .invalidValue, 28),                       // no low byte for the event
-            (payload(counter: [0x80, 0x80, 0x04]), .invalidValue, 36),  // counter 65,536
-            (payload(deleter: [1]), .invalidValue, 39),                 // index past the table
-            (payload(inserter: [1]), .invalidValue, 42),
-            (payload(seq: [1]), .invalidValue, 48),                     // ends at -1
-            (payload(seq: [0x80, 0x80, 0x80, 0x80, 0x20]), .invalidValue, 48), // ends past 2^32 - 1
-            (payload(extra: [1]), .invalidValue, 52),                   // 2 bytes counted, the text column holds 1
-            (payload(extra: [4]), .invalidValue, 51),                   // more than 3 extra bytes per scalar
-            (payload(text: [0xC3]), .invalidValue, 52),                 // not UTF-8
-            (payload(seq: [2, 0]), .trailingBytes, 49),                 // a column holding more than its events use
+            (payload(base: [0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x40]), .invalidValue, 28), // base 2^48
+            (payload(low: []), .invalidValue, 29),                       // no low byte for the event
+            (payload(high: [1]), .invalidValue, 34),                     // delta -255: before the previous stamp
+            (payload(counter: [0x80, 0x80, 0x04]), .invalidValue, 37),  // counter 65,536
+            (payload(deleter: [1]), .invalidValue, 40),                 // index past the table
+            (payload(inserter: [1]), .invalidValue, 43),
+            (payload(seq: [0]), .invalidValue, 49),                     // backwards from 0: ends at 0
+            (payload(seq: [0x82, 0x80, 0x80, 0x80, 0x20]), .invalidValue, 49), // jumps to end at 2^32
+            (payload(extra: [1]), .invalidValue, 53),                   // 2 bytes counted, the text column holds 1
+            (payload(extra: [4]), .invalidValue, 52),                   // more than 3 extra bytes per scalar
+            (payload(text: [0xC3]), .invalidValue, 53),                 // not UTF-8
+            (payload(seq: [1, 0]), .trailingBytes, 50),                 // a column holding more than its events use
         ]
         for (bytes, code, offset) in cases {
             let error = Self.decodingError(bytes)
             #expect(error?.code == code && error?.offset == offset, "\(error.map { "\($0)" } ?? "read")")
         }
+    }
+
+    /// The seq codes of version 2 against ranges worked out by hand: a backspace run, a turn to
+    /// the delete key and back, and a jump, for one inserter.
+    @Test func seqCodesFollowTheDirectionOfDeleting() {
+        var run = NoteHistory.SeqRun()
+        let ranges: [Range<UInt32>] = [10..<11, 9..<10, 7..<9, 9..<10, 10..<12, 6..<7, 100..<101, 99..<100]
+        var codes: [UInt64] = []
+        for range in ranges { codes.append(run.code(for: range)) }
+        // 10..<11: a jump from 0 (end 11: zigzag 22, code 24); 9..<10 and 7..<9 backspaces;
+        // 9..<10 begins where 7..<9 ended (a turn forwards); 10..<12 goes on forwards; 6..<7 a jump
+        // (end 7 - first 10 = -3: zigzag 5); 100..<101 a jump (end 101 - first 6 = 95: zigzag
+        // 190); 99..<100 a backspace while the direction is forwards: a turn.
+        #expect(codes == [24, 0, 0, 1, 0, 7, 192, 1])
+        var back = NoteHistory.SeqRun()
+        #expect(codes.enumerated().map { back.range(for: $0.element, length: Int64(ranges[$0.offset].count)) } == ranges)
     }
 }
