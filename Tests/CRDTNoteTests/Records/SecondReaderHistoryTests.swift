@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
 import CRDTNoteToolSupport
 
 /// The independent Python reader (`second_reader.py --dump-history`, written from FORMAT.md
@@ -79,6 +80,18 @@ struct SecondReaderHistoryTests {
                 #expect(dump["kind"] as? String == error.decodingError?.code.rawValue, "\(error) vs \(dump)")
                 #expect(dump["offset"] as? Int == error.decodingError?.offset, "\(error) vs \(dump)")
             }
+        }
+    }
+
+    /// The pinned fixtures of both versions (Tests/Fixtures/history) read to the events listed
+    /// beside them.
+    @Test func readsThePinnedFixtures() throws {
+        let folder = RepositoryPaths.fixtures + "/history/"
+        let payloads = try ["session.v1.bin", "session.v2.bin"].map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + $0))) }
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "session.events.json"))) as? NSArray)
+        for dump in try SecondReaderFormatTwoTests.jsonLines(mode: "--dump-history", payloads) {
+            #expect(dump["ok"] as? Bool == true)
+            #expect((dump["deletions"] as? NSArray) == listed)
         }
     }
 }

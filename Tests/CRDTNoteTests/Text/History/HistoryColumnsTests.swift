@@ -269,4 +269,31 @@ import CRDTNoteToolSupport
         var back = NoteHistory.SeqRun()
         #expect(codes.enumerated().map { back.range(for: $0.element, length: Int64(ranges[$0.offset].count)) } == ranges)
     }
+
+    /// The events of the pinned fixtures (Tests/Fixtures/history/session.events.json), in order.
+    static func pinnedEvents() throws -> [DeletionEvent] {
+        let data = try Data(contentsOf: URL(fileURLWithPath: RepositoryPaths.fixtures + "/history/session.events.json"))
+        let list = try #require(try JSONSerialization.jsonObject(with: data) as? [[String: Any]])
+        return try list.map { e in
+            let seq = try #require(e["seq"] as? Int), length = try #require(e["length"] as? Int)
+            return DeletionEvent(inserter: ReplicaID(rawValue: try #require(UInt64(e["inserter"] as? String ?? ""))),
+                                 seqs: UInt32(seq)..<UInt32(seq + length),
+                                 deleter: ReplicaID(rawValue: try #require(UInt64(e["deleter"] as? String ?? ""))),
+                                 stamp: HLCTimestamp(rawValue: try #require(UInt64(e["stamp"] as? String ?? ""))),
+                                 text: Array(try #require(e["text"] as? String).utf8))
+        }
+    }
+
+    /// The pinned fixtures of both versions read to the events listed beside them, and those
+    /// events are written again byte for byte (a change to either layout shows here).
+    @Test func pinnedFixturesRead() throws {
+        let events = try Self.pinnedEvents()
+        for (name, format) in [("session.v1.bin", HistoryFormat.version1), ("session.v2.bin", .version2)] {
+            let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: RepositoryPaths.fixtures + "/history/" + name)))
+            #expect(PayloadHeader.requiredReaderVersion(of: bytes) == format.minimumReader)
+            let decoded = try NoteHistory(encoded: bytes)
+            #expect(decoded.deletions == events, "\(name)")
+            #expect(decoded.encoded(format: format) == bytes, "\(name)")
+        }
+    }
 }
