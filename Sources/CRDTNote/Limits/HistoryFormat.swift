@@ -5,7 +5,7 @@ package enum HistoryFormat: Hashable, Sendable {
     /// Six varuints per event, then the text column: minimum reader 1, so every release that
     /// knows history payloads reads it.
     case version1
-    /// The events as coded columns (about a seventh of version 1 on a long-edited note):
+    /// The events as coded columns (about a sixth of version 1 on a long-edited note):
     /// minimum reader 4, so releases that read up to 3 refuse it (`newerFormat`) and leave it alone.
     case version2
 
