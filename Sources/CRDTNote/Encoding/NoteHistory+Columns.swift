@@ -1,10 +1,10 @@
-/// Version 2 of the history payload's events (Docs/FORMAT.md §11.2, "Version 2"): after the
-/// replica table and the event count, nine coded columns (``CodedColumn``: raw or rANS, whichever
-/// is smaller), one value per event in each, predicted so that a long edit makes them repetitive:
-/// stamps as millisecond deltas (low byte and high part apart) with the HLC counter alone, the
-/// replica indices, lengths minus one, seqs as a signed delta from the inserter's previous event
-/// (a backspace run gives 0 each), the text's bytes beyond one per scalar (0 for ASCII), and the
-/// text column as in version 1.
+/// Version 2 of the history payload's events (Docs/FORMAT.md §11.2, "Version 2 events"): after
+/// the replica table, the event count and the stamp base, eight coded columns (``CodedColumn``:
+/// raw or rANS, whichever is smaller) with one value per event each, then the text column as in
+/// version 1. The values are predicted so that an editing session makes the columns repetitive:
+/// millisecond deltas from the stamp base (low byte and high part apart), the HLC counter alone,
+/// the replica indices, lengths minus one, seq codes that follow a backspace or delete-key run
+/// (``SeqRun``), and the text's bytes beyond one per scalar (0 for ASCII).
 extension NoteHistory {
     /// Most events a version 2 body may declare per byte that follows its event count: coded
     /// columns can make an event cost a fraction of a byte, so without a bound a few bytes could
@@ -17,7 +17,7 @@ extension NoteHistory {
         static let stampHigh = 6, counter = 3, replica = 5, length = 5, seq = 5, extraBytes = 5
     }
 
-    /// The nine columns of `events` (sorted, no repeats; `index` their replicas' table indices),
+    /// The stamp base and the nine columns (text included) of `events` (sorted, no repeats; `index` their replicas' table indices),
     /// or nil when they would pass ``maximumEventsPerByte``.
     static func columns(of events: [DeletionEvent], index: [ReplicaID: Int]) -> [UInt8]? {
         var deltas: [UInt64] = []
