@@ -152,7 +152,9 @@ import CRDTNoteToolSupport
                 damaged[i] ^= UInt8.random(in: 1...255, using: &random)
                 Self.refreshChecksum(&damaged)
                 do throws(PayloadError) {
-                    _ = try NoteHistory(encoded: damaged)
+                    // What reads is a set like any other: it is written again and reads back.
+                    let read = try NoteHistory(encoded: damaged)
+                    #expect(try NoteHistory(encoded: read.encoded(format: .version2)) == read)
                 } catch {
                     refused += 1
                     #expect(error.code == .corrupt && error.decodingError != nil)
@@ -160,6 +162,24 @@ import CRDTNoteToolSupport
             }
         }
         #expect(refused > (bytes.count - 18) * 3 / 2)
+    }
+
+    /// Random bodies under a version 2 header (some starting like a real one): a typed error
+    /// or a set that reads back, never a trap.
+    @Test func randomBodiesAreRefusedNeverTrap() throws {
+        var random = SplitMix64(seed: 0x3330)
+        let real = NoteHistory(deletions: Self.events(seed: 0x3331, count: 30)).encoded(format: .version2)
+        for round in 0..<3_000 {
+            var body = (0..<Int.random(in: 0..<80, using: &random)).map { _ in UInt8.random(in: 0...255, using: &random) }
+            if round % 2 == 0 { body = Array(real[18..<min(real.count, 18 + Int.random(in: 0...40, using: &random))]) + body }
+            let payload = PayloadHeader.wrap(body, kind: .history, version: 4)
+            do throws(PayloadError) {
+                let read = try NoteHistory(encoded: payload)
+                #expect(try NoteHistory(encoded: read.encoded(format: .version2)) == read)
+            } catch {
+                #expect(error.code == .corrupt && error.decodingError != nil)
+            }
+        }
     }
 
     static func refreshChecksum(_ payload: inout [UInt8]) {
