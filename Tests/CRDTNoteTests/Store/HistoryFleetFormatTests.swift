@@ -79,6 +79,13 @@ import CRDTNoteTestSupport
         }
         #expect(!own.isEmpty && own.allSatisfy { PayloadHeader.requiredReaderVersion(of: $0) == 4 })
 
+        // Compaction writes them into one history blob, in version 2.
+        try a.library.compact()
+        let entry = try #require(a.library.locked { a.library.state.numbers["n"].flatMap { a.library.state.notes[$0] } })
+        let ref = try #require(entry.history)
+        let blob = try HistoryBlob.payloads(in: try a.library.locked { () throws(NoteLibraryError) in try a.library.blob(ref, of: entry, "history") })
+        #expect(!blob.isEmpty && blob.allSatisfy { PayloadHeader.requiredReaderVersion(of: $0) == 4 })
+
         // b updates: the fleet reads 4, and the next write is version 2.
         b.relaunch(reads: NoteFormat.readerVersion)
         try await b.engine.sync()
