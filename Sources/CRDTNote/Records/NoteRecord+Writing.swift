@@ -34,7 +34,7 @@ extension NoteRecord {
 
     /// ``write(_:limits:mirror:format:layout:)`` with the history in `historyFormat`.
     package mutating func write(_ note: NoteText, limits: NoteLimits, mirror: NoteTextMirror, format: SnapshotFormat,
-                        history historyFormat: HistoryFormat, layout: NoteRecordLayout?) throws(NoteRecordError) {
+                                history historyFormat: HistoryFormat, layout: NoteRecordLayout?) throws(NoteRecordError) {
         let layout = layout ?? self.layout
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: true)
