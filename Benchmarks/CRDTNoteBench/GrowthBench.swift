@@ -61,7 +61,7 @@ enum GrowthBench {
     /// Runs the workload twice in step, compacting and not (the same random choices, so the same
     /// text throughout), and measures both in the format an up-to-date fleet writes: it reads
     /// format 3, so compacted notes are written in it (a note that is not compacted is written in
-    /// format 2, which says the same to more readers).
+    /// format 2, which says the same to more readers) and history payload version 2.
     static func run() throws -> GrowthResult {
         let format = SnapshotFormat.version3
         var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default)
@@ -85,7 +85,7 @@ enum GrowthBench {
             throw UsageError("growth: the compacting run's text differs from the plain run's")
         }
         let texts = Set(compacting.devices.map(\.string) + [note.string])
-        let withHistory = try HistoryBench.historyBytes(note)
+        let withHistory = try HistoryBench.historyBytes(note, history: .version2)
         let kept = try NoteRecord(recordName: "n", note: note, mirror: .off).read(as: ReplicaID(rawValue: 9)).note.keptDeletedTextBytes()
         return GrowthResult(
             edits: compacting.edits, visibleBytes: note.utf8.count, fleetFormat: format.rawValue,

@@ -11,7 +11,9 @@ struct HistoryFigures {
     /// Payload (format 2) plus history field of automerge-paper with its whole history.
     var fullHistoryBytes: Int
     var payloadBytes: Int
+    /// The history field in version 2 (what a fleet of this release writes), and in version 1.
     var historyBytes: Int
+    var historyV1Bytes: Int
     /// Medians of `text(at:)` at 100 seeded random times, and whether each equals a replay cut there.
     var textAt: Timing
     /// The first of them, which also decodes and indexes the history (later ones reuse it).
@@ -22,6 +24,7 @@ struct HistoryFigures {
         [("full_history_automerge_paper_bytes", .int(fullHistoryBytes)),
          ("automerge_paper_payload_bytes", .int(payloadBytes)),
          ("automerge_paper_history_bytes", .int(historyBytes)),
+         ("automerge_paper_history_v1_bytes", .int(historyV1Bytes)),
          ("text_at_ms", .double(textAt.median)),
          ("text_at_first_ms", .double(textAtFirst)),
          ("text_at_correct", .bool(textAtCorrect))]
@@ -31,9 +34,11 @@ struct HistoryFigures {
 enum HistoryBench {
     static let seed: UInt64 = 33
 
-    /// The history field's bytes of `note`'s record (inline or asset), 0 when none.
-    static func historyBytes(_ note: NoteText) throws -> (payload: Int, history: Int) {
-        let record = try NoteRecord(recordName: "n", note: note, mirror: .off, format: .version2)
+    /// The payload and history field's bytes of `note`'s record (inline or asset, 0 when none),
+    /// the history written in `history`.
+    static func historyBytes(_ note: NoteText, history: HistoryFormat) throws -> (payload: Int, history: Int) {
+        var record = NoteRecord(recordName: "n")
+        try record.write(note, limits: .default, mirror: .off, format: .version2, history: history, layout: nil)
         let payload = record.record.assetBytes(NoteSchema.Field.payloadAsset)?.count
             ?? { if case .bytes(let b)? = record.record[field: NoteSchema.Field.payload] { return b.count }; return 0 }()
         let history = record.record.assetBytes(NoteSchema.Field.historyAsset)?.count
@@ -62,7 +67,8 @@ enum HistoryBench {
                 time.advance(by: 60_000 * UInt64(1 + random.below(240)))
             }
         }
-        let sizes = try historyBytes(note)
+        let sizes = try historyBytes(note, history: .version2)
+        let v1 = try historyBytes(note, history: .version1)
         // text(at:) at 100 random times; a few are checked against the trace replayed up to then.
         var samples: [Double] = []
         var correct = true
@@ -80,7 +86,7 @@ enum HistoryBench {
                 if cut != past { correct = false }
             }
         }
-        return HistoryFigures(fullHistoryBytes: sizes.payload + sizes.history, payloadBytes: sizes.payload, historyBytes: sizes.history,
+        return HistoryFigures(fullHistoryBytes: sizes.payload + sizes.history, payloadBytes: sizes.payload, historyBytes: sizes.history, historyV1Bytes: v1.history,
                               textAt: Timing(samples: samples), textAtFirst: samples.first ?? 0, textAtCorrect: correct)
     }
 }

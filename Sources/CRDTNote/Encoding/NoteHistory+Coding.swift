@@ -1,17 +1,17 @@
 import CRDTNoteSupport
 
 /// The history payload (Docs/FORMAT.md §11.2): the 18-byte header with kind 4, then the replica
-/// table, the deletion events (stamps as deltas) and one text column holding every event's
-/// deleted text, raw or rANS-coded (whichever is smaller). Equal sets of events encode to equal
-/// bytes.
+/// table, the deletion events and one text column holding every event's deleted text, raw or
+/// rANS-coded (whichever is smaller). Version 1 writes each event as six varuints, version 2
+/// (NoteHistory+Columns.swift) as coded columns. Equal sets of events encode to equal bytes.
 extension NoteHistory {
-    /// The minimum reader version history payloads declare: every reader that knows kind 4.
-    static let payloadVersion: UInt16 = 1
-    /// Fewest bytes one encoded event takes (six one-byte varuints).
+    /// Fewest bytes one encoded version 1 event takes (six one-byte varuints).
     static let minimumEventBytes = 6
 
-    /// The history payload of these events (sorted, repeats dropped).
-    func encoded() -> [UInt8] {
+    /// The history payload of these events (sorted, repeats dropped) in `format`; version 2
+    /// falls back to version 1 for the rare set so regular that it would pass version 2's density
+    /// bound (``maximumEventsPerByte``), so whatever is written reads back.
+    func encoded(format: HistoryFormat) -> [UInt8] {
         let events = normalized.deletions
         let replicas = Set(events.flatMap { [$0.inserter, $0.deleter] }).sorted { $0.rawValue < $1.rawValue }
         var index: [ReplicaID: Int] = [:]
@@ -20,6 +20,10 @@ extension NoteHistory {
         body.writeVarUInt(UInt64(replicas.count))
         for replica in replicas { body.writeUInt64LE(replica.rawValue) }
         body.writeVarUInt(UInt64(events.count))
+        if format == .version2, let columns = Self.columns(of: events, index: index) {
+            body.writeBytes(columns)
+            return PayloadHeader.wrap(body.bytes, kind: .history, version: HistoryFormat.version2.minimumReader)
+        }
         var previous: UInt64 = 0
         var text: [UInt8] = []
         for event in events {
@@ -33,7 +37,7 @@ extension NoteHistory {
             text.append(contentsOf: event.text)
         }
         CodedColumn.write(text, into: &body)
-        return PayloadHeader.wrap(body.bytes, kind: .history, version: Self.payloadVersion)
+        return PayloadHeader.wrap(body.bytes, kind: .history, version: HistoryFormat.version1.minimumReader)
     }
 
     /// Decodes every pending payload and unites it with the events; on a failure nothing
@@ -67,18 +71,21 @@ extension NoteHistory {
     /// Throws ``PayloadError`` `.newerFormat` for a payload needing a newer reader (leave it
     /// alone), `.corrupt` with the offset of the bad field otherwise.
     init(encoded bytes: [UInt8], limits: NoteLimits = .default) throws(PayloadError) {
-        var (_, reader) = try PayloadHeader.body(of: bytes, expecting: .history, limits: limits)
+        var (header, reader) = try PayloadHeader.body(of: bytes, expecting: .history, limits: limits)
         do throws(BinaryDecodingError) {
-            self.init(deletions: try Self.readEvents(&reader, limits: limits))
+            let replicas = try Self.readReplicas(&reader, limits: limits)
+            let events = header.minimumReaderVersion >= HistoryFormat.version2.minimumReader
+                ? try Self.readColumns(&reader, replicas: replicas, limits: limits)
+                : try Self.readEvents(&reader, replicas: replicas, limits: limits)
+            self.init(deletions: events)
             try reader.expectEnd("the history")
         } catch {
             throw .corrupt(error)
         }
     }
 
-    /// The body's replica table, events and text column.
-    private static func readEvents(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> [DeletionEvent] {
-        let replicas = try readReplicas(&reader, limits: limits)
+    /// A version 1 body's events and text column, after the replica table.
+    private static func readEvents(_ reader: inout ByteReader, replicas: [ReplicaID], limits: NoteLimits) throws(BinaryDecodingError) -> [DeletionEvent] {
         let countOffset = reader.offset
         let count = try reader.readCount("deletion events", minimumBytesEach: minimumEventBytes)
         guard count <= limits.maximumHistoryEvents else {
@@ -116,6 +123,14 @@ extension NoteHistory {
                                         stamp: HLCTimestamp(rawValue: stamp), text: []))
             sizes.append(size)
         }
+        return try withText(events, sizes: sizes, textBytes: textBytes, from: &reader)
+    }
+
+    /// `events` with their text read from the text column (the events' byte counts, `sizes`,
+    /// summing to `textBytes`): each slice strict UTF-8 holding as many scalars as its event has ids.
+    static func withText(_ events: [DeletionEvent], sizes: [Int], textBytes: Int,
+                         from reader: inout ByteReader) throws(BinaryDecodingError) -> [DeletionEvent] {
+        var events = events
         let columnOffset = reader.offset
         var text = try CodedColumn.read(&reader, maximumCount: textBytes, "the deleted text")
         guard text.remaining == textBytes else {
@@ -154,13 +169,18 @@ extension NoteHistory {
         return replicas
     }
 
-    /// A replica index into `replicas`.
+    /// A replica, read as its index into `replicas`.
     private static func readReplica(_ reader: inout ByteReader, _ replicas: [ReplicaID]) throws(BinaryDecodingError) -> ReplicaID {
+        replicas[try readReplicaIndex(&reader, replicas)]
+    }
+
+    /// A replica index into `replicas` (`invalidValue` at it when beyond the table).
+    static func readReplicaIndex(_ reader: inout ByteReader, _ replicas: [ReplicaID]) throws(BinaryDecodingError) -> Int {
         let offset = reader.offset
         let i = try reader.readVarUInt()
         guard i < UInt64(replicas.count) else {
             throw BinaryDecodingError(.invalidValue, at: offset, "replica index \(i) is outside the table of \(replicas.count)")
         }
-        return replicas[Int(i)]
+        return Int(i)
     }
 }

@@ -9,6 +9,9 @@ enum LibraryFormat {
     static let minimumReader: UInt16 = 6
     /// The first format that stores formatting (older ones kept it in server metadata).
     static let formattingVersion: UInt16 = 6
+    /// The layout of the history payloads its journal frames and history blobs hold: the newest
+    /// (the library is one device).
+    static let history: HistoryFormat = .version2
     /// Most notes one library holds.
     static let maximumNotes = 1_000_000
 

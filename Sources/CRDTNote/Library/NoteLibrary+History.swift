@@ -36,7 +36,7 @@ extension NoteLibrary {
     func historyBlob(for note: NoteText) -> [UInt8]? {
         let readable = note.history.readable()
         let kept = note.retained(readable.history, by: options.historyRetention ?? .default)
-        let payloads = (kept.deletions.isEmpty ? [] : [kept.encoded()]) + readable.unreadable.map(\.bytes)
+        let payloads = (kept.deletions.isEmpty ? [] : [kept.encoded(format: LibraryFormat.history)]) + readable.unreadable.map(\.bytes)
         return payloads.isEmpty ? nil : HistoryBlob.encode(payloads)
     }
 
@@ -61,7 +61,7 @@ extension NoteHistory {
             // Local deletions append: the new ones are the tail.
             if let last = before.deletions.last, deletions.count > before.deletions.count,
                deletions[before.deletions.count - 1] == last {
-                return [NoteHistory(deletions: Array(deletions[before.deletions.count...])).encoded()]
+                return [NoteHistory(deletions: Array(deletions[before.deletions.count...])).encoded(format: LibraryFormat.history)]
             }
         }
         let known = Set(before.readable().history.deletions)
@@ -74,7 +74,7 @@ extension NoteHistory {
                 unreadable.append(bytes)
             }
         }
-        return (gained.deletions.isEmpty ? [] : [gained.encoded()]) + unreadable
+        return (gained.deletions.isEmpty ? [] : [gained.encoded(format: LibraryFormat.history)]) + unreadable
     }
 }
 

@@ -14,7 +14,7 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
 
     /// The format numbered `rawValue`, or nil when this library cannot write it (only 1 to 3).
     public init?(rawValue: UInt16) {
-        guard rawValue >= 1, rawValue <= NoteFormat.version else { return nil }
+        guard rawValue >= 1, rawValue <= SnapshotFormat.newest.rawValue else { return nil }
         self.rawValue = rawValue
     }
 
@@ -28,6 +28,8 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
     /// (compacted tombstones, Docs/FORMAT.md §4.7); needs a reader of version 3 or newer. Asking
     /// for it allows it: a note that holds every id is still written in format 2.
     public static let version3 = SnapshotFormat(known: 3)
+    /// The newest snapshot format (payload version 4 changes only history payloads).
+    static let newest = version3
 
     /// "1", "2" or "3".
     public var description: String { String(rawValue) }

@@ -14,19 +14,25 @@ extension NoteRecord {
         return out
     }
 
-    /// The history payload to write for `note` (nil: leave the fields as they are): the union
-    /// of what the note logged, the payloads it carries and the one the record holds, trimmed by
-    /// `retention` on the note's clock (by the default policy when the note keeps none of its
-    /// own). A payload needing a newer reader leaves the fields alone (the rest of the record is
-    /// written: history never holds back the text); a corrupt one is replaced.
-    func historyToWrite(for note: NoteText, limits: NoteLimits, retention: HistoryRetention?) throws(NoteRecordError) -> [UInt8]? {
+    /// The newest minimum reader version the held history payloads declare (nil: none held).
+    var historyReaderVersion: UInt16? {
+        heldHistoryPayloads().compactMap(PayloadHeader.requiredReaderVersion(of:)).max()
+    }
+
+    /// The history payload to write for `note` in `format` (nil: leave the fields as they are):
+    /// the union of what the note logged, the payloads it carries and the one the record holds,
+    /// trimmed by `retention` on the note's clock (by the default policy when the note keeps none
+    /// of its own). A payload needing a newer reader leaves the fields alone (the rest of the
+    /// record is written: history never holds back the text); a corrupt one is replaced.
+    func historyToWrite(for note: NoteText, limits: NoteLimits, retention: HistoryRetention?,
+                        format: HistoryFormat) throws(NoteRecordError) -> [UInt8]? {
         let held = heldHistoryPayloads()
         var history = note.history
         guard !history.deletions.isEmpty || history.pending.contains(where: { !held.contains($0) }) else { return nil }
         for bytes in held { history.addPending(bytes) }
         let readable = history.readable(limits: limits)
         guard readable.unreadable.allSatisfy({ $0.code != .newerFormat }) else { return nil }
-        let encoded = note.retained(readable.history, by: retention ?? .default).encoded()
+        let encoded = note.retained(readable.history, by: retention ?? .default).encoded(format: format)
         guard encoded.count <= limits.maximumAssetBytes else {
             throw self.error(.limitExceeded, NoteSchema.Field.history,
                              "note '\(recordName)' not written: the history would have \(encoded.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")

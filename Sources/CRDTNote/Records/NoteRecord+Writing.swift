@@ -28,8 +28,17 @@ extension NoteRecord {
     /// with formatting, the `formattingAsset`'s, since they could not be checked or united.
     /// New ASSET fields get a reference with `size`, a local checksum and the bytes, but no
     /// `downloadURL` (see ``assetsToSave``).
+    ///
+    /// A history is written in version 1 (Docs/FORMAT.md §11.2), which every release that knows
+    /// history reads; the sync engine writes version 2 once its fleet reads it.
     public mutating func write(_ note: NoteText, limits: NoteLimits = .default, mirror: NoteTextMirror = .asset,
                                format: SnapshotFormat = .version1, layout: NoteRecordLayout? = nil) throws(NoteRecordError) {
+        try write(note, limits: limits, mirror: mirror, format: format, history: .version1, layout: layout)
+    }
+
+    /// ``write(_:limits:mirror:format:layout:)`` with the history in `historyFormat`.
+    package mutating func write(_ note: NoteText, limits: NoteLimits, mirror: NoteTextMirror, format: SnapshotFormat,
+                                history historyFormat: HistoryFormat, layout: NoteRecordLayout?) throws(NoteRecordError) {
         let layout = layout ?? self.layout
         try checkVersion()
         try checkPayloadVersions(requireAssetBytes: true)
@@ -77,7 +86,7 @@ extension NoteRecord {
                                  "note '\(recordName)' not written: the formatting would have \(formatting.count) bytes, more than the \(limits.maximumAssetBytes) a reader accepts")
             }
         }
-        let history = try historyToWrite(for: note, limits: limits, retention: note.historyRetention)
+        let history = try historyToWrite(for: note, limits: limits, retention: note.historyRetention, format: historyFormat)
         let text = note.utf8
         // Deleted text is text: the encrypted layout keeps it out of plain BYTES, in the asset.
         var historyInline = layout == .plain && (history?.count ?? 0) <= limits.maxInlinePayload

@@ -14,7 +14,7 @@ extension RecordMerger {
             // Formatting the server holds and this release cannot unite with (a newer one's) is left
             // as it is: the text is written all the same.
             try out.write(base.withWritableFormatting(merged).forked(as: merged.replica, clock: HybridLogicalClock()), limits: limits,
-                          mirror: mirror, format: format, layout: layout)
+                          mirror: mirror, format: format, history: history, layout: layout)
         }
         Self.mergeAppFields(into: &out.record, from: others, base: base.record, ancestor: ancestor?.record)
         return RecordMergeResult(record: out, note: merged, serverUnchanged: out.record == base.record, notes: log)

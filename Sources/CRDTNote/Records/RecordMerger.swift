@@ -39,6 +39,10 @@ public struct RecordMerger: Sendable {
     /// note out of the encrypted layout on its own. The sync engine passes what its fleet reads.
     public var layout: NoteRecordLayout?
 
+    /// The layout of the merged record's history (Docs/FORMAT.md §11.2): version 1, which every
+    /// release that knows history reads, unless the sync engine's fleet reads version 2.
+    var history: HistoryFormat = .version1
+
     /// A merger writing records with `limits`, `mirror`, `format` and `layout`.
     public init(limits: NoteLimits = .default, mirror: NoteTextMirror = .asset, format: SnapshotFormat = .version1,
                 layout: NoteRecordLayout? = nil) {

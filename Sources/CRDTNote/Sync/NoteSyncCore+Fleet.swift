@@ -145,15 +145,15 @@ extension NoteSyncCore {
         }
     }
 
-    /// Raises the fleet's high-water format to the payload of `record`, received here, when
-    /// this device reads it, and marks the encrypted layout seen when the record is in it
+    /// Raises the fleet's high-water format to the payload (or history) of `record`, received
+    /// here, when this device reads it, and marks the encrypted layout seen when the record is in it
     /// (inside an access).
     static func sawPayload(of record: CloudRecord, _ access: LibrarySyncAccess, configuration: NoteSyncConfiguration,
                            now: Int64) throws(NoteSyncError) {
         let note = NoteRecord(record)
         let state = try loadFleet(access, replica: access.library.replica, now: now)
         var raised = state
-        if let version = note.payloadReaderVersion, version > 1, version <= configuration.ownReader {
+        for version in [note.payloadReaderVersion, note.historyReaderVersion].compactMap({ $0 }) where version > 1 && version <= configuration.ownReader {
             raised.highWater = max(raised.highWater, version)
         }
         if note.layout == .encrypted, configuration.readsEncryptedLayout { raised.encryptedSeen = true }
@@ -216,22 +216,31 @@ extension NoteSyncCore {
 
     // MARK: Format
 
-    /// The format to write a note record in now (raising the high-water mark to it).
+    /// The format to write a note record's snapshot in now (raising the high-water mark).
     static func format(for state: inout FleetState, configuration: NoteSyncConfiguration, now: Int64) -> SnapshotFormat {
-        let own = min(configuration.ownReader, NoteFormat.version)
-        switch configuration.payloadFormat {
-        case .pinned(let format):
-            return format
-        case .automatic:
-            var reads: UInt16 = 1
-            if state.knowsFleet(now: now) {
-                let window = FleetState.milliseconds(configuration.activityWindow)
-                reads = state.devices.values.filter { now - $0.modified <= window }.map(\.announcement.reads).reduce(own, min)
-            }
-            let chosen = max(min(max(reads, state.highWater), own), 1)
-            state.highWater = max(state.highWater, chosen)
-            return SnapshotFormat(rawValue: chosen) ?? .version1
+        if case .pinned(let format) = configuration.payloadFormat { return format }
+        return SnapshotFormat(rawValue: min(reader(for: &state, configuration: configuration, now: now), SnapshotFormat.newest.rawValue)) ?? .version1
+    }
+
+    /// The layout to write a note record's history in now: version 2 once the fleet reads it
+    /// (automatic policy only: a pinned format says nothing of what the devices read beyond it).
+    static func historyFormat(for state: inout FleetState, configuration: NoteSyncConfiguration, now: Int64) -> HistoryFormat {
+        if case .pinned = configuration.payloadFormat { return .version1 }
+        return HistoryFormat(reader: reader(for: &state, configuration: configuration, now: now))
+    }
+
+    /// The newest payload version every active device reads, never lower than one this device
+    /// already saw in use (raising the high-water mark to it); 1 while the fleet is not known.
+    private static func reader(for state: inout FleetState, configuration: NoteSyncConfiguration, now: Int64) -> UInt16 {
+        let own = configuration.ownReader
+        var reads: UInt16 = 1
+        if state.knowsFleet(now: now) {
+            let window = FleetState.milliseconds(configuration.activityWindow)
+            reads = state.devices.values.filter { now - $0.modified <= window }.map(\.announcement.reads).reduce(own, min)
         }
+        let chosen = max(min(max(reads, state.highWater), own), 1)
+        state.highWater = max(state.highWater, chosen)
+        return chosen
     }
 
     /// The layout to write a note record in now (marking the encrypted layout seen when chosen):
@@ -257,11 +266,12 @@ extension NoteSyncCore {
     /// when raised).
     static func writtenForm(_ access: LibrarySyncAccess, configuration: NoteSyncConfiguration, now: Int64) throws(NoteSyncError) -> RecordForm {
         if case .pinned(let format) = configuration.payloadFormat, configuration.recordEncryption != .automatic {
-            return RecordForm(format: format, layout: configuration.recordEncryption == .always ? .encrypted : .plain)
+            return RecordForm(format: format, history: .version1, layout: configuration.recordEncryption == .always ? .encrypted : .plain)
         }
         var state = try loadFleet(access, replica: access.library.replica, now: now)
         let before = state
         let form = RecordForm(format: Self.format(for: &state, configuration: configuration, now: now),
+                              history: Self.historyFormat(for: &state, configuration: configuration, now: now),
                               layout: Self.layout(for: &state, configuration: configuration, now: now))
         if state != before { try storeFleet(state, access) }
         return form

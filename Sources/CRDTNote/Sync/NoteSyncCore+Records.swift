@@ -18,7 +18,7 @@ extension NoteSyncCore {
             // Formatting the base holds that cannot be united with the note's (a newer release's)
             // stays as it is, and the text goes out all the same.
             try note.write(note.withWritableFormatting(text), limits: configuration.recordLimits, mirror: configuration.textMirror,
-                           format: form.format, layout: form.layout)
+                           format: form.format, history: form.history, layout: form.layout)
         } catch {
             throw syncError(error, name: name)
         }
@@ -38,7 +38,9 @@ extension NoteSyncCore {
     static func merge(_ conflict: RecordConflict, limits: NoteLimits, mirror: NoteTextMirror,
                       form: RecordForm) throws(NoteSyncError) -> (record: CloudRecord, note: NoteText) {
         do {
-            let result = try RecordMerger(limits: limits, mirror: mirror, format: form.format, layout: form.layout).merge(
+            var merger = RecordMerger(limits: limits, mirror: mirror, format: form.format, layout: form.layout)
+            merger.history = form.history
+            let result = try merger.merge(
                 ancestor: conflict.ancestor.map(NoteRecord.init), client: NoteRecord(conflict.client), server: NoteRecord(conflict.server))
             return (result.record.record, result.note)
         } catch {

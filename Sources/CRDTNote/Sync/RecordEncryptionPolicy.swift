@@ -14,8 +14,10 @@ public enum RecordEncryptionPolicy: Hashable, Sendable {
     case never
 }
 
-/// How the sync engine writes a note record now: snapshot format and record layout.
+/// How the sync engine writes a note record now: snapshot format, history layout and record layout.
 struct RecordForm: Hashable, Sendable {
     var format: SnapshotFormat
+    /// The history payload's layout (version 2 once every active device reads it).
+    var history: HistoryFormat
     var layout: NoteRecordLayout
 }

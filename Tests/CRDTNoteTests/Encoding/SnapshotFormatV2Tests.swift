@@ -86,7 +86,7 @@ import CRDTNoteTestSupport
         #expect(SnapshotFormat(rawValue: 1) == .version1)
         #expect(SnapshotFormat(rawValue: 2) == .version2)
         #expect(SnapshotFormat(rawValue: 4) == nil)
-        #expect(NoteFormat.version == 3 && NoteFormat.readerVersion == 3)
+        #expect(NoteFormat.version == 4 && NoteFormat.readerVersion == 4)
     }
 
     @Test func recordsAreWrittenInTheFormatAsked() throws {

@@ -212,7 +212,7 @@ import CRDTNoteToolSupport
         // A newer release writes a history payload this one cannot read.
         let zone = NoteSyncConfiguration().zone
         var stored = try #require(await db.allRecords(in: zone).notes.first)
-        var newer = NoteHistory(deletions: []).encoded()
+        var newer = NoteHistory(deletions: []).encoded(format: .version1)
         newer[6] = 9  // minimum reader version 9 (header bytes 6-7, little-endian)
         newer[4] = 9
         stored[field: NoteSchema.Field.history] = .bytes(newer)

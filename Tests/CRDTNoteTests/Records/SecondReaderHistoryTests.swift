@@ -1,11 +1,13 @@
 import Foundation
 import Testing
 @testable import CRDTNote
+import CRDTNoteTestSupport
 import CRDTNoteToolSupport
 
 /// The independent Python reader (`second_reader.py --dump-history`, written from FORMAT.md
-/// §11.2) reads the history payloads the library writes, raw and rANS-coded text alike, to the
-/// same events, and refuses damaged ones where the library does. Skipped without python3.
+/// §11.2) reads the history payloads the library writes, in both versions, raw and rANS-coded
+/// columns alike, to the same events, and refuses truncated and damaged ones where the library
+/// does. Skipped without python3.
 @Suite(.enabled(if: GoldenFixtureFactsTests.python != nil, "python3 is not installed"))
 struct SecondReaderHistoryTests {
     static func history(seed: UInt64, events count: Int) -> NoteHistory {
@@ -23,9 +25,12 @@ struct SecondReaderHistoryTests {
         return NoteHistory(deletions: events)
     }
 
-    @Test func readsWhatTheLibraryWrites() throws {
-        let histories = [Self.history(seed: 1, events: 0), Self.history(seed: 2, events: 3), Self.history(seed: 3, events: 400)]
-        let payloads = histories.map { $0.encoded() }
+    @Test(arguments: [HistoryFormat.version1, .version2])
+    func readsWhatTheLibraryWrites(format: HistoryFormat) throws {
+        let histories = [Self.history(seed: 1, events: 0), Self.history(seed: 2, events: 3), Self.history(seed: 3, events: 400),
+                         NoteHistory(deletions: HistoryColumnsTests.events(seed: 6, count: 500))]
+        let payloads = histories.map { $0.encoded(format: format) }
+        #expect(payloads.allSatisfy { PayloadHeader.requiredReaderVersion(of: $0) == format.minimumReader })
         let dumps = try SecondReaderFormatTwoTests.jsonLines(mode: "--dump-history", payloads)
         for (history, dump) in zip(histories, dumps) {
             #expect(dump["ok"] as? Bool == true)
@@ -39,6 +44,7 @@ struct SecondReaderHistoryTests {
             #expect(theirs == ours)
         }
         // The long one's text column is rANS-coded (mode byte 1), so both modes are read.
+        guard format == .version1 else { return }
         let text = histories[2].deletions.flatMap(\.text)
         var column = ByteWriter(reservingCapacity: text.count)
         CodedColumn.write(text, into: &column)
@@ -46,11 +52,18 @@ struct SecondReaderHistoryTests {
         #expect(payloads[2].suffix(column.bytes.count).elementsEqual(column.bytes))
     }
 
-    @Test func refusesDamagedHistoriesLikeTheLibrary() throws {
-        let bytes = Self.history(seed: 4, events: 20).encoded()
+    @Test(arguments: [HistoryFormat.version1, .version2])
+    func refusesDamagedHistoriesLikeTheLibrary(format: HistoryFormat) throws {
+        let bytes = format == .version1 ? Self.history(seed: 4, events: 20).encoded(format: format)
+            : NoteHistory(deletions: HistoryColumnsTests.events(seed: 7, count: 60)).encoded(format: format)
         var random = SplitMix64(seed: 5)
-        var damaged: [[UInt8]] = []
-        for _ in 0..<200 {
+        // Every cut of the body, with the header's length and checksum made to match.
+        var damaged: [[UInt8]] = (18..<bytes.count).map { cut in
+            var copy = Array(bytes[..<cut])
+            HistoryColumnsTests.refreshChecksum(&copy)
+            return copy
+        }
+        for _ in 0..<(format == .version1 ? 200 : 600) {
             var copy = bytes
             copy[Int.random(in: 18..<copy.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
             let crc = CRC32C.checksum(Array(copy[18...]))
@@ -67,6 +80,18 @@ struct SecondReaderHistoryTests {
                 #expect(dump["kind"] as? String == error.decodingError?.code.rawValue, "\(error) vs \(dump)")
                 #expect(dump["offset"] as? Int == error.decodingError?.offset, "\(error) vs \(dump)")
             }
+        }
+    }
+
+    /// The pinned fixtures of both versions (Tests/Fixtures/history) read to the events listed
+    /// beside them.
+    @Test func readsThePinnedFixtures() throws {
+        let folder = RepositoryPaths.fixtures + "/history/"
+        let payloads = try ["session.v1.bin", "session.v2.bin"].map { [UInt8](try Data(contentsOf: URL(fileURLWithPath: folder + $0))) }
+        let listed = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: folder + "session.events.json"))) as? NSArray)
+        for dump in try SecondReaderFormatTwoTests.jsonLines(mode: "--dump-history", payloads) {
+            #expect(dump["ok"] as? Bool == true)
+            #expect((dump["deletions"] as? NSArray) == listed)
         }
     }
 }

@@ -23,7 +23,8 @@ and origins, state digest) or why it is refused (kind, offset).
        python3 second_reader.py --dump-formatting FILE...
 The same for formatting payloads (FORMAT.md 10.7): their mark and paragraph operations.
        python3 second_reader.py --dump-history FILE...
-The same for history payloads (FORMAT.md 11.2): their deletion events with the deleted text.
+The same for history payloads (FORMAT.md 11.2, versions 1 and 2): their deletion events with the
+deleted text.
 Run by Tests/CRDTNoteTests/Records/GoldenFixtureFactsTests.swift and SecondReaderFormatTwoTests.swift
 when python3 is installed.
 """
@@ -175,7 +176,7 @@ def strict_utf8(data, offset):
 
 # --- payloads (FORMAT.md sections 3 and 4) ----------------------------------------------------
 
-READER_VERSION = 3                      # reads snapshot bodies of formats 1 to 3
+READER_VERSION = 4                      # snapshot bodies of formats 1 to 3 (4 reads as 3), history 1 and 2
 
 
 def header(payload):
@@ -950,12 +951,36 @@ MAX_HISTORY_EVENTS = 2**21
 
 
 def decode_history(payload):
-    """A history payload: replica table, events (stamp deltas, deleter, inserter, seq, length,
-    text byte count), then the text column. Returns {"deletions": [...]} with replica ids and
-    stamps as decimal strings and the text as a string, in payload order."""
+    """A history payload: replica table, events (version 1: stamp deltas, deleter, inserter, seq,
+    length, text byte count; version 2, minimum reader 4: the same as nine coded columns), then
+    the text column. Returns {"deletions": [...]} with replica ids and stamps as decimal strings
+    and the text as a string, in payload order."""
     h = header_of_kind(payload, 4, "not a history payload")
     r = Reader(payload, 18)
     ids = increasing_ids(r)
+    events, total = (history_columns if h["minimumReaderVersion"] >= 4 else history_events)(r, ids)
+    first = r.pos
+    column = column_v2(r, total, "deleted text")
+    data = bytes(column.data[column.pos:column.end])
+    if len(data) != total:
+        raise Corrupt("invalidValue", first, "text column length")
+    offset = 0
+    for e in events:
+        raw = data[offset:offset + e.pop("size")]
+        offset += len(raw)
+        try:
+            text = raw.decode("utf-8")
+        except UnicodeDecodeError:
+            raise Corrupt("invalidValue", first, "deleted text not UTF-8")
+        if len(text) != e["length"]:
+            raise Corrupt("invalidValue", first, "deleted text scalar count")
+        e["text"] = text
+    r.done("history")
+    return {"deletions": events}
+
+
+def history_events(r, ids):
+    """FORMAT.md 11.2, version 1: the event count and six varuints per event."""
     at = r.pos
     count = r.count(6, "event count")
     if count > MAX_HISTORY_EVENTS:
@@ -987,24 +1012,74 @@ def decode_history(payload):
             raise Corrupt("lengthTooLarge", at, "deleted text")
         events.append({"stamp": str(stamp), "deleter": str(replica[0]), "inserter": str(replica[1]),
                        "seq": seq, "length": length, "size": size})
+    return events, total
+
+
+HISTORY_EVENTS_PER_BYTE = 4             # FORMAT.md 11.2, version 2: the event count's density bound
+MAX_MS = 2**48 - 1
+
+
+def history_columns(r, ids):
+    """FORMAT.md 11.2, version 2: the event count, the stamp base, then eight columns read in step
+    (the text column follows): stamp low bytes, stamp high parts, counters, deleters, inserters,
+    lengths - 1, seq codes, extra text bytes."""
+    at = r.pos
+    count = r.varuint(what="event count")
+    if count > HISTORY_EVENTS_PER_BYTE * r.left() or count > MAX_HISTORY_EVENTS:
+        raise Corrupt("lengthTooLarge", at, "event count")
+    base = r.varuint(MAX_MS, "stamp base")
     first = r.pos
-    column = column_v2(r, total, "deleted text")
-    data = bytes(column.data[column.pos:column.end]) if hasattr(column, "end") else None
-    if data is None or len(data) != total:
-        raise Corrupt("invalidValue", first, "text column length")
-    offset = 0
-    for e in events:
-        raw = data[offset:offset + e.pop("size")]
-        offset += len(raw)
-        try:
-            text = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise Corrupt("invalidValue", first, "deleted text not UTF-8")
-        if len(text) != e["length"]:
-            raise Corrupt("invalidValue", first, "deleted text scalar count")
-        e["text"] = text
-    r.done("history")
-    return {"deletions": events}
+    low = column_v2(r, count, "stamp low bytes")
+    if low.left() != count:
+        raise Corrupt("invalidValue", first, "stamp low bytes for %d events" % count)
+    cols = [column_v2(r, width * count, what) for width, what in
+            ((6, "stamp high parts"), (3, "counters"), (5, "deleters"), (5, "inserters"), (5, "lengths"),
+             (5, "seq codes"), (5, "extra text bytes"))]
+    high, counter, deleter, inserter, lengths, seqs, extra = cols
+    events, ms, total = [], 0, 0
+    runs = [[0, 0, False] for _ in ids]          # per inserter: previous first seq, end, forwards
+    for _ in range(count):
+        at = high.at()
+        lo = low.byte()
+        hi = high.varint("stamp high part")
+        if not -(MAX_MS >> 8) - 1 <= hi <= MAX_MS >> 8:
+            raise Corrupt("invalidValue", at, "stamp high part")
+        d = base + (hi * 256 + lo)
+        if d < 0 or ms + d > MAX_MS:
+            raise Corrupt("invalidValue", at, "stamp before the previous one or past 2^48 - 1 ms")
+        ms += d
+        tick = counter.varuint(0xFFFF, "counter")
+        replica = []
+        for col, what in ((deleter, "deleter"), (inserter, "inserter")):
+            at = col.at()
+            i = col.varuint(what=what)
+            if i >= len(ids):
+                raise Corrupt("invalidValue", at, what + " index")
+            replica.append(i)
+        length = lengths.varuint(2**32 - 2, "length - 1") + 1
+        at = seqs.at()
+        code = seqs.varuint(what="seq code")
+        run = runs[replica[1]]
+        if code <= 1:
+            if code == 1:
+                run[2] = not run[2]
+            end = run[1] + length if run[2] else run[0]
+        else:
+            z = code - 2
+            end = run[0] + ((z >> 1) ^ -(z & 1))
+        if end < length or end > 2**32 - 1:
+            raise Corrupt("invalidValue", at, "deleted range")
+        run[0], run[1] = end - length, end
+        at = extra.at()
+        size = length + extra.varuint(3 * length, "extra text bytes")
+        total += size
+        if total > MAX_TEXT:
+            raise Corrupt("lengthTooLarge", at, "deleted text")
+        events.append({"stamp": str(ms << 16 | tick), "deleter": str(ids[replica[0]]), "inserter": str(ids[replica[1]]),
+                       "seq": end - length, "length": length, "size": size})
+    for col in cols:
+        col.done("history column")
+    return events, total
 
 
 def run_key(run):

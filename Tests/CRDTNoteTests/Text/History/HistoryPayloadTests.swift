@@ -24,10 +24,10 @@ import CRDTNoteToolSupport
         }
         if let repeated = events.first { events.append(repeated) }
         let history = NoteHistory(deletions: events)
-        let bytes = history.encoded()
+        let bytes = history.encoded(format: .version1)
         let decoded = try NoteHistory(encoded: bytes)
         #expect(decoded.deletions == history.deletions)
-        #expect(NoteHistory(deletions: events.shuffled(using: &random)).encoded() == bytes)
+        #expect(NoteHistory(deletions: events.shuffled(using: &random)).encoded(format: .version1) == bytes)
         #expect(Set(decoded.deletions).count == decoded.deletions.count)
         #expect(Set(events) == Set(decoded.deletions))
     }
@@ -41,7 +41,7 @@ import CRDTNoteToolSupport
             events.append(DeletionEvent(inserter: ReplicaID(rawValue: UInt64(i % 3 + 1)), seqs: seq..<seq + 3,
                                         deleter: ReplicaID(rawValue: 9), stamp: HLCTimestamp(rawValue: UInt64(i) << 20), text: Array("abc".utf8)))
         }
-        let bytes = NoteHistory(deletions: events).encoded()
+        let bytes = NoteHistory(deletions: events).encoded(format: .version1)
         var refused = 0
         for cut in 0..<bytes.count {
             #expect(throws: PayloadError.self) { try NoteHistory(encoded: Array(bytes[..<cut])) }
@@ -70,7 +70,7 @@ import CRDTNoteToolSupport
             DeletionEvent(inserter: ReplicaID(rawValue: 1), seqs: UInt32(i)..<UInt32(i + 1), deleter: ReplicaID(rawValue: 1),
                           stamp: HLCTimestamp(rawValue: UInt64(i)), text: [0x61])
         }
-        let bytes = NoteHistory(deletions: events).encoded()
+        let bytes = NoteHistory(deletions: events).encoded(format: .version1)
         var limits = NoteLimits.default
         limits.maximumHistoryEvents = 4
         #expect { try NoteHistory(encoded: bytes, limits: limits) } throws: { ($0 as? PayloadError)?.decodingError?.code == .lengthTooLarge }
