@@ -26,6 +26,17 @@ extension ByteReader {
         return Int(v)
     }
 
+    /// ``readCount(_:minimumBytesEach:)`` that also refuses (`lengthTooLarge`, at the count) a
+    /// count above `limit`, a decoding limit the caller names as `limitName`.
+    package mutating func readCount(_ what: String, minimumBytesEach: Int, limit: Int) throws(BinaryDecodingError) -> Int {
+        let start = position
+        let count = try readCount(what, minimumBytesEach: minimumBytesEach)
+        guard count <= limit else {
+            throw BinaryDecodingError(.lengthTooLarge, at: absolute(start), "\(count) \(what) exceed the limit of \(limit)")
+        }
+        return count
+    }
+
     /// Reads a varuint length and then that many bytes (as a slice of the input, no copy).
     package mutating func readLengthPrefixed(_ what: String) throws(BinaryDecodingError) -> ArraySlice<UInt8> {
         let start = position

@@ -13,7 +13,10 @@ extension NoteHistory {
     /// bound (``maximumEventsPerByte``), so whatever is written reads back.
     func encoded(format: HistoryFormat) -> [UInt8] {
         let events = normalized.deletions
-        let replicas = Set(events.flatMap { [$0.inserter, $0.deleter] }).sorted { $0.rawValue < $1.rawValue }
+        // Version 2 also carries the shadows (§11.6), whose replicas join the table.
+        let withShadows = format == .version2 && (!shadows.isEmpty || !shadowStamps.isEmpty)
+        let replicas = Set(events.flatMap { [$0.inserter, $0.deleter] }).union(withShadows ? shadowReplicas : [])
+            .sorted { $0.rawValue < $1.rawValue }
         var index: [ReplicaID: Int] = [:]
         for (i, replica) in replicas.enumerated() { index[replica] = i }
         var body = ByteWriter(reservingCapacity: 16 + 8 * replicas.count + 12 * events.count)
@@ -22,6 +25,7 @@ extension NoteHistory {
         body.writeVarUInt(UInt64(events.count))
         if format == .version2, let columns = Self.columns(of: events, index: index) {
             body.writeBytes(columns)
+            if withShadows { writeShadows(index: index, into: &body) }
             return PayloadHeader.wrap(body.bytes, kind: .history, version: HistoryFormat.version2.minimumReader)
         }
         var previous: UInt64 = 0
@@ -44,10 +48,10 @@ extension NoteHistory {
     /// changes and the payload stays pending.
     mutating func decodePending(limits: NoteLimits = .default) throws(PayloadError) {
         guard !pending.isEmpty else { return }
-        var decoded: [DeletionEvent] = []
-        for bytes in pending { decoded += try NoteHistory(encoded: bytes, limits: limits).deletions }
+        var decoded = NoteHistory()
+        for bytes in pending { decoded.formUnion(try NoteHistory(encoded: bytes, limits: limits)) }
         _ = takePending()
-        formUnion(NoteHistory(deletions: decoded))
+        formUnion(decoded)
     }
 
     /// The events and every pending payload that decodes, united; the payloads that do not
@@ -74,10 +78,17 @@ extension NoteHistory {
         var (header, reader) = try PayloadHeader.body(of: bytes, expecting: .history, limits: limits)
         do throws(BinaryDecodingError) {
             let replicas = try Self.readReplicas(&reader, limits: limits)
-            let events = header.minimumReaderVersion >= HistoryFormat.version2.minimumReader
+            let version2 = header.minimumReaderVersion >= HistoryFormat.version2.minimumReader
+            let events = version2
                 ? try Self.readColumns(&reader, replicas: replicas, limits: limits)
                 : try Self.readEvents(&reader, replicas: replicas, limits: limits)
-            self.init(deletions: events)
+            // Version 2 may end with the shadow section (§11.6).
+            if version2, !reader.isAtEnd {
+                let (shadows, stamps) = try Self.readShadows(&reader, replicas: replicas, limits: limits)
+                self.init(deletions: events, shadows: shadows, shadowStamps: stamps)
+            } else {
+                self.init(deletions: events)
+            }
             try reader.expectEnd("the history")
         } catch {
             throw .corrupt(error)
@@ -86,11 +97,7 @@ extension NoteHistory {
 
     /// A version 1 body's events and text column, after the replica table.
     private static func readEvents(_ reader: inout ByteReader, replicas: [ReplicaID], limits: NoteLimits) throws(BinaryDecodingError) -> [DeletionEvent] {
-        let countOffset = reader.offset
-        let count = try reader.readCount("deletion events", minimumBytesEach: minimumEventBytes)
-        guard count <= limits.maximumHistoryEvents else {
-            throw BinaryDecodingError(.lengthTooLarge, at: countOffset, "\(count) deletion events exceed the limit of \(limits.maximumHistoryEvents)")
-        }
+        let count = try reader.readCount("deletion events", minimumBytesEach: minimumEventBytes, limit: limits.maximumHistoryEvents)
         var events: [DeletionEvent] = []
         events.reserveCapacity(count)
         var sizes: [Int] = []

@@ -21,11 +21,12 @@ extension NoteText {
     /// walk gave is then not the past: callers use it only when this returns).
     func walkPast(at date: Date, wholeRuns: Bool = false, _ body: (TextSequence.PastElement) -> Void) throws(NoteHistoryError) {
         let t = Self.milliseconds(date)
-        let deletions = try pastIndex()
+        let past = try pastIndex()
+        let deletions = past.deletions
         var sequence = try sequenceForHistory()
         // Tombstones compactions dropped come back from the history's shadows (§11.6).
-        if !history.shadowStamps.isEmpty || (sequence.hasCompactedIDs && !history.shadows.isEmpty),
-           let restored = sequence.restoringShadows(history.shadows, stamps: history.shadowStamps) {
+        if !past.shadowStamps.isEmpty || (sequence.hasCompactedIDs && !past.shadows.isEmpty),
+           let restored = sequence.restoringShadows(past.shadows, stamps: past.shadowStamps) {
             sequence = restored
         }
         let events = deletions.events
@@ -53,17 +54,21 @@ extension NoteText {
 
     /// Every deletion event the note keeps, its history payloads decoded, sorted.
     func historyEvents() throws(NoteHistoryError) -> [DeletionEvent] {
-        try pastIndex().events
+        try pastIndex().deletions.events
     }
 
-    /// The index of the events by element (``TextSequence/DeletionTimes``), built once per
-    /// history and kept with it (``PastIndexCache``).
-    func pastIndex() throws(NoteHistoryError) -> TextSequence.DeletionTimes {
-        try history.pastIndex { () throws(NoteHistoryError) in TextSequence.DeletionTimes(try decodedHistoryEvents()) }
+    /// The history read for the past (``PastIndex``), built once per history and kept with it
+    /// (``PastIndexCache``).
+    func pastIndex() throws(NoteHistoryError) -> PastIndex {
+        try history.pastIndex { () throws(NoteHistoryError) in
+            let decoded = try decodedHistory()
+            return PastIndex(deletions: TextSequence.DeletionTimes(decoded.deletions), shadows: decoded.shadows,
+                             shadowStamps: decoded.shadowStamps)
+        }
     }
 
-    /// The events, decoded and sorted (uncached).
-    private func decodedHistoryEvents() throws(NoteHistoryError) -> [DeletionEvent] {
+    /// The history with its pending payloads decoded, sorted (uncached).
+    private func decodedHistory() throws(NoteHistoryError) -> NoteHistory {
         var history = self.history
         do {
             try history.decodePending()
@@ -74,7 +79,7 @@ extension NoteText {
             throw NoteHistoryError(.corruptHistory, "the history is corrupt: \(error.decodingError.map { "\($0)" } ?? error.message)",
                                    decodingError: error.decodingError)
         }
-        return history.normalized.deletions
+        return history.normalized
     }
 
     /// UTF-8 bytes of deleted text the note's history keeps (for benchmarks).

@@ -94,4 +94,48 @@ struct SecondReaderHistoryTests {
             #expect((dump["deletions"] as? NSArray) == listed)
         }
     }
+
+    /// Version 2 histories with shadows (Docs/FORMAT.md §11.6): the second reader reads the same
+    /// shadows and clock entries, and refuses damaged ones with the same kind at the same offset.
+    @Test func readsAndRefusesShadowsLikeTheLibrary() throws {
+        let histories = (0..<6 as Range<UInt64>).map { ShadowCodingTests.randomHistory(seed: $0) }.filter { !$0.shadows.isEmpty }
+        let payloads = histories.map { $0.encoded(format: .version2) }
+        for (history, dump) in zip(histories, try SecondReaderFormatTwoTests.jsonLines(mode: "--dump-history", payloads)) {
+            #expect(dump["ok"] as? Bool == true)
+            let shadows = try #require(dump["shadows"] as? [[String: Any]])
+            func origin(_ o: Any?) -> String { (o as? [Any]).map { "\($0[0]):\($0[1])" } ?? "-" }
+            #expect(shadows.map { "\($0["inserter"] ?? "") \($0["seq"] ?? "") \($0["length"] ?? "") \(origin($0["left"])) \(origin($0["right"]))" }
+                    == history.shadows.map { s in
+                        "\(s.inserter.rawValue) \(s.seqs.lowerBound) \(s.seqs.count) \(s.left.map { "\($0.replica.rawValue):\($0.seq)" } ?? "-") \(s.right.map { "\($0.replica.rawValue):\($0.seq)" } ?? "-")"
+                    })
+            let stamps = try #require(dump["shadowStamps"] as? [String: [[Any]]])
+            #expect(Dictionary(uniqueKeysWithValues: stamps.map { ($0.key, $0.value.map { "\($0[0])@\($0[1])" }) })
+                    == Dictionary(uniqueKeysWithValues: history.shadowStamps.map { ("\($0.key.rawValue)", $0.value.map { "\($0.seq)@\($0.stamp.rawValue)" }) }))
+        }
+        var random = SplitMix64(seed: 11)
+        var damaged: [[UInt8]] = []
+        for bytes in payloads {
+            for cut in 18..<bytes.count {
+                var copy = Array(bytes[..<cut])
+                HistoryColumnsTests.refreshChecksum(&copy)
+                damaged.append(copy)
+            }
+            for _ in 0..<100 {
+                var copy = bytes
+                copy[Int.random(in: 18..<copy.count, using: &random)] ^= UInt8.random(in: 1...255, using: &random)
+                HistoryColumnsTests.refreshChecksum(&copy)
+                damaged.append(copy)
+            }
+        }
+        for (payload, dump) in zip(damaged, try SecondReaderFormatTwoTests.jsonLines(mode: "--dump-history", damaged)) {
+            do throws(PayloadError) {
+                _ = try NoteHistory(encoded: payload)
+                #expect(dump["ok"] as? Bool == true, "\(dump)")
+            } catch {
+                #expect(dump["ok"] as? Bool == false)
+                #expect(dump["kind"] as? String == error.decodingError?.code.rawValue, "\(error) vs \(dump)")
+                #expect(dump["offset"] as? Int == error.decodingError?.offset, "\(error) vs \(dump)")
+            }
+        }
+    }
 }

@@ -975,8 +975,86 @@ def decode_history(payload):
         if len(text) != e["length"]:
             raise Corrupt("invalidValue", first, "deleted text scalar count")
         e["text"] = text
+    out = {"deletions": events}
+    if h["minimumReaderVersion"] >= 4 and r.pos < r.end:
+        out["shadows"], out["shadowStamps"] = history_shadows(r, ids)
     r.done("history")
-    return {"deletions": events}
+    return out
+
+
+def history_shadows(r, ids):
+    """FORMAT.md 11.6: the shadow section a version 2 history may end with. Shadows in order of
+    inserting replica, each seq a delta from the previous shadow's end of the same replica;
+    origins 0 (none) or index + 1 and a seq; then per replica (increasing) its dropped clock
+    entries, seq and stamp deltas."""
+    at = r.pos
+    count = r.count(5, "shadow count")
+    if count > MAX_HISTORY_EVENTS:
+        raise Corrupt("lengthTooLarge", at, "shadow count")
+
+    def index(what):
+        at = r.pos
+        i = r.varuint(what=what)
+        if i >= len(ids):
+            raise Corrupt("invalidValue", at, "%s index %d of %d" % (what, i, len(ids)))
+        return i
+
+    def origin():
+        at = r.pos
+        tag = r.varuint(what="origin")
+        if tag == 0:
+            return None
+        if tag > len(ids):
+            raise Corrupt("invalidValue", at, "origin replica index %d" % (tag - 1))
+        return [str(ids[tag - 1]), r.varuint(2**32 - 2, "seq of an origin")]
+
+    shadows, prev = [], None
+    for _ in range(count):
+        at = r.pos
+        i = index("shadow inserter")
+        if prev is not None and i < prev[0]:
+            raise Corrupt("invalidValue", at, "shadows out of replica order")
+        base = prev[1] if prev is not None and prev[0] == i else 0
+        at = r.pos
+        seq = base + r.varuint(2**32 - 1, "seq of a shadow")
+        length = r.varuint(2**32 - 2, "length of a shadow") + 1
+        if seq + length > 2**32 - 1:
+            raise Corrupt("invalidValue", at, "shadow passes 2^32 - 1")
+        left, right = origin(), origin()
+        shadows.append({"inserter": str(ids[i]), "seq": seq, "length": length, "left": left, "right": right})
+        prev = (i, seq + length)
+    at = r.pos
+    n_replicas = r.count(2, "replicas with dropped clock entries")
+    if n_replicas > len(ids):
+        raise Corrupt("lengthTooLarge", at, "replicas with clock entries")
+    stamps, last, total = {}, -1, 0
+    for _ in range(n_replicas):
+        at = r.pos
+        i = index("clock entry replica")
+        if i <= last:
+            raise Corrupt("invalidValue", at, "clock entry replicas not increasing")
+        last = i
+        at = r.pos
+        n = r.count(2, "dropped clock entries")
+        total += n
+        if n == 0:
+            raise Corrupt("invalidValue", at, "empty clock entry list")
+        if total > MAX_HISTORY_EVENTS:
+            raise Corrupt("lengthTooLarge", at, "dropped clock entries")
+        entries, seq, stamp = [], 0, 0
+        for k in range(n):
+            at = r.pos
+            delta = r.varuint(2**32 - 1, "seq of a dropped clock entry")
+            seq += delta
+            if (k > 0 and delta == 0) or seq >= 2**32 - 1:
+                raise Corrupt("invalidValue", at, "clock entry seqs")
+            at = r.pos
+            stamp += r.varuint(what="stamp of a dropped clock entry")
+            if stamp > M64:
+                raise Corrupt("invalidValue", at, "clock entry stamp passes 2^64 - 1")
+            entries.append([seq, str(stamp)])
+        stamps[str(ids[i])] = entries
+    return shadows, stamps
 
 
 def history_events(r, ids):

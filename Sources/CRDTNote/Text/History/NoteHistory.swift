@@ -48,7 +48,7 @@ struct NoteHistory: Hashable, Sendable {
     }
 
     /// The index of the past (``PastIndexCache``) this value built, else the one `build` makes.
-    func pastIndex(orBuild build: () throws(NoteHistoryError) -> TextSequence.DeletionTimes) throws(NoteHistoryError) -> TextSequence.DeletionTimes {
+    func pastIndex(orBuild build: () throws(NoteHistoryError) -> PastIndex) throws(NoteHistoryError) -> PastIndex {
         try pastIndex.index(orBuild: build)
     }
 
