@@ -95,9 +95,9 @@ extension TextSequence {
     /// counts as inserted from the start) and not deleted at or before `t` by an event of
     /// `deletions`; deleted elements without an event count as deleted. Returns whether a
     /// deleted element inserted by `t` has no event (deleted at an unknown time).
-    /// With `wholeRuns` (for callers that only gather the text then), consecutive ids that were
-    /// all visible at `t` and take their bytes from one place come as one element holding
-    /// them, and elements not visible at `t` may be left out.
+    /// With `wholeRuns` (for callers that only gather the text then), consecutive ids of one
+    /// clock-log entry that were all visible at `t` and take their bytes from one place come as
+    /// one element holding them, and elements not visible at `t` may be left out.
     @discardableResult
     func forEachElement(atMilliseconds t: UInt64, deletions: DeletionTimes, wholeRuns: Bool = false,
                         _ body: (PastElement) -> Void) -> Bool {
@@ -106,39 +106,45 @@ extension TextSequence {
         let logs = clockLog.map(\.entries)
         forEachRun { run in
             let log = logs[Int(run.replica)]
-            // The ids of the run inserted by `t`: a prefix, as a replica's stamps grow with its seqs.
-            func insertedEnd() -> UInt32 {
-                let firstLater = log.partitioningIndex { $0.stamp.milliseconds > t }
-                guard firstLater < log.count else { return run.seqEnd }
-                return min(max(log[firstLater].seq, run.seq), run.seqEnd)
-            }
             if wholeRuns {
-                let end = insertedEnd()
-                if !run.isDeleted {
-                    // Visible now: its bytes up to the first id inserted after `t`.
-                    var bytes = content[Int(run.byteStart)..<Int(run.byteStart + run.byteCount)]
-                    if end < run.seqEnd { bytes = Self.prefix(of: bytes, scalars: Int(end - run.seq)) }
-                    if !bytes.isEmpty {
-                        body(PastElement(replica: run.replica, seq: run.seq, inserted: nil, isVisible: true, wasVisible: true, utf8: bytes))
-                    }
-                    return
-                }
-                // Deleted now: the stretches of events deleting its ids, walked in step.
+                // Stretch by stretch of one clock-log entry: those inserted by `t` are walked
+                // (a log that compactions and merges left with older stamps after newer ones
+                // needs no special case), the rest skipped.
+                var entry = log.partitioningIndex { $0.seq > run.seq } - 1
                 var seq = run.seq
+                var byte = Int(run.byteStart)
+                let runBytes = Int(run.byteStart + run.byteCount)
                 let (list, first) = deletions.stretches(replicas[Int(run.replica)], from: seq)
                 var i = first
-                while seq < end {
-                    guard i < list.count, list[i].seqs.lowerBound < end else { unknown = true; break }
-                    let stretch = list[i]
-                    if stretch.seqs.lowerBound > seq { unknown = true }
-                    let from = max(seq, stretch.seqs.lowerBound)
-                    let to = min(end, stretch.seqs.upperBound)
-                    if stretch.stamp.milliseconds > t {
-                        body(PastElement(replica: run.replica, seq: from, inserted: nil, isVisible: false, wasVisible: true,
-                                         utf8: deletions.bytes(of: from..<to, in: stretch)))
+                while seq < run.seqEnd {
+                    let end = entry + 1 < log.count ? Swift.max(seq, Swift.min(log[entry + 1].seq, run.seqEnd)) : run.seqEnd
+                    let insertedByThen = (entry >= 0 ? log[entry].stamp.milliseconds : 0) <= t
+                    if !run.isDeleted {
+                        // Visible now: the bytes of these ids, when they were there at `t`.
+                        let bytes = Self.prefix(of: content[byte..<runBytes], scalars: Int(end - seq))
+                        if insertedByThen && !bytes.isEmpty {
+                            body(PastElement(replica: run.replica, seq: seq, inserted: nil, isVisible: true, wasVisible: true, utf8: bytes))
+                        }
+                        byte = bytes.endIndex
+                    } else if insertedByThen {
+                        // Deleted now: the stretches of events deleting these ids, in step.
+                        var at = seq
+                        while at < end {
+                            while i < list.count, list[i].seqs.upperBound <= at { i += 1 }
+                            guard i < list.count, list[i].seqs.lowerBound < end else { unknown = true; break }
+                            let stretch = list[i]
+                            if stretch.seqs.lowerBound > at { unknown = true }
+                            let from = Swift.max(at, stretch.seqs.lowerBound)
+                            let to = Swift.min(end, stretch.seqs.upperBound)
+                            if stretch.stamp.milliseconds > t {
+                                body(PastElement(replica: run.replica, seq: from, inserted: nil, isVisible: false, wasVisible: true,
+                                                 utf8: deletions.bytes(of: from..<to, in: stretch)))
+                            }
+                            at = to
+                        }
                     }
-                    seq = to
-                    i += 1
+                    seq = end
+                    entry += 1
                 }
                 return
             }
