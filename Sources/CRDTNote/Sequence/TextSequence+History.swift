@@ -111,6 +111,19 @@ extension TextSequence {
                 // (a log that compactions and merges left with older stamps after newer ones
                 // needs no special case), the rest skipped.
                 var entry = log.partitioningIndex { $0.seq > run.seq } - 1
+                // Most runs were wholly there at `t`, or not at all: no stretch to walk.
+                var all = true, none = true
+                var e = entry
+                repeat {
+                    if (e >= 0 ? log[e].stamp.milliseconds : 0) <= t { none = false } else { all = false }
+                    e += 1
+                } while e < log.count && log[e].seq < run.seqEnd && (all || none)
+                if none { return }
+                if all && !run.isDeleted {
+                    body(PastElement(replica: run.replica, seq: run.seq, inserted: nil, isVisible: true, wasVisible: true,
+                                     utf8: content[Int(run.byteStart)..<Int(run.byteStart + run.byteCount)]))
+                    return
+                }
                 var seq = run.seq
                 var byte = Int(run.byteStart)
                 let runBytes = Int(run.byteStart + run.byteCount)
