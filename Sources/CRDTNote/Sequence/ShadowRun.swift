@@ -76,20 +76,33 @@ extension TextSequence {
     /// origins this document holds or another of them does (repeatedly): the ones
     /// ``restoringShadows(_:)`` can put back.
     private func placeable(_ shadows: [ShadowRun]) -> [ShadowRun] {
-        var pool = shadows.filter { shadow in
+        let pool = shadows.filter { shadow in
             guard let r = replicaIndex[shadow.inserter] else { return false }
             return shadow.seqs.upperBound <= nextSeq[Int(r)] && leafOf[Int(r)].anyCompacted(in: shadow.seqs)
         }
-        func held(_ origin: ShadowRun.Origin?) -> Bool {
-            guard let origin else { return true }
-            if let r = replicaIndex[origin.replica], origin.seq < nextSeq[Int(r)], leafOf[Int(r)].holds(origin.seq) { return true }
-            return ShadowRun.index(of: origin, in: pool) != nil
+        // A shadow naming an origin nothing holds cannot go back, nor can any shadow naming it,
+        // directly or through others: one pass to find them, then a worklist over who names whom.
+        var refused = [Bool](repeating: false, count: pool.count)
+        var namedBy = [[Int]](repeating: [], count: pool.count)
+        var work: [Int] = []
+        for (k, shadow) in pool.enumerated() {
+            for origin in [shadow.left, shadow.right].compactMap({ $0 }) {
+                if let r = replicaIndex[origin.replica], origin.seq < nextSeq[Int(r)], leafOf[Int(r)].holds(origin.seq) { continue }
+                if let j = ShadowRun.index(of: origin, in: pool) {
+                    namedBy[j].append(k)
+                } else if !refused[k] {
+                    refused[k] = true
+                    work.append(k)
+                }
+            }
         }
-        while true {
-            let kept = pool.filter { held($0.left) && held($0.right) }
-            if kept.count == pool.count { return pool }
-            pool = kept
+        while let j = work.popLast() {
+            for k in namedBy[j] where !refused[k] {
+                refused[k] = true
+                work.append(k)
+            }
         }
+        return zip(pool, refused).filter { !$0.1 }.map(\.0)
     }
 
     /// `ref` by replica id (nil for none).
