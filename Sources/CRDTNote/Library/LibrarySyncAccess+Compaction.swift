@@ -17,6 +17,8 @@ extension LibrarySyncAccess {
         if compacted {
             let snapshot = note.encodedSnapshot(format: .version3)
             guard snapshot.count + 16 <= JournalFraming.maximumBody else { return false }
+            // The shadows of what went (a note keeping history), before the frame they belong to.
+            try library.journalHistory(of: note, after: before, number: number)
             try library.append(.compacted(note: number, snapshot: 0..<0), blob: snapshot)
         } else {
             guard note.ledger != before.ledger else { return true }

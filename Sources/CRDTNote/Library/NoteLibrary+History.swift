@@ -52,29 +52,51 @@ extension NoteLibrary {
 
 extension NoteHistory {
     /// What this history holds that `before` lacks, as history payloads to keep: the new
-    /// events as one payload (events merged in from readable payloads included), and each new
-    /// payload that does not decode, verbatim. Cheap when only local deletions were logged.
+    /// events and shadows (Docs/FORMAT.md §11.6) as one payload (those merged in from readable
+    /// payloads included), and each new payload that does not decode, verbatim. Cheap when only
+    /// local deletions were logged.
     func payloadsGained(over before: NoteHistory) -> [[UInt8]] {
         let newPending = pending.filter { !before.pending.contains($0) }
+        let shadowsGained = self.shadowsGained(over: before)
         if newPending.isEmpty {
-            guard deletions.count != before.deletions.count else { return [] }
+            guard deletions.count != before.deletions.count || !shadowsGained.isEmpty else { return [] }
             // Local deletions append: the new ones are the tail.
             if let last = before.deletions.last, deletions.count > before.deletions.count,
                deletions[before.deletions.count - 1] == last {
-                return [NoteHistory(deletions: Array(deletions[before.deletions.count...])).encoded(format: LibraryFormat.history)]
+                var gained = NoteHistory(deletions: Array(deletions[before.deletions.count...]))
+                gained.formUnion(shadowsGained)
+                return [gained.encoded(format: LibraryFormat.history)]
             }
         }
         let known = Set(before.readable().history.deletions)
         var gained = NoteHistory(deletions: deletions.filter { !known.contains($0) })
+        gained.formUnion(shadowsGained)
         var unreadable: [[UInt8]] = []
         for bytes in newPending {
             do throws(PayloadError) {
-                gained.formUnion(NoteHistory(deletions: try NoteHistory(encoded: bytes).deletions.filter { !known.contains($0) }))
+                let decoded = try NoteHistory(encoded: bytes)
+                gained.formUnion(NoteHistory(deletions: decoded.deletions.filter { !known.contains($0) }))
+                gained.formUnion(decoded.shadowsGained(over: before))
             } catch {
                 unreadable.append(bytes)
             }
         }
-        return (gained.deletions.isEmpty ? [] : [gained.encoded(format: LibraryFormat.history)]) + unreadable
+        return (gained.isEmpty ? [] : [gained.encoded(format: LibraryFormat.history)]) + unreadable
+    }
+
+    /// The shadows and dropped clock entries this history holds that `before` does not (as
+    /// decoded: a shadow that normalizing joined to its neighbour counts as new, which only
+    /// repeats what a later union takes once).
+    func shadowsGained(over before: NoteHistory) -> NoteHistory {
+        guard shadows != before.shadows || shadowStamps != before.shadowStamps else { return NoteHistory() }
+        let knownShadows = Set(before.shadows)
+        var stamps: [ReplicaID: [ClockLogEntry]] = [:]
+        for (replica, entries) in shadowStamps {
+            let known = Set(before.shadowStamps[replica] ?? [])
+            let new = entries.filter { !known.contains($0) }
+            if !new.isEmpty { stamps[replica] = new }
+        }
+        return NoteHistory(shadows: shadows.filter { !knownShadows.contains($0) }, shadowStamps: stamps)
     }
 }
 

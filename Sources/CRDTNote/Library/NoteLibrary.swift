@@ -34,11 +34,12 @@ public final class NoteLibrary: @unchecked Sendable {
         /// policy, every deletion made through the library is logged with its time and text,
         /// kept within the policy's window and cap, and synced, so ``NoteText/text(at:)``,
         /// ``NoteText/versions(pause:)`` and ``NoteText/restore(to:)`` reach back on its notes.
-        /// Off (nil) by default in this release: the sync engine does not compact a note that
-        /// keeps history (its deleted text is placed by the tombstones compaction drops), so
-        /// turning it on trades bounded payloads for the past. History received from other
-        /// devices is kept and synced either way.
-        public var historyRetention: HistoryRetention?
+        /// ``HistoryRetention/default`` (30 days, at most max(64 KB, 2 × the visible text) of
+        /// deleted text per note) unless set; nil keeps no history of this library's own
+        /// deletions. History received from other devices is kept and synced either way, and
+        /// notes with history compact like any other (what a compaction drops leaves a shadow
+        /// in the history, Docs/FORMAT.md §11.6).
+        public var historyRetention: HistoryRetention? = .default
         /// Options with the defaults.
         public init() {}
     }

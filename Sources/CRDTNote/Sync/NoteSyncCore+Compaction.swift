@@ -21,14 +21,16 @@ extension NoteSyncCore {
         return devices
     }
 
-    /// Whether notes whose last server record is `base` may be compacted here: not when the
-    /// record (the library's server metadata) has a formatting field, which the library keeps
-    /// only when it cannot read it (readable formatting is in the note), so it cannot tell which
-    /// tombstones the formatting names (Docs/FORMAT.md §10.6), nor when `note` keeps
-    /// history: its deleted text is placed by the tombstones, and a compacted note's past is
-    /// not covered (Docs/FORMAT.md §11.4; Docs/LIBRARY.md, "History").
-    static func mayCompact(_ note: NoteText, basedOn base: CloudRecord?) -> Bool {
-        note.history.isEmpty && !(base.map { NoteRecord($0).hasFormatting } ?? false)
+    /// Whether notes whose last server record is `base` may be compacted here, their records
+    /// carrying history in `history`: not when the record (the library's server metadata) has
+    /// a formatting field, which the library keeps only when it cannot read it (readable
+    /// formatting is in the note), so it cannot tell which tombstones the formatting names
+    /// (Docs/FORMAT.md §10.6); nor when `note` holds history and its records carry history
+    /// version 1, which cannot carry the shadows that place the deleted text once its
+    /// tombstones go (Docs/FORMAT.md §11.6): the past of the compacted text would not read on
+    /// the other devices.
+    static func mayCompact(_ note: NoteText, basedOn base: CloudRecord?, history: HistoryFormat) -> Bool {
+        (history == .version2 || note.history.isEmpty) && !(base.map { NoteRecord($0).hasFormatting } ?? false)
     }
 
     /// Note `name` as its record is to be written (inside an access): its ledger records that
@@ -36,16 +38,17 @@ extension NoteSyncCore {
     /// counted device has seen is dropped (`devices`: ``compactionDevices(_:form:configuration:now:)``);
     /// the library keeps the result. Unchanged when `devices` is nil or the note has neither a
     /// ledger nor a deleted character; only the seen vector changes when it may not be
-    /// compacted (``mayCompact(_:basedOn:)``).
+    /// compacted (``mayCompact(_:basedOn:history:)``, `history` the layout its record carries
+    /// history in).
     static func compactedForSending(_ note: NoteText, name: String, base: CloudRecord?, devices: [Set<ReplicaID>]?,
-                                    _ access: LibrarySyncAccess) throws(NoteLibraryError) -> NoteText {
+                                    history: HistoryFormat, _ access: LibrarySyncAccess) throws(NoteLibraryError) -> NoteText {
         // A note that never deleted anything (and holds no ledger) has nothing to settle: it
         // stays without a ledger, in format 2, readable by format 2 readers quiet past the window.
         guard let devices, note.ledger != nil || note.elementCount > note.scalarCount else { return note }
         var compacted = note
         compacted.recordSeen(by: access.library.replica)
         var dropped = false
-        if mayCompact(note, basedOn: base) {
+        if mayCompact(note, basedOn: base, history: history) {
             do {
                 dropped = try compacted.compactIfSettled(devices: devices)
             } catch {
@@ -68,6 +71,6 @@ extension NoteSyncCore {
         let state = try loadFleet(access, replica: access.library.replica, now: now)
         let form = try writtenForm(access, configuration: configuration, now: now)
         guard let devices = compactionDevices(state, form: form, configuration: configuration, now: now) else { return false }
-        return note.awaitsSeen(by: access.library.replica) || (mayCompact(note, basedOn: base) && note.isSettled(devices: devices))
+        return note.awaitsSeen(by: access.library.replica) || (mayCompact(note, basedOn: base, history: form.history) && note.isSettled(devices: devices))
     }
 }

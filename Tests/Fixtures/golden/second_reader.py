@@ -983,77 +983,107 @@ def decode_history(payload):
 
 
 def history_shadows(r, ids):
-    """FORMAT.md 11.6: the shadow section a version 2 history may end with. Shadows in order of
-    inserting replica, each seq a delta from the previous shadow's end of the same replica;
-    origins 0 (none) or index + 1 and a seq; then per replica (increasing) its dropped clock
-    entries, seq and stamp deltas."""
-    at = r.pos
-    count = r.count(5, "shadow count")
-    if count > MAX_HISTORY_EVENTS:
-        raise Corrupt("lengthTooLarge", at, "shadow count")
+    """FORMAT.md 11.6: the shadow section a version 2 history may end with. The shadow count, then
+    (when not 0) six columns read in step: inserters (in order), seqs (deltas from the previous
+    shadow's end of the same replica), lengths - 1, left and right origin tags (0 none, else index
+    + 1), origin seqs (zigzag, the left one from seq - 1, the right one from seq + length); then
+    per replica (increasing) its count of dropped clock entries, and (when any) three columns:
+    seq deltas, millisecond deltas, counters."""
 
-    def index(what):
+    def column_count(what):
         at = r.pos
-        i = r.varuint(what=what)
+        n = r.varuint(what=what)
+        if n > HISTORY_EVENTS_PER_BYTE * r.left() or n > MAX_HISTORY_EVENTS:
+            raise Corrupt("lengthTooLarge", at, what)
+        return n
+
+    def index(col, what):
+        at = col.at()
+        i = col.varuint(what=what)
         if i >= len(ids):
             raise Corrupt("invalidValue", at, "%s index %d of %d" % (what, i, len(ids)))
         return i
 
-    def origin():
-        at = r.pos
-        tag = r.varuint(what="origin")
+    def origin(tags, seqs, near):
+        at = tags.at()
+        tag = tags.varuint(what="origin")
         if tag == 0:
             return None
         if tag > len(ids):
             raise Corrupt("invalidValue", at, "origin replica index %d" % (tag - 1))
-        return [str(ids[tag - 1]), r.varuint(2**32 - 2, "seq of an origin")]
+        at = seqs.at()
+        seq = near + seqs.varint("seq of an origin")
+        if not 0 <= seq <= 2**32 - 2:
+            raise Corrupt("invalidValue", at, "seq of an origin")
+        return [str(ids[tag - 1]), seq]
 
-    shadows, prev = [], None
-    for _ in range(count):
-        at = r.pos
-        i = index("shadow inserter")
-        if prev is not None and i < prev[0]:
-            raise Corrupt("invalidValue", at, "shadows out of replica order")
-        base = prev[1] if prev is not None and prev[0] == i else 0
-        at = r.pos
-        seq = base + r.varuint(2**32 - 1, "seq of a shadow")
-        length = r.varuint(2**32 - 2, "length of a shadow") + 1
-        if seq + length > 2**32 - 1:
-            raise Corrupt("invalidValue", at, "shadow passes 2^32 - 1")
-        left, right = origin(), origin()
-        shadows.append({"inserter": str(ids[i]), "seq": seq, "length": length, "left": left, "right": right})
-        prev = (i, seq + length)
+    count = column_count("shadow count")
+    shadows = []
+    if count:
+        cols = [column_v2(r, width * count, what) for width, what in
+                ((5, "shadow inserters"), (5, "shadow seqs"), (5, "shadow lengths"),
+                 (5, "left origins"), (5, "right origins"), (10, "origin seqs"))]
+        inserters, seqs, lengths, lefts, rights, origin_seqs = cols
+        prev = None
+        for _ in range(count):
+            at = inserters.at()
+            i = index(inserters, "shadow inserter")
+            if prev is not None and i < prev[0]:
+                raise Corrupt("invalidValue", at, "shadows out of replica order")
+            base = prev[1] if prev is not None and prev[0] == i else 0
+            at = seqs.at()
+            seq = base + seqs.varuint(2**32 - 1, "seq of a shadow")
+            length = lengths.varuint(2**32 - 2, "length of a shadow") + 1
+            if seq + length > 2**32 - 1:
+                raise Corrupt("invalidValue", at, "shadow passes 2^32 - 1")
+            left = origin(lefts, origin_seqs, seq - 1)
+            right = origin(rights, origin_seqs, seq + length)
+            shadows.append({"inserter": str(ids[i]), "seq": seq, "length": length, "left": left, "right": right})
+            prev = (i, seq + length)
+        for col in cols:
+            col.done("shadow column")
     at = r.pos
     n_replicas = r.count(2, "replicas with dropped clock entries")
     if n_replicas > len(ids):
         raise Corrupt("lengthTooLarge", at, "replicas with clock entries")
-    stamps, last, total = {}, -1, 0
+    lists, last, total = [], -1, 0
     for _ in range(n_replicas):
         at = r.pos
-        i = index("clock entry replica")
+        i = index(r, "clock entry replica")
         if i <= last:
             raise Corrupt("invalidValue", at, "clock entry replicas not increasing")
         last = i
         at = r.pos
-        n = r.count(2, "dropped clock entries")
+        n = column_count("dropped clock entries")
         total += n
         if n == 0:
             raise Corrupt("invalidValue", at, "empty clock entry list")
         if total > MAX_HISTORY_EVENTS:
             raise Corrupt("lengthTooLarge", at, "dropped clock entries")
-        entries, seq, stamp = [], 0, 0
-        for k in range(n):
-            at = r.pos
-            delta = r.varuint(2**32 - 1, "seq of a dropped clock entry")
-            seq += delta
-            if (k > 0 and delta == 0) or seq >= 2**32 - 1:
-                raise Corrupt("invalidValue", at, "clock entry seqs")
-            at = r.pos
-            stamp += r.varuint(what="stamp of a dropped clock entry")
-            if stamp > M64:
-                raise Corrupt("invalidValue", at, "clock entry stamp passes 2^64 - 1")
-            entries.append([seq, str(stamp)])
-        stamps[str(ids[i])] = entries
+        lists.append((i, n))
+    stamps = {}
+    if total:
+        cols = [column_v2(r, width * total, what) for width, what in
+                ((5, "entry seqs"), (7, "entry milliseconds"), (3, "entry counters"))]
+        seqs, mss, ticks = cols
+        for i, n in lists:
+            entries, seq, ms, tick = [], 0, 0, 0
+            for k in range(n):
+                at = seqs.at()
+                delta = seqs.varuint(2**32 - 1, "seq of a dropped clock entry")
+                seq += delta
+                if (k > 0 and delta == 0) or seq >= 2**32 - 1:
+                    raise Corrupt("invalidValue", at, "clock entry seqs")
+                at = mss.at()
+                d = mss.varuint(MAX_MS, "milliseconds of a dropped clock entry")
+                t = ticks.varuint(0xFFFF, "counter of a dropped clock entry")
+                if ms + d > MAX_MS or (k > 0 and d == 0 and t < tick):
+                    raise Corrupt("invalidValue", at, "clock entry stamp goes back or passes 2^48 - 1 ms")
+                ms, tick = ms + d, t
+                entries.append([seq, str(ms << 16 | tick)])
+            stamps[str(ids[i])] = entries
+        for col in cols:
+            col.done("clock entry column")
     return shadows, stamps
 
 

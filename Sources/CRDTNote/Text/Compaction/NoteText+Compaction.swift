@@ -14,10 +14,9 @@ extension NoteText {
     /// Deleted characters the note's formatting names (a mark's boundaries and core, a
     /// paragraph's newline: Docs/FORMAT.md §10.6) stay, with what they name as origins.
     ///
-    /// With `keepingShadows`, a note that keeps history keeps the shadows of what goes and the
-    /// clock entries that go (Docs/FORMAT.md §11.6), so its past still reads. Not yet what the
-    /// sync engine does (it does not compact a note that keeps history): see §11.6, "Status".
-    package mutating func compact(settled: [ReplicaID: [Range<UInt32>]]?, keepingShadows: Bool = false) throws(NoteTextError) {
+    /// A note that keeps history (a retention policy) or holds some keeps the shadows of what
+    /// goes and the clock entries that go (Docs/FORMAT.md §11.6), so its past still reads.
+    package mutating func compact(settled: [ReplicaID: [Range<UInt32>]]?) throws(NoteTextError) {
         guard !canUndo && !canRedo else { return }
         try buildIndexForEdit()
         var byIndex = settled.map { ranges in
@@ -32,7 +31,7 @@ extension NoteText {
             byIndex = all
         }
         // A note keeping history keeps the shadows of what goes, so its past still reads (§11.6).
-        let (compacted, shadows, stamps) = sequence.compacted(settled: byIndex, collectingShadows: keepingShadows && historyRetention != nil)
+        let (compacted, shadows, stamps) = sequence.compacted(settled: byIndex, collectingShadows: historyRetention != nil || !history.isEmpty)
         sequence = compacted
         history.keep(shadows: shadows, stamps: stamps)
         textChanged()

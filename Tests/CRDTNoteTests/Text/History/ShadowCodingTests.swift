@@ -104,7 +104,7 @@ import CRDTNoteToolSupport
             try edit(&note)
             typed.append((time.milliseconds, note.string))
         }
-        try note.compact(settled: nil, keepingShadows: true)
+        try note.compact(settled: nil)
         #expect(!note.history.shadows.isEmpty)
         var record = NoteRecord(recordName: "n")
         try record.write(note, limits: .default, mirror: .off, format: .version2, history: .version2, layout: nil)

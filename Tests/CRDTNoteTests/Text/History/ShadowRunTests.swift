@@ -26,7 +26,7 @@ import CRDTNoteToolSupport
         try step { try $0.insert(" and bread", atScalarOffset: 14) }
         try step { try $0.deleteScalars(in: 0..<10) }                // named by "milk": stays a tombstone
         #expect(note.string == "milk and bread")
-        try note.compact(settled: nil, keepingShadows: true)
+        try note.compact(settled: nil)
         #expect(note.sequence.hasCompactedIDs)
         #expect(!note.history.shadows.isEmpty)
         for (at, text) in typed { #expect(try note.text(at: Self.date(at)) == text) }
@@ -55,7 +55,7 @@ import CRDTNoteToolSupport
                 // typed or deleted
             } else if draw == 7 || draw == 8 {
                 let before = fleet.notes[i].string
-                try fleet.notes[i].compact(settled: nil, keepingShadows: true)
+                try fleet.notes[i].compact(settled: nil)
                 #expect(fleet.notes[i].string == before)
                 if fleet.notes[i].sequence.hasCompactedIDs { compactions += 1 }
             } else {
