@@ -23,24 +23,29 @@ extension NoteText {
         let t = Self.milliseconds(date)
         let past = try pastIndex()
         let deletions = past.deletions
-        var sequence = try sequenceForHistory()
-        // Tombstones compactions dropped come back from the history's shadows (§11.6).
-        if !past.shadowStamps.isEmpty || (sequence.hasCompactedIDs && !past.shadows.isEmpty),
-           let restored = sequence.restoringShadows(past.shadows, stamps: past.shadowStamps) {
-            sequence = restored
-        }
-        let events = deletions.events
+        let sequence = try pastSequence(past)
+        // Deletions of unknown time are older than the kept history (retention drops the
+        // oldest events, and the shadows only they needed): before it the text is unknown.
         let latest = sequence.latestStamp.max() ?? .zero
-        if sequence.hasCompactedIDs, t < latest.milliseconds {
-            throw NoteHistoryError(.notCovered, "compaction dropped deleted text of this note: only times from its latest edit (\(latest.milliseconds) ms) on are covered")
+        let start = deletions.events.first?.stamp.milliseconds ?? latest.milliseconds
+        if sequence.hasCompactedIDs, t < start {
+            throw NoteHistoryError(.notCovered, "compaction dropped deleted text older than this note's kept history: it covers times from \(start) ms on, not \(t) ms")
         }
         let unknown = sequence.forEachElement(atMilliseconds: t, deletions: deletions, wholeRuns: wholeRuns, body)
-        if unknown {
-            let start = events.first?.stamp.milliseconds ?? latest.milliseconds
-            if t < start {
-                throw NoteHistoryError(.notCovered, "the note holds deletions of unknown time; its history covers times from \(start) ms on, not \(t) ms")
-            }
+        if unknown, t < start {
+            throw NoteHistoryError(.notCovered, "the note holds deletions of unknown time; its history covers times from \(start) ms on, not \(t) ms")
         }
+    }
+
+    /// The note's elements with the tombstones compactions dropped put back from the history's
+    /// shadows, and their clock entries (§11.6): what the past is read from.
+    func pastSequence(_ past: PastIndex) throws(NoteHistoryError) -> TextSequence {
+        let sequence = try sequenceForHistory()
+        if !past.shadowStamps.isEmpty || (sequence.hasCompactedIDs && !past.shadows.isEmpty),
+           let restored = sequence.restoringShadows(past.shadows, stamps: past.shadowStamps) {
+            return restored
+        }
+        return sequence
     }
 
     /// The note's elements, its snapshot decoded when it was loaded lazily.

@@ -11,7 +11,8 @@ extension NoteText {
     public func versions(pause: TimeInterval = 300) throws(NoteHistoryError) -> [NoteVersion] {
         let gap = UInt64(max(0, (pause * 1000).rounded(.down)))
         var points: [ReplicaID: [(ms: UInt64, inserted: Int, deleted: Int)]] = [:]
-        for batch in try sequenceForHistory().insertionBatches() {
+        // Insertions of text compactions dropped count too: their clock entries are in the shadows.
+        for batch in try pastSequence(try pastIndex()).insertionBatches() {
             points[batch.replica, default: []].append((batch.stamp.milliseconds, batch.count, 0))
         }
         for event in try historyEvents() {

@@ -61,7 +61,7 @@ struct LibraryGuideTests {
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let replica = ReplicaID.random()
         var options = NoteLibrary.Options()
-        options.historyRetention = .default                      // 30 days, max(64 KB, 2 × the text)
+        options.historyRetention = .default                      // the default: 30 days, max(64 KB, 2 × the text)
         let library = try NoteLibrary.create(folder: folder, replica: replica, options: options)
         try library.create("letter", text: "Dear Anna, see you Monday.")
         try library.setText("Dear Anna, see you soon.", of: "letter")

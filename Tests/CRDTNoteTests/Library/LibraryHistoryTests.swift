@@ -140,9 +140,12 @@ import CRDTNoteToolSupport
         let library: NoteLibrary
         let engine: NoteSyncEngine
 
-        init(_ store: any RecordStore, replica: UInt64, time: ManualPhysicalClock, retention: HistoryRetention? = .default) throws {
+        init(_ store: any RecordStore, replica: UInt64, time: ManualPhysicalClock, retention: HistoryRetention? = .default,
+             reads: UInt16 = NoteFormat.readerVersion) throws {
             library = try LibraryHistoryTests.library(disk, replica: replica, time: time, create: true, retention: retention)
-            engine = NoteSyncEngine(library: library, store: store, configuration: NoteSyncConfiguration(), retryClock: RecordingClock())
+            var configuration = NoteSyncConfiguration()
+            configuration.readerVersion = reads
+            engine = NoteSyncEngine(library: library, store: store, configuration: configuration, retryClock: RecordingClock())
         }
     }
 
@@ -225,5 +228,81 @@ import CRDTNoteToolSupport
         #expect(try NoteRecord(after).read(as: .test(9)).note.string == "one")
         #expect(after[field: NoteSchema.Field.history] == .bytes(newer))
         #expect(try a.library.list().allSatisfy { !$0.unsaved })
+    }
+
+    /// Three devices take turns (each fetches, edits, sends, so the note's past is one line of
+    /// texts): lines typed at random places and deleted whole. Returns the devices, the database
+    /// and every (time, text) after an edit.
+    static func takeTurns(reads: UInt16, seed: UInt64) async throws -> ([Device], InMemoryCloudDatabase, [(UInt64, String)]) {
+        let db = InMemoryCloudDatabase()
+        let store = CloudKitStyleRecordStore(database: db)
+        let time = ManualPhysicalClock(milliseconds: Self.start)
+        let devices = try (1...3).map { try Device(store, replica: $0, time: time, reads: reads) }
+        for _ in 0..<2 { for device in devices { try await device.engine.sync() } }
+        var seen: [(UInt64, String)] = []
+        var random = SplitMix64(seed: seed)
+        try devices[0].library.create("n", text: "")
+        try await devices[0].engine.sync()
+        for turn in 0..<60 {
+            let device = devices[random.below(devices.count)]
+            try await device.engine.sync()
+            time.advance(by: 60_000)
+            let lines = try device.library.text(of: "n").split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            let starts = lines.reduce(into: [0]) { $0.append($0.last! + $1.unicodeScalars.count + 1) }
+            if lines.count > 4 && random.below(3) > 0 {
+                let line = random.below(lines.count)
+                try device.library.edit("n") { (note: inout NoteText) throws(NoteTextError) in
+                    try note.deleteScalars(in: starts[line]..<starts[line + 1])
+                }
+            } else {
+                let at = starts[random.below(starts.count)]
+                try device.library.edit("n") { (note: inout NoteText) throws(NoteTextError) in
+                    try note.insert("line \(turn)\n", atScalarOffset: at)
+                }
+            }
+            seen.append((time.milliseconds, try device.library.text(of: "n")))
+            try await device.engine.sync()
+        }
+        for _ in 0..<4 { for device in devices { try await device.engine.sync() } }
+        return (devices, db, seen)
+    }
+
+    /// Notes that keep history compact like any other once the fleet reads history version 2:
+    /// what goes leaves shadows, so the past reads on every device, after reopening (the
+    /// journal's frames), after the library's compaction (its pack) and from the server's record.
+    @Test func notesWithHistoryCompactAndTheirPastStillReads() async throws {
+        let (devices, db, seen) = try await Self.takeTurns(reads: NoteFormat.readerVersion, seed: 5)
+        let texts = try Set(devices.map { try $0.library.text(of: "n") })
+        #expect(texts == [seen.last?.1 ?? ""])
+        for device in devices {
+            let note = try device.library.note("n")
+            #expect(note.isCompacted, "device \(device.library.replica) did not compact")
+            #expect(!note.history.shadows.isEmpty, "device \(device.library.replica) kept no shadows")
+            Self.expectPast(note, seen, "device \(device.library.replica)")
+            let time = ManualPhysicalClock(milliseconds: Self.start)
+            let reopened = try Self.library(device.disk, replica: UInt64(device.library.replica.rawValue), time: time)
+            Self.expectPast(try reopened.note("n"), seen, "device \(device.library.replica) reopened")
+            try reopened.compact()
+            let packed = try Self.library(device.disk, replica: UInt64(device.library.replica.rawValue), time: time)
+            Self.expectPast(try packed.note("n"), seen, "device \(device.library.replica) from its pack")
+            #expect(try packed.verify().isEmpty)
+        }
+        let stored = try #require(await db.allRecords(in: NoteSyncConfiguration().zone).notes.first)
+        let record = try NoteRecord(stored).read(as: .test(9)).note
+        #expect(record.isCompacted)
+        Self.expectPast(record, seen, "record")
+    }
+
+    /// A fleet with a device that reads history version 1 only gets records whose history
+    /// cannot carry shadows: its notes with history are not compacted, and their past reads.
+    @Test func notesWithHistoryWaitWhileTheFleetReadsHistoryVersionOne() async throws {
+        let (devices, db, seen) = try await Self.takeTurns(reads: 3, seed: 5)
+        for device in devices {
+            let note = try device.library.note("n")
+            #expect(!note.isCompacted, "device \(device.library.replica) compacted")
+            Self.expectPast(note, seen, "device \(device.library.replica)")
+        }
+        let stored = try #require(await db.allRecords(in: NoteSyncConfiguration().zone).notes.first)
+        Self.expectPast(try NoteRecord(stored).read(as: .test(9)).note, seen, "record")
     }
 }

@@ -15,6 +15,9 @@ import CRDTNoteToolSupport
     typealias Device = FleetFormatTests.Device
     static let zone = NoteSyncConfiguration().zone
     static let hour: UInt64 = 3_600_000
+    /// What this release reads: a fleet of it compacts notes with history too (their records
+    /// carry history version 2, which holds the shadows; a fleet reading 3 leaves them be).
+    static let current = NoteFormat.readerVersion
 
     /// A shared database with modification times from `time`.
     static func database(_ time: ManualPhysicalClock) async -> (InMemoryCloudDatabase, any RecordStore) {
@@ -153,7 +156,7 @@ import CRDTNoteToolSupport
     }
 
     @Test func threeDevicesCompactATodoListOnceEveryDeviceHasSeenTheDeletions() async throws {
-        let (devices, db, work) = try await Self.todoRun(reads: [3, 3, 3], rounds: 600, seed: 31)
+        let (devices, db, work) = try await Self.todoRun(reads: [Self.current, Self.current, Self.current], rounds: 600, seed: 31)
         let (control, controlDB, _) = try await Self.todoRun(reads: [2, 2, 2], rounds: 600, seed: 31)
         let texts = try devices.map { try $0.library.text(of: work.note) }
         #expect(Set(texts).count == 1)
@@ -250,7 +253,7 @@ import CRDTNoteToolSupport
     /// tombstone alive; once its record is gone, the others compact.
     @Test func aDeviceThatNeverWritesTheNoteKeepsTombstonesAlive() async throws {
         let silent = DeviceSchema.recordNamePrefix + "00000000000000ff0000000000000001"
-        let (devices, db, work) = try await Self.todoRun(reads: [3, 3], rounds: 200, seed: 5) { _, store, time in
+        let (devices, db, work) = try await Self.todoRun(reads: [Self.current, Self.current], rounds: 200, seed: 5) { _, store, time in
             var record = CloudRecord(recordName: silent, recordType: DeviceSchema.recordType)
             record.zoneID = Self.zone
             DeviceAnnouncement(release: CRDTNoteRelease.version, reads: NoteFormat.readerVersion, capabilities: [],
@@ -298,7 +301,7 @@ import CRDTNoteToolSupport
     /// A compacted note and its ledger read back the same from the journal after a restart, a
     /// power loss and a library compaction, and in a second process catching up.
     @Test func compactedNotesReadBackAfterRestartsPowerLossAndLibraryCompaction() async throws {
-        let (devices, _, work) = try await Self.todoRun(reads: [3, 3, 3], rounds: 300, seed: 12)
+        let (devices, _, work) = try await Self.todoRun(reads: [Self.current, Self.current, Self.current], rounds: 300, seed: 12)
         var device = devices[1]
         let other = try NoteLibrary(folder: "/device/notes", replica: .test(50), fileSystem: device.disk)
         _ = try other.note(work.note) // held in memory: it must follow what the engine writes

@@ -41,6 +41,48 @@ import CRDTNoteToolSupport
     /// history; an oracle that knows nothing of ids logs the text a device showed whenever it
     /// held every edit made so far. After everyone merged, `text(at:)` at each logged time on
     /// every device equals what was shown then.
+    /// Retention drops the oldest events and the shadows only they need: the past still reads
+    /// from the oldest kept event on, and before it is not covered; versions count the
+    /// insertions of compacted text in their own sessions (their clock entries are in the
+    /// shadows), as they did before the compaction.
+    @Test func thePastReadsFromTheOldestKeptEventAfterRetentionTrims() throws {
+        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
+        var note = NoteText(replica: ReplicaID(rawValue: 7), clock: HybridLogicalClock(physicalClock: time.clock))
+        note.historyRetention = HistoryRetention(minimumBytes: 40, visibleTextMultiple: 0)
+        note.undoLimit = 0
+        var typed: [(UInt64, String)] = []
+        for i in 0..<14 {
+            time.advance(by: 600_000)                                    // a session every 10 minutes
+            try note.insert("line \(i)\n", atScalarOffset: 0)
+            typed.append((time.milliseconds, note.string))
+            if i >= 3 {
+                time.advance(by: 60_000)
+                let lines = note.string.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false)
+                let last = lines[lines.count - 2].count + 1
+                try note.deleteScalars(in: (note.scalarCount - last)..<note.scalarCount)
+                typed.append((time.milliseconds, note.string))
+            }
+        }
+        let before = try note.versions(pause: 120)
+        try note.compact(settled: nil)
+        #expect(note.isCompacted)
+        #expect(try note.versions(pause: 120) == before)
+        var record = NoteRecord(recordName: "n")
+        try record.write(note, limits: .default, mirror: .off, format: .version3, history: .version2, layout: nil)
+        let read = try record.read(as: ReplicaID(rawValue: 9)).note
+        let events = read.history.readable().history.deletions
+        #expect(events.count < 11, "retention kept \(events.count) of 11 deletions")
+        let horizon = try #require(events.first).stamp.milliseconds
+        #expect(typed.contains { $0.0 < horizon } && typed.contains { $0.0 >= horizon })
+        for (at, text) in typed {
+            if at >= horizon {
+                #expect(try read.text(at: Self.date(at)) == text, "at \(at)")
+            } else {
+                #expect(throws: NoteHistoryError.self, "at \(at)") { try read.text(at: Self.date(at)) }
+            }
+        }
+    }
+
     @Test(arguments: 0..<16 as Range<UInt64>)
     func pastTextsSurviveCompactions(seed: UInt64) throws {
         var random = SplitMix64(seed: 0x5AD0_0000 &+ seed)
