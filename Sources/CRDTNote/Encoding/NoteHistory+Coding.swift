@@ -69,6 +69,16 @@ extension NoteHistory {
         return (united, unreadable)
     }
 
+    /// Decodes the payloads waiting to be read into these events and shadows, keeping only the
+    /// ones that do not decode waiting: what a copy that takes in other copies' histories again
+    /// and again does, so each of its writes decodes what arrived since the last, not all of it.
+    mutating func absorbReadable(limits: NoteLimits = .default) {
+        guard !pending.isEmpty else { return }
+        let (united, unreadable) = readable(limits: limits)
+        self = united
+        for payload in unreadable { addPending(payload.bytes) }
+    }
+
     /// Decodes a history payload, refusing anything beyond `limits` (bytes, replicas, events,
     /// deleted text) before allocating for it.
     ///
