@@ -53,7 +53,8 @@ struct GrowthResult {
          ("text", .int(parts.textField)), ("ledger", .int(parts.ledger)), ("ledger_vectors", .int(parts.ledgerVectors)),
          ("run_table", .int(parts.runTable)), ("visible_runs", .int(parts.visibleRuns)),
          ("tombstone_runs", .int(parts.tombstoneRuns)), ("tombstones", .int(parts.tombstones)),
-         ("tombstone_runs_by_left_origins", .int(parts.tombstoneRunsByLeftOrigins))]
+         ("tombstone_runs_by_left_origins", .int(parts.tombstoneRunsByLeftOrigins)),
+         ("run_table_visible_only", .int(parts.visibleRunTable))]
             + parts.runColumns.map { ("runs_" + $0.name.replacing(" column", with: "").replacing(" ", with: "_").replacing("-", with: "_"), .int($0.bytes)) }
     }
 

@@ -27,6 +27,10 @@ package struct PayloadBreakdown: Sendable {
     /// origins were followed (the visible text's left origins name them, directly or through
     /// other tombstones): the others stay because right origins name them (FORMAT.md §4.7).
     package var tombstoneRunsByLeftOrigins = 0
+    /// What the run table would take (version 2) with the runs of visible text alone: the runs'
+    /// share of a payload that kept no tombstone (no reader accepts it when the visible text names
+    /// tombstones; a measure, not a payload).
+    package var visibleRunTable = 0
 
     package var total: Int { header + replicaTable + clockLogBytes + textField + ledger + runTable }
 }
@@ -72,12 +76,18 @@ extension NoteText {
             }
         }
         parts.tombstoneRunsByLeftOrigins = seq.tombstoneRunsKeptByLeftOrigins()
-        var count = ByteWriter()
-        count.writeVarUInt(UInt64(runs.count))
-        if format.rawValue >= 2 {
+        // A version 2 run table: the run count, then the columns as written.
+        func runTableSize(_ runs: [Run]) -> (bytes: Int, columns: [[UInt8]]) {
+            var count = ByteWriter()
+            count.writeVarUInt(UInt64(runs.count))
             let columns = RunColumnsV2Encoder.codedColumns(runs, replicaCount: seq.replicas.count)
+            return (count.count + columns.reduce(0) { $0 + $1.count }, columns)
+        }
+        parts.visibleRunTable = runTableSize(runs.filter { !$0.isDeleted }).bytes
+        if format.rawValue >= 2 {
+            let (bytes, columns) = runTableSize(runs)
             parts.runColumns = zip(RunColumnsV2.Column.allCases, columns).map { ($0.name, $1.count) }
-            parts.runTable = count.count + columns.reduce(0) { $0 + $1.count }
+            parts.runTable = bytes
         } else {
             parts.runTable = SnapshotEncoder.encode(seq, format: format).count - withLogs.count - field.count
         }

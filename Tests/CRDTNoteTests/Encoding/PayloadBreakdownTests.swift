@@ -54,6 +54,9 @@ struct PayloadBreakdownTests {
                     #expect(parts.tombstones == held - note.scalarCount, comment)
                 }
                 #expect(parts.tombstoneRunsByLeftOrigins <= parts.tombstoneRuns, comment)
+                if parts.tombstoneRuns == 0 && !parts.runColumns.isEmpty {
+                    #expect(parts.visibleRunTable == parts.runTable, comment)
+                }
                 #expect((parts.ledger > 0) == (note.isCompacted || note.ledger != nil), comment)
                 #expect(parts.runColumns.isEmpty == (format == .version1 && !note.isCompacted && note.ledger == nil), comment)
             }
