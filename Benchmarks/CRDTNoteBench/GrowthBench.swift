@@ -18,6 +18,8 @@ struct GrowthResult {
     /// `(edits, bytes)`: the payload the fleet writes after every 10,000 edits, every device
     /// synced as at the end (measured on a copy of the run).
     var byEdits: [(edits: Int, bytes: Int)]
+    /// Where each of those payloads' bytes go (the same checkpoints).
+    var partsByEdits: [PayloadBreakdown]
     var converged: Bool
     /// The payload plus history field the fleet writes when its devices keep history by the
     /// default policy, the history's bytes per byte of deleted text it keeps, and the
@@ -35,11 +37,25 @@ struct GrowthResult {
             ("payload_bytes_uncompacted", .int(uncompactedBytes)),
             ("payload_bytes_uncompacted_format1", .int(uncompactedFormatOneBytes)),
             ("payload_bytes_by_edits", .array(byEdits.map { .object(["edits": .int($0.edits), "bytes": .int($0.bytes)]) })),
+            ("visible_bytes_by_edits", .array(zip(byEdits, partsByEdits).map { .object(["edits": .int($0.edits), "bytes": .int($1.visibleBytes)]) })),
+            ("payload_parts_by_edits", .array(zip(byEdits, partsByEdits).map { .object(JSONObject([("edits", .int($0.edits))] + Self.json($1))) })),
             ("converged", .bool(converged)),
             ("payload_bytes_history", .int(payloadBytesHistory)),
             ("history_overhead_ratio", .double(historyOverheadRatio)),
         ]
         return .object(JSONObject(pairs + history.json))
+    }
+
+    /// One checkpoint's parts, in payload order (run-table columns as `runs_` + column name).
+    static func json(_ parts: PayloadBreakdown) -> [(String, JSONValue)] {
+        [("header", .int(parts.header)), ("replica_table", .int(parts.replicaTable)),
+         ("clock_log", .int(parts.clockLogBytes)), ("clock_log_entries", .int(parts.clockLogEntries)),
+         ("text", .int(parts.textField)), ("ledger", .int(parts.ledger)), ("ledger_vectors", .int(parts.ledgerVectors)),
+         ("run_table", .int(parts.runTable)), ("visible_runs", .int(parts.visibleRuns)),
+         ("tombstone_runs", .int(parts.tombstoneRuns)), ("tombstones", .int(parts.tombstones)),
+         ("tombstone_runs_by_left_origins", .int(parts.tombstoneRunsByLeftOrigins)),
+         ("run_table_visible_only", .int(parts.visibleRunTable))]
+            + parts.runColumns.map { ("runs_" + $0.name.replacing(" column", with: "").replacing(" ", with: "_").replacing("-", with: "_"), .int($0.bytes)) }
     }
 
     var lines: [String] {
@@ -50,7 +66,13 @@ struct GrowthResult {
          "with history (default policy):     \(Format.bytes(payloadBytesHistory)), \(Format.fixed(historyOverheadRatio, 3)) B per B of deleted text kept",
          "automerge-paper, whole history:    \(Format.bytes(history.fullHistoryBytes)) (payload \(Format.bytes(history.payloadBytes)), history \(Format.bytes(history.historyBytes)))",
          "text(at:) on it, median of 100:    \(Format.ms(history.textAt.median)) (first \(Format.ms(history.textAtFirst)))\(history.textAtCorrect ? "" : " (WRONG TEXT)")"]
-            + Table.render([["edits", "payload"]] + byEdits.map { ["\($0.edits)", Format.bytes($0.bytes)] })
+            + Table.render([["edits", "payload", "visible", "clock log", "ledger", "runs", "tombstone runs (ids)"]]
+                + zip(byEdits, partsByEdits).map { edits, parts in
+                    ["\(edits.edits)", Format.bytes(edits.bytes), Format.bytes(parts.visibleBytes),
+                     "\(Format.bytes(parts.clockLogBytes)) (\(parts.clockLogEntries))", Format.bytes(parts.ledger),
+                     "\(Format.bytes(parts.runTable)) (\(parts.visibleRuns + parts.tombstoneRuns))",
+                     "\(parts.tombstoneRuns) (\(parts.tombstones))"]
+                })
     }
 }
 
@@ -67,6 +89,7 @@ enum GrowthBench {
         var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default)
         var plain = GrowthWorkload(seed: seed, compacting: false)
         var byEdits: [(Int, Int)] = []
+        var partsByEdits: [PayloadBreakdown] = []
         while compacting.edits < edits {
             try compacting.step()
             try plain.step()
@@ -74,7 +97,13 @@ enum GrowthBench {
                 // As at the end: every device synced (on a copy; the run goes on unsynced).
                 var synced = compacting
                 try synced.syncEveryDevice()
-                byEdits.append((compacting.edits, synced.server.encodedSnapshot(format: format).count))
+                let bytes = synced.server.encodedSnapshot(format: format).count
+                let parts = try synced.server.payloadBreakdown(format: format)
+                guard parts.total == bytes else {
+                    throw UsageError("growth: the payload's parts add up to \(parts.total) bytes, not its \(bytes)")
+                }
+                byEdits.append((compacting.edits, bytes))
+                partsByEdits.append(parts)
             }
         }
         try compacting.syncEveryDevice()
@@ -92,7 +121,7 @@ enum GrowthBench {
             payloadBytes: note.encodedSnapshot(format: format).count,
             uncompactedBytes: uncompacted.encodedSnapshot(format: format).count,
             uncompactedFormatOneBytes: uncompacted.encodedSnapshot(format: .version1).count,
-            byEdits: byEdits, converged: texts.count == 1,
+            byEdits: byEdits, partsByEdits: partsByEdits, converged: texts.count == 1,
             payloadBytesHistory: note.encodedSnapshot(format: format).count + withHistory.history,
             historyOverheadRatio: kept > 0 ? Double(withHistory.history) / Double(kept) : 0,
             history: try HistoryBench.run())

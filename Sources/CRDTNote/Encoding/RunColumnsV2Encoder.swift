@@ -5,8 +5,15 @@
 enum RunColumnsV2Encoder {
     /// Appends the run table of `runs` (document order) over `replicaCount` replicas.
     static func write(_ runs: [Run], replicaCount: Int, into out: inout ByteWriter) {
-        typealias V2 = RunColumnsV2
         out.writeVarUInt(UInt64(runs.count))
+        for column in codedColumns(runs, replicaCount: replicaCount) { out.writeBytes(column) }
+    }
+
+    /// The run table's seven columns (``RunColumnsV2/Column`` order), each as written: raw or
+    /// rANS-coded, whichever is smaller, or the length column raw when coded columns would be
+    /// denser than readers accept.
+    static func codedColumns(_ runs: [Run], replicaCount: Int) -> [[UInt8]] {
+        typealias V2 = RunColumnsV2
         var columns = [ByteWriter](repeating: ByteWriter(), count: V2.Column.allCases.count)
         columns[V2.Column.flags.rawValue] = ByteWriter(reservingCapacity: runs.count)
         columns[V2.Column.lengths.rawValue] = ByteWriter(reservingCapacity: runs.count + runs.count / 8)
@@ -61,17 +68,18 @@ enum RunColumnsV2Encoder {
             columns[V2.Column.flags.rawValue].writeByte(flag)
             previous = run
         }
-        var table = ByteWriter()
-        for column in columns { CodedColumn.write(column.bytes, into: &table) }
-        if runs.count > SnapshotFormat.maximumRunsPerRunTableByte * table.count {
-            // Coded columns can be denser than readers accept (a note retyped and deleted character
-            // by character compresses to almost nothing): the length column raw, a byte or more a run.
-            table = ByteWriter()
-            for (k, column) in columns.enumerated() {
-                CodedColumn.write(column.bytes, into: &table, raw: k == V2.Column.lengths.rawValue)
+        func coded(rawLengths: Bool) -> [[UInt8]] {
+            columns.enumerated().map { k, column in
+                var out = ByteWriter()
+                CodedColumn.write(column.bytes, into: &out, raw: rawLengths && k == V2.Column.lengths.rawValue)
+                return out.bytes
             }
         }
-        out.writeBytes(table.bytes)
+        let table = coded(rawLengths: false)
+        // Coded columns can be denser than readers accept (a note retyped and deleted character
+        // by character compresses to almost nothing): the length column raw, a byte or more a run.
+        guard runs.count > SnapshotFormat.maximumRunsPerRunTableByte * table.reduce(0, { $0 + $1.count }) else { return table }
+        return coded(rawLengths: true)
     }
 
     private static func writeRef(_ ref: ItemRef, into column: inout ByteWriter) {

@@ -22,15 +22,17 @@ struct CompactionPlan {
     /// of the tombstone runs for which `settled` (called with a run's index) is true. `settled` is
     /// not asked about visible runs: they always stay.
     /// `keeping`: elements that stay whatever is settled (with the elements they name, as any
-    /// element that stays).
-    init(_ runs: [Run], replicaCount: Int, settled: (Int) -> Bool, keeping: [ItemRef] = []) {
+    /// element that stays). Without `followingRightOrigins` only left origins are followed: not
+    /// a compaction (its result is not origin-closed), a measure of what right origins alone
+    /// keep (``PayloadBreakdown``).
+    init(_ runs: [Run], replicaCount: Int, settled: (Int) -> Bool, keeping: [ItemRef] = [], followingRightOrigins: Bool = true) {
         var kept = [UInt32](repeating: 0, count: runs.count)
         let byID = RunsByID(runs, replicaCount: replicaCount)
         var origins: [ItemRef] = keeping.filter { byID.holds($0, in: runs) }
         for (i, run) in runs.enumerated() where !run.isDeleted || !settled(i) {
             kept[i] = run.length
             origins.append(run.left)
-            origins.append(run.right)
+            if followingRightOrigins { origins.append(run.right) }
         }
         while let origin = origins.popLast() {
             guard !origin.isNone else { continue }
@@ -41,7 +43,7 @@ struct CompactionPlan {
             guard needed > kept[i] else { continue }
             if kept[i] == 0 {
                 origins.append(run.left)
-                origins.append(run.right)
+                if followingRightOrigins { origins.append(run.right) }
             }
             kept[i] = needed
         }

@@ -79,6 +79,16 @@ extension TextSequence {
         return out.mapValues { IDRanges.union($0, []) }
     }
 
+    /// How many tombstone runs a compaction of every tombstone would keep if only left origins
+    /// counted: those the visible text names through left origins, directly or through other
+    /// tombstones. The rest of what it keeps (``droppableTombstones(keeping:)``) is named through
+    /// right origins: a measure for `crdtnote-bench growth` (``PayloadBreakdown``).
+    func tombstoneRunsKeptByLeftOrigins() -> Int {
+        let runs = runsInOrder()
+        let plan = CompactionPlan(runs, replicaCount: replicas.count, settled: { _ in true }, followingRightOrigins: false)
+        return zip(runs, plan.kept).reduce(0) { $0 + ($1.0.isDeleted && $1.1 > 0 ? 1 : 0) }
+    }
+
     /// Per replica index, the ids of every tombstone (increasing, disjoint ranges).
     func tombstoneRanges() -> [Int: [Range<UInt32>]] {
         var out: [Int: [Range<UInt32>]] = [:]
