@@ -20,6 +20,11 @@ struct NoteFormatting: Hashable, Sendable {
     /// join it by its right origin (§10.4, rule 3), which the incremental update of the
     /// attributes index after a local edit does not follow. A function of ``marks``.
     private(set) var hasMarksGrowingAtStart = false
+    /// Per author, the latest stamp among its operations here: the formatting part of a copy's
+    /// ``VersionVector``. A function of the set, kept as operations arrive (one dictionary update
+    /// each). An author's stamps grow with every operation it makes, so every copy holds, of each
+    /// author, exactly its operations up to the stamp listed (deltas keep it so, §5).
+    private(set) var latestByAuthor: [ReplicaID: HLCTimestamp] = [:]
 
     /// Most UTF-8 bytes of one name or value (a link's URL) in the string table.
     static let maximumStringBytes = 4096
@@ -34,11 +39,15 @@ struct NoteFormatting: Hashable, Sendable {
     mutating func add(_ operation: MarkOperation) {
         marks.insert(operation)
         if operation.start != .before(operation.first) { hasMarksGrowingAtStart = true }
+        noteStamp(operation.stamp, of: operation.replica)
     }
 
     /// Adds local or received paragraph operations.
     mutating func add(_ operations: [ParagraphOperation]) {
-        for operation in operations where paragraphs.insert(operation).inserted { noteWinner(operation) }
+        for operation in operations where paragraphs.insert(operation).inserted {
+            noteWinner(operation)
+            noteStamp(operation.stamp, of: operation.replica)
+        }
     }
 
     /// Takes in every operation of `other` (set union).
@@ -46,6 +55,23 @@ struct NoteFormatting: Hashable, Sendable {
         marks.formUnion(other.marks)
         hasMarksGrowingAtStart = hasMarksGrowingAtStart || other.hasMarksGrowingAtStart
         for operation in other.paragraphs where paragraphs.insert(operation).inserted { noteWinner(operation) }
+        for (author, stamp) in other.latestByAuthor { noteStamp(stamp, of: author) }
+    }
+
+    /// The operations whose stamp is later than what `known` lists for their author (all of an
+    /// author it does not list): what a copy holding `known` lacks (§5, "Formatting").
+    func operations(after known: [ReplicaID: HLCTimestamp]) -> NoteFormatting {
+        var out = NoteFormatting()
+        guard latestByAuthor.contains(where: { author, latest in known[author].map { latest > $0 } ?? true }) else { return out }
+        for mark in marks where known[mark.replica].map({ mark.stamp > $0 }) ?? true { out.add(mark) }
+        out.add(paragraphs.filter { operation in known[operation.replica].map { operation.stamp > $0 } ?? true })
+        return out
+    }
+
+    /// Raises `author`'s latest stamp to `stamp`.
+    private mutating func noteStamp(_ stamp: HLCTimestamp, of author: ReplicaID) {
+        if let current = latestByAuthor[author], current >= stamp { return }
+        latestByAuthor[author] = stamp
     }
 
     /// The operations this set holds and `other` does not (what a copy gained since `other`).
