@@ -33,7 +33,10 @@ extension NoteText {
     /// other devices' edits left nothing to change in are skipped. A formatting command
     /// (``setMark(_:utf16Range:)``, ``removeMark(_:utf16Range:)``,
     /// ``setParagraphAttribute(_:utf16Range:)``) is a step of its own: undoing it sets back, as
-    /// new operations, the values its characters and paragraphs had before.
+    /// new operations, the values its characters and paragraphs had before. A whole attributed
+    /// update (``setFormattedText(_:)``) is one step of both: undo reverses its text, then sets
+    /// back the attributes, those of the text it deleted included (which comes back formatted as
+    /// it was), and returns one patch; redo does the same the other way.
     ///
     /// Returns how the text changed (to apply to a text view), or nil when there was nothing to
     /// undo. Throws ``NoteTextError/Code/tooLarge``, changing nothing, when bringing text back would
