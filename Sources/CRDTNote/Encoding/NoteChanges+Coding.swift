@@ -33,7 +33,8 @@ extension NoteChanges {
                 return
             }
             let formatting = try NoteFormatting.decodeBody(&reader, limits: limits)
-            let base = try Self.readFormattingBase(&reader)
+            // Entries for replicas that author none of the operations say nothing: left out.
+            let base = try Self.readFormattingBase(&reader).filter { formatting.latestByAuthor[$0.key] != nil }
             try reader.expectEnd("changes")
             self.init(changeSet: set, formatting: formatting, formattingBase: base)
         } catch {
