@@ -123,7 +123,8 @@ extension NoteText {
         // As in `textChanged()`: a unique cache that holds nothing (a note nobody reads while
         // it is edited) costs the check alone.
         if isKnownUniquelyReferenced(&attributeCache) {
-            if attributeCache?.isFilledUnshared == true { filledCacheWillChange(replacing: range, with: utf8) }
+            // Not nil (checked above): no optional test on every keystroke.
+            if attributeCache.unsafelyUnwrapped.isFilledUnshared { filledCacheWillChange(replacing: range, with: utf8) }
         } else {
             sharedCacheWillChange(replacing: range, with: utf8)
         }
