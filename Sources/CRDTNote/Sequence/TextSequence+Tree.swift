@@ -120,8 +120,8 @@ extension TextSequence {
         var walk = UTF16Walk(order: orderPos, run: 0, runs: leaves[Int(order[orderPos])], remaining: k - before,
                              scalars: scalarTree.prefixSum(orderPos))
         // The leaf found holds the offset: the walk stays in it.
-        _ = step(&walk, maximumSteps: .max)
-        return found(walk)
+        _ = walk.stepToOffset(in: self, maximumSteps: .max)
+        return walk.found(in: self)
     }
 
     /// ``scalarPosition(ofUTF16:)`` of `k` (`fromUTF16 <= k < utf16Count`) from what that
@@ -137,8 +137,8 @@ extension TextSequence {
             : UTF8Counting.prefix(of: content, start: Int(start.byteStart), scalars: Int(from.position.offset)).utf16
         var walk = UTF16Walk(order: from.position.order, run: from.position.run, runs: runs,
                              remaining: k - fromUTF16 + unitsBefore, scalars: from.scalar - Int(from.position.offset))
-        guard step(&walk, maximumSteps: maximumSteps) else { return scalarPosition(ofUTF16: k) }
-        return found(walk)
+        guard walk.stepToOffset(in: self, maximumSteps: maximumSteps) else { return scalarPosition(ofUTF16: k) }
+        return walk.found(in: self)
     }
 
     /// The UTF-16 offset of scalar index `k` (`0 <= k <= scalarCount`).
@@ -400,44 +400,40 @@ private struct UTF16Walk {
     var runs: [Run]
     var remaining: Int
     var scalars: Int
-}
 
-extension TextSequence {
-    /// Steps `walk` on to the run holding its offset, into later leaves when it must; false
-    /// when that takes more than `maximumSteps` runs, or the leaves end first. (Methods of the
-    /// sequence, not of the walk: a sequence passed as an argument is copied field by field.)
+    /// Steps on to the run holding the offset, into later leaves when it must; false when that
+    /// takes more than `maximumSteps` runs, or the leaves end first.
     @inline(__always)
-    fileprivate func step(_ walk: inout UTF16Walk, maximumSteps: Int) -> Bool {
+    mutating func stepToOffset(in sequence: TextSequence, maximumSteps: Int) -> Bool {
         var steps = 0
         while true {
-            let units = walk.runs[walk.run].visibleUTF16
-            if walk.remaining < units { return true }
-            walk.remaining -= units
-            walk.scalars += walk.runs[walk.run].visibleScalars
-            walk.run += 1
+            let units = runs[run].visibleUTF16
+            if remaining < units { return true }
+            remaining -= units
+            scalars += runs[run].visibleScalars
+            run += 1
             steps += 1
             guard steps <= maximumSteps else { return false }
-            while walk.run == walk.runs.count {
-                walk.order += 1
-                guard walk.order < order.count else { return false }
-                walk.runs = leaves[Int(order[walk.order])]
-                walk.run = 0
+            while run == runs.count {
+                order += 1
+                guard order < sequence.order.count else { return false }
+                runs = sequence.leaves[Int(sequence.order[order])]
+                run = 0
             }
         }
     }
 
-    /// The scalar index and position of `walk`'s offset, once stepped to; nil inside a
-    /// surrogate pair.
+    /// The scalar index and position of the offset, once stepped to; nil inside a surrogate pair.
     @inline(__always)
-    fileprivate func found(_ walk: UTF16Walk) -> (scalar: Int, position: TreePosition)? {
-        let r = walk.runs[walk.run]
-        var offset = walk.remaining
+    func found(in sequence: TextSequence) -> (scalar: Int, position: TreePosition)? {
+        let r = runs[run]
+        var offset = remaining
         if r.utf16 != r.length {
-            guard let inRun = UTF8Counting.scalarsForUTF16(content, start: Int(r.byteStart), utf16Units: walk.remaining) else {
+            guard let inRun = UTF8Counting.scalarsForUTF16(sequence.content, start: Int(r.byteStart), utf16Units: remaining) else {
                 return nil
             }
             offset = inRun.scalars
         }
-        return (walk.scalars + offset, TreePosition(order: walk.order, run: walk.run, offset: UInt32(offset)))
+        return (scalars + offset, TreePosition(order: order, run: run, offset: UInt32(offset)))
     }
 }
