@@ -117,11 +117,18 @@ extension TextSequence {
     /// visible scalar, from one search of the tree; nil inside a surrogate pair.
     func scalarPosition(ofUTF16 k: Int) -> (scalar: Int, position: TreePosition)? {
         let (orderPos, before) = utf16Tree.find(k)
-        var walk = UTF16Walk(order: orderPos, run: 0, runs: leaves[Int(order[orderPos])], remaining: k - before,
-                             scalars: scalarTree.prefixSum(orderPos))
-        // The leaf found holds the offset: the walk stays in it.
-        _ = walk.stepToOffset(in: self, maximumSteps: .max)
-        return walk.found(in: self)
+        var remaining = k - before
+        var scalars = scalarTree.prefixSum(orderPos)
+        let runs = leaves[Int(order[orderPos])]
+        var i = 0
+        while true {
+            let units = runs[i].visibleUTF16
+            if remaining < units { break }
+            remaining -= units
+            scalars += runs[i].visibleScalars
+            i += 1
+        }
+        return scalarPosition(order: orderPos, run: i, of: runs, unitsInto: remaining, scalarsBefore: scalars)
     }
 
     /// ``scalarPosition(ofUTF16:)`` of `k` (`fromUTF16 <= k < utf16Count`) from what that
@@ -130,15 +137,48 @@ extension TextSequence {
     /// selection). Searches the tree instead once `maximumSteps` runs are passed.
     func scalarPosition(ofUTF16 k: Int, after from: (scalar: Int, position: TreePosition), atUTF16 fromUTF16: Int,
                         maximumSteps: Int = 32) -> (scalar: Int, position: TreePosition)? {
-        let runs = leaves[Int(order[from.position.order])]
+        var orderPos = from.position.order
+        var i = from.position.run
+        var runs = leaves[Int(order[orderPos])]
         // Counted from the start of the run holding `from`.
-        let start = runs[from.position.run]
+        let start = runs[i]
         let unitsBefore = start.utf16 == start.length ? Int(from.position.offset)
             : UTF8Counting.prefix(of: content, start: Int(start.byteStart), scalars: Int(from.position.offset)).utf16
-        var walk = UTF16Walk(order: from.position.order, run: from.position.run, runs: runs,
-                             remaining: k - fromUTF16 + unitsBefore, scalars: from.scalar - Int(from.position.offset))
-        guard walk.stepToOffset(in: self, maximumSteps: maximumSteps) else { return scalarPosition(ofUTF16: k) }
-        return walk.found(in: self)
+        var remaining = k - fromUTF16 + unitsBefore
+        var scalars = from.scalar - Int(from.position.offset)
+        var steps = 0
+        while true {
+            let units = runs[i].visibleUTF16
+            if remaining < units { break }
+            remaining -= units
+            scalars += runs[i].visibleScalars
+            i += 1
+            steps += 1
+            guard steps <= maximumSteps else { return scalarPosition(ofUTF16: k) }
+            while i == runs.count {
+                orderPos += 1
+                guard orderPos < order.count else { return scalarPosition(ofUTF16: k) }
+                runs = leaves[Int(order[orderPos])]
+                i = 0
+            }
+        }
+        return scalarPosition(order: orderPos, run: i, of: runs, unitsInto: remaining, scalarsBefore: scalars)
+    }
+
+    /// What the searches above give once they found the run: run `i` of leaf `orderPos`
+    /// (`runs`) holds the offset, `remaining` UTF-16 units into it, after `scalars` scalars.
+    @inline(__always)
+    private func scalarPosition(order orderPos: Int, run i: Int, of runs: [Run], unitsInto remaining: Int,
+                                scalarsBefore scalars: Int) -> (scalar: Int, position: TreePosition)? {
+        let r = runs[i]
+        var offset = remaining
+        if r.utf16 != r.length {
+            guard let inRun = UTF8Counting.scalarsForUTF16(content, start: Int(r.byteStart), utf16Units: remaining) else {
+                return nil
+            }
+            offset = inRun.scalars
+        }
+        return (scalars + offset, TreePosition(order: orderPos, run: i, offset: UInt32(offset)))
     }
 
     /// The UTF-16 offset of scalar index `k` (`0 <= k <= scalarCount`).
@@ -388,52 +428,5 @@ extension TextSequence {
                 : UTF8Counting.prefix(of: content, start: Int(r.byteStart), scalars: Int(position.offset)).utf16
         }
         return (scalars, units)
-    }
-}
-
-/// A walk over a sequence's runs to a UTF-16 offset (the searches by UTF-16 offset): at run
-/// `run` of the leaf at `order` (`runs`), the offset lies `remaining` units on from that run's
-/// start, after `scalars` visible scalars.
-private struct UTF16Walk {
-    var order: Int
-    var run: Int
-    var runs: [Run]
-    var remaining: Int
-    var scalars: Int
-
-    /// Steps on to the run holding the offset, into later leaves when it must; false when that
-    /// takes more than `maximumSteps` runs, or the leaves end first.
-    @inline(__always)
-    mutating func stepToOffset(in sequence: TextSequence, maximumSteps: Int) -> Bool {
-        var steps = 0
-        while true {
-            let units = runs[run].visibleUTF16
-            if remaining < units { return true }
-            remaining -= units
-            scalars += runs[run].visibleScalars
-            run += 1
-            steps += 1
-            guard steps <= maximumSteps else { return false }
-            while run == runs.count {
-                order += 1
-                guard order < sequence.order.count else { return false }
-                runs = sequence.leaves[Int(sequence.order[order])]
-                run = 0
-            }
-        }
-    }
-
-    /// The scalar index and position of the offset, once stepped to; nil inside a surrogate pair.
-    @inline(__always)
-    func found(in sequence: TextSequence) -> (scalar: Int, position: TreePosition)? {
-        let r = runs[run]
-        var offset = remaining
-        if r.utf16 != r.length {
-            guard let inRun = UTF8Counting.scalarsForUTF16(sequence.content, start: Int(r.byteStart), utf16Units: remaining) else {
-                return nil
-            }
-            offset = inRun.scalars
-        }
-        return (scalars + offset, TreePosition(order: order, run: run, offset: UInt32(offset)))
     }
 }
