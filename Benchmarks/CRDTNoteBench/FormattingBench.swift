@@ -11,7 +11,9 @@ import CRDTNoteToolSupport
 /// `AttributedString` of a copy that has not been read yet (and, beside it, Foundation's floor
 /// and the same string built by appending its runs), to read the attributes at one
 /// position from a note that has been read (its attributes index is built), and to merge 100
-/// formatting operations made on another copy into a note a view shows (the patch recorded).
+/// formatting operations made on another copy into a note a view shows (the patch recorded), and
+/// a toolbar's mark command on a note a view shows (`NoteEditorSession.toggleMark` on a random
+/// selection of 1–40 characters) without undo history and with 100 steps kept.
 struct FormattingResult {
     struct Case {
         var label: String
@@ -26,6 +28,9 @@ struct FormattingResult {
         var appendedAttributedStringMs: Double
         var lookupNs: Double
         var mergeMs: Double
+        /// One mark command, no undo history kept / 100 steps kept.
+        var markCommandMs: Double
+        var markCommandUndoMs: Double
     }
 
     var cases: [Case]
@@ -40,6 +45,7 @@ struct FormattingResult {
                 "plain_attributed_string_ms": .double(c.plainAttributedStringMs),
                 "attributed_string_by_appending_ms": .double(c.appendedAttributedStringMs),
                 "attributes_at_position_ns": .double(c.lookupNs), "merge_100_operations_ms": .double(c.mergeMs),
+                "mark_command_ms": .double(c.markCommandMs), "mark_command_undo_100_ms": .double(c.markCommandUndoMs),
             ]))
         } + [("runs", .int(runs)), ("correct", .bool(correct))]))
     }
@@ -49,7 +55,8 @@ struct FormattingResult {
             "\(c.label): \(Format.count(c.scalars)) scalars, \(Format.count(c.operations)) formatting operations; "
                 + "formattedSpans \(Format.ms(c.spansMs)) (\(Format.count(c.spans)) spans), AttributedString \(Format.ms(c.attributedStringMs)) "
                 + "(of the plain text alone \(Format.ms(c.plainAttributedStringMs)), by appending its runs \(Format.ms(c.appendedAttributedStringMs))), "
-                + "attributes at a position \(String(format: "%.0f", c.lookupNs)) ns, merging 100 operations \(Format.ms(c.mergeMs))"
+                + "attributes at a position \(String(format: "%.0f", c.lookupNs)) ns, merging 100 operations \(Format.ms(c.mergeMs)), "
+                + "a mark command \(Format.ms(c.markCommandMs)) (with 100 undo steps kept \(Format.ms(c.markCommandUndoMs)))"
         } + ["medians of \(runs) runs" + (correct ? "" : "; COPIES DIFFER AFTER THE MERGE")]
     }
 }
@@ -95,6 +102,8 @@ enum FormattingBench {
         var appendedStringSamples: [Double] = []
         var lookupSamples: [Double] = []
         var mergeSamples: [Double] = []
+        var commandSamples: [Double] = []
+        var undoCommandSamples: [Double] = []
         var spanCount = 0
         let positions = (0..<100_000).map { _ in rng.below(note.utf16Count) }
         for _ in 0..<runs {
@@ -133,6 +142,8 @@ enum FormattingBench {
             let (mergeMs, _) = try Measure.time { () throws -> TextPatch in try local.merge(remote) }
             mergeSamples.append(mergeMs)
             if try local.formattedSpans() != remote.formattedSpans() { correct = false }
+            commandSamples.append(try markCommandMs(note, undoLimit: 0, &rng))
+            undoCommandSamples.append(try markCommandMs(note, undoLimit: 100, &rng))
         }
         return FormattingResult.Case(label: label, scalars: note.scalarCount, operations: note.scalarCount / 200 + lines.count / 10,
                                      spansMs: Timing(samples: spansSamples).median, spans: spanCount,
@@ -140,6 +151,28 @@ enum FormattingBench {
                                      plainAttributedStringMs: Timing(samples: plainStringSamples).median,
                                      appendedAttributedStringMs: Timing(samples: appendedStringSamples).median,
                                      lookupNs: Timing(samples: lookupSamples).median,
-                                     mergeMs: Timing(samples: mergeSamples).median)
+                                     mergeMs: Timing(samples: mergeSamples).median,
+                                     markCommandMs: Timing(samples: commandSamples).median,
+                                     markCommandUndoMs: Timing(samples: undoCommandSamples).median)
+    }
+
+    /// The time of one toolbar mark command (select 1–40 characters, toggle bold) on a copy of
+    /// `note` a view shows, keeping `undoLimit` undo steps: the median command's share of 50.
+    static func markCommandMs(_ note: NoteText, undoLimit: Int, _ rng: inout SplitMix64) throws -> Double {
+        var session = NoteEditorSession(note: note.forked(as: ReplicaID(rawValue: 6)), undoLimit: undoLimit)
+        _ = try session.note.formattedSpans()  // a view shows it: its index is built
+        let count = 50
+        let ranges = (0..<count).map { _ in
+            let start = rng.below(note.utf16Count)
+            return start..<min(note.utf16Count, start + 1 + rng.below(40))
+        }
+        let (ms, _) = try Measure.time { () throws -> Int in
+            for range in ranges {
+                try session.userSelected(utf16Range: range)
+                _ = try session.toggleMark(.bold)
+            }
+            return count
+        }
+        return ms / Double(count)
     }
 }

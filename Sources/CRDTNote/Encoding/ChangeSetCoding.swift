@@ -12,8 +12,9 @@ enum ChangeSetCoding {
     /// The minimum reader version of `set`'s body: 3 when it carries compacted ids, 1 otherwise.
     static func readerVersion(of set: ChangeSet) -> UInt16 { set.compacted.isEmpty ? 1 : 3 }
 
-    /// The body of `set`, in the format ``readerVersion(of:)`` says.
-    static func encode(_ set: ChangeSet) -> [UInt8] {
+    /// The body of `set`, in the format ``readerVersion(of:)`` says; with `listingCompacted`,
+    /// the compacted ids' list is written even when empty (format 5, where more follows it).
+    static func encode(_ set: ChangeSet, listingCompacted: Bool = false) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: set.content.count + set.inserts.count * 6 + set.deletes.count * 4 + 64)
         ClockTableCoding.write(set.replicas, nextSeq: nil, latest: set.latestStamps, logs: set.clockLogs, into: &out)
         out.writeLengthPrefixed(set.content)
@@ -40,12 +41,13 @@ enum ChangeSetCoding {
         }
         writeRanges(set.deletes, into: &out)
         // Format 3: the sender's compacted ids the receiver has not seen (Docs/FORMAT.md §5).
-        if !set.compacted.isEmpty { writeRanges(set.compacted, into: &out) }
+        if !set.compacted.isEmpty || listingCompacted { writeRanges(set.compacted, into: &out) }
         return out.bytes
     }
 
-    /// Reads a body whose payload declares minimum reader `layout` (3: compacted ids may follow
-    /// the deletions; none when the body ends there).
+    /// Reads a body whose payload declares minimum reader `layout` (3 or 4: compacted ids may
+    /// follow the deletions; none when the body ends there; 5 and above: the compacted ids' list
+    /// always follows, and the reader is left after it, where the formatting follows, §5).
     static func decode(_ reader: inout ByteReader, layout: UInt16, limits: NoteLimits) throws(BinaryDecodingError) -> ChangeSet {
         var set = ChangeSet()
         let table = try ClockTableCoding.read(&reader, withCounts: false, limits: limits)
@@ -115,6 +117,10 @@ enum ChangeSetCoding {
             throw BinaryDecodingError(.invalidValue, at: contentOffset, "content has \(set.content.count - byte) bytes no insert uses")
         }
         set.deletes = try readRanges(&reader, replicas: n, what: "deletion", limits: limits)
+        if layout >= NoteChanges.formattingReader {
+            set.compacted = try readRanges(&reader, replicas: n, what: "compacted range", limits: limits)
+            return set
+        }
         if layout >= 3 && reader.remaining > 0 {
             set.compacted = try readRanges(&reader, replicas: n, what: "compacted range", limits: limits)
         }

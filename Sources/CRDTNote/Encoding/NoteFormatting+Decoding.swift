@@ -9,19 +9,26 @@ extension NoteFormatting {
     init(encoded bytes: [UInt8], limits: NoteLimits = .default) throws(PayloadError) {
         var (_, reader) = try PayloadHeader.body(of: bytes, expecting: .formatting, limits: limits)
         do throws(BinaryDecodingError) {
-            var decoder = FormattingDecoder(limits: limits)
-            try decoder.readTables(&reader)
-            self.init()
-            let markCount = try decoder.readOperationCount(&reader, "mark operations", minimumBytesEach: 9)
-            for _ in 0..<markCount { add(try decoder.readMark(&reader)) }
-            let paragraphCount = try decoder.readOperationCount(&reader, "paragraph operations", minimumBytesEach: 5)
-            var paragraphs: [ParagraphOperation] = []
-            for _ in 0..<paragraphCount { paragraphs.append(try decoder.readParagraph(&reader)) }
-            add(paragraphs)
+            self = try Self.decodeBody(&reader, limits: limits)
             try reader.expectEnd("the formatting")
         } catch {
             throw .corrupt(error)
         }
+    }
+
+    /// Reads the body of a formatting payload (§10.7) from `reader`, leaving it just after the
+    /// body (a changes payload's formatting, §5, is followed by more).
+    static func decodeBody(_ reader: inout ByteReader, limits: NoteLimits) throws(BinaryDecodingError) -> NoteFormatting {
+        var decoder = FormattingDecoder(limits: limits)
+        try decoder.readTables(&reader)
+        var formatting = NoteFormatting()
+        let markCount = try decoder.readOperationCount(&reader, "mark operations", minimumBytesEach: 9)
+        for _ in 0..<markCount { formatting.add(try decoder.readMark(&reader)) }
+        let paragraphCount = try decoder.readOperationCount(&reader, "paragraph operations", minimumBytesEach: 5)
+        var paragraphs: [ParagraphOperation] = []
+        for _ in 0..<paragraphCount { paragraphs.append(try decoder.readParagraph(&reader)) }
+        formatting.add(paragraphs)
+        return formatting
     }
 }
 

@@ -7,6 +7,11 @@ extension NoteFormatting {
 
     /// The formatting payload of these operations.
     func encoded() -> [UInt8] {
+        PayloadHeader.wrap(encodedBody(), kind: .formatting, version: Self.payloadVersion)
+    }
+
+    /// The body of the formatting payload (§10.7), also what a changes payload carries (§5).
+    func encodedBody() -> [UInt8] {
         var replicas = Set<ReplicaID>(), strings = Set<String>()
         for mark in marks {
             replicas.formUnion([mark.first.replica, mark.last.replica, mark.replica] + mark.coreVersion.keys)
@@ -30,7 +35,7 @@ extension NoteFormatting {
             body.writeVarUInt(UInt64(operations.count))
             for bytes in operations.sorted(by: { $0.lexicographicallyPrecedes($1) }) { body.writeBytes(bytes) }
         }
-        return PayloadHeader.wrap(body.bytes, kind: .formatting, version: Self.payloadVersion)
+        return body.bytes
     }
 }
 

@@ -93,21 +93,3 @@ extension NoteText {
         _ = try loadedSequence()
     }
 }
-
-extension NoteChanges {
-    /// These changes in crdtnote's binary format: format 1, or format 3 when they carry ids a
-    /// compacted copy dropped (Docs/FORMAT.md §5).
-    public func encoded() -> [UInt8] {
-        PayloadHeader.wrap(ChangeSetCoding.encode(changeSet), kind: .changes, version: ChangeSetCoding.readerVersion(of: changeSet))
-    }
-
-    /// Decodes changes. Their consistency with a particular note is checked when they are applied.
-    public init(encoded bytes: [UInt8], limits: NoteLimits = .default) throws(PayloadError) {
-        var (header, reader) = try PayloadHeader.body(of: bytes, expecting: .changes)
-        do {
-            self.init(changeSet: try ChangeSetCoding.decode(&reader, layout: header.minimumReaderVersion, limits: limits))
-        } catch {
-            throw .corrupt(error)
-        }
-    }
-}

@@ -90,7 +90,7 @@ public struct RecordMerger: Sendable {
                 log.append("ancestor not used: \(error)")
             }
         }
-        if let a = ancestorState, let unrelated = crdtSides.first(where: { !$0.state.version.includes(a.version) }) {
+        if let a = ancestorState, let unrelated = crdtSides.first(where: { !$0.state.version.includesCharacters(of: a.version) }) {
             ancestorState = nil
             log.append("ancestor not used: the \(unrelated.role) state does not descend from it")
         }

@@ -49,7 +49,7 @@ extension TextSequence {
             }
             budget -= steps
         }
-        applyDeletions(set.deletes, local: local)
+        applyDeletions(plan.knownDeleted.isEmpty ? set.deletes : set.deletes + plan.knownDeleted, local: local)
         mergeClocks(of: set, local: local, known: plan.known)
         return recordingPatch ? patchRecorder.replacements : []
     }
@@ -129,6 +129,10 @@ extension TextSequence {
         /// UTF-8 bytes of the inserts' text (the set's content may hold more: a merge shares the
         /// other copy's whole buffer).
         var insertedBytes: Int
+        /// Ids this document holds already that the set sends as inserts deleted on arrival (it
+        /// was made for an older copy of this one): deleted like the set's deletions, so applying
+        /// it equals merging its sender whatever this document received since.
+        var knownDeleted: [ChangeSet.Delete] = []
     }
 
     /// Checks a change set against this document and orders its inserts causally
@@ -165,6 +169,7 @@ extension TextSequence {
         var queue: [PlannedInsert] = []
         queue.reserveCapacity(byID.count)
         var bounds = [Int](repeating: 0, count: n + 1)
+        var knownDeleted: [ChangeSet.Delete] = []
         var next = 0
         for r in 0..<n {
             bounds[r] = queue.count
@@ -174,6 +179,9 @@ extension TextSequence {
                 next += 1
                 let ins = set.inserts[i]
                 let end = ins.seq + ins.length
+                if ins.byteCount == 0, ins.seq < known[r] {
+                    knownDeleted.append(.init(replica: UInt32(r), seq: ins.seq, length: Swift.min(end, known[r]) - ins.seq))
+                }
                 if end <= known[r] { continue }
                 if ins.seq > available {
                     throw ChangeSetError(.missingDependency,
@@ -211,7 +219,7 @@ extension TextSequence {
             let left = step.skip > 0 ? ItemRef(replica: ins.replica, seq: ins.seq + step.skip - 1) : ins.left
             return (ins.replica, ins.seq + step.skip, ins.length - step.skip, left, ins.right)
         }, index: { queue[$0].insert })
-        return ApplyPlan(inserts: order.map { queue[$0] }, known: known, insertedBytes: insertedBytes)
+        return ApplyPlan(inserts: order.map { queue[$0] }, known: known, insertedBytes: insertedBytes, knownDeleted: knownDeleted)
     }
 
     /// Checks what a change set says about itself, without this document: the replica table

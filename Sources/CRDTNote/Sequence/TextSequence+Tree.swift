@@ -128,6 +128,48 @@ extension TextSequence {
             scalars += runs[i].visibleScalars
             i += 1
         }
+        return scalarPosition(order: orderPos, run: i, of: runs, unitsInto: remaining, scalarsBefore: scalars)
+    }
+
+    /// ``scalarPosition(ofUTF16:)`` of `k` (`fromUTF16 <= k < utf16Count`) from what that
+    /// function gave for `fromUTF16` (`from`), by stepping forward over the runs between: the
+    /// far end of a short range, in the runs the search for its near end just read (a mark on a
+    /// selection). Searches the tree instead once `maximumSteps` runs are passed.
+    func scalarPosition(ofUTF16 k: Int, after from: (scalar: Int, position: TreePosition), atUTF16 fromUTF16: Int,
+                        maximumSteps: Int = 32) -> (scalar: Int, position: TreePosition)? {
+        var orderPos = from.position.order
+        var i = from.position.run
+        var runs = leaves[Int(order[orderPos])]
+        // Counted from the start of the run holding `from`.
+        let start = runs[i]
+        let unitsBefore = start.utf16 == start.length ? Int(from.position.offset)
+            : UTF8Counting.prefix(of: content, start: Int(start.byteStart), scalars: Int(from.position.offset)).utf16
+        var remaining = k - fromUTF16 + unitsBefore
+        var scalars = from.scalar - Int(from.position.offset)
+        var steps = 0
+        while true {
+            let units = runs[i].visibleUTF16
+            if remaining < units { break }
+            remaining -= units
+            scalars += runs[i].visibleScalars
+            i += 1
+            steps += 1
+            guard steps <= maximumSteps else { return scalarPosition(ofUTF16: k) }
+            while i == runs.count {
+                orderPos += 1
+                guard orderPos < order.count else { return scalarPosition(ofUTF16: k) }
+                runs = leaves[Int(order[orderPos])]
+                i = 0
+            }
+        }
+        return scalarPosition(order: orderPos, run: i, of: runs, unitsInto: remaining, scalarsBefore: scalars)
+    }
+
+    /// What the searches above give once they found the run: run `i` of leaf `orderPos`
+    /// (`runs`) holds the offset, `remaining` UTF-16 units into it, after `scalars` scalars.
+    @inline(__always)
+    private func scalarPosition(order orderPos: Int, run i: Int, of runs: [Run], unitsInto remaining: Int,
+                                scalarsBefore scalars: Int) -> (scalar: Int, position: TreePosition)? {
         let r = runs[i]
         var offset = remaining
         if r.utf16 != r.length {

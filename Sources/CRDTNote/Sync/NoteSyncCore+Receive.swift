@@ -95,7 +95,7 @@ extension NoteSyncCore {
                 // The server holds every local change only when its state covers the merge.
                 // A note whose compaction proposal waits for this device is sent back (seen vector only).
                 let awaits = try Self.awaitsSending(note, base: base, access: access, configuration: configuration, now: now)
-                let covered = !local.unsaved && remote.version.includes(note.version) && remote.string == note.string && !awaits
+                let covered = !local.unsaved && remote.version.includesCharacters(of: note.version) && remote.string == note.string && !awaits
                 try access.recordSynced(name, merged: note, fields: NoteFieldStamps.updates(from: stored, over: local),
                                         confirms: covered ? local.revision : nil, server: base)
                 guard note.string != before.string else { return nil }

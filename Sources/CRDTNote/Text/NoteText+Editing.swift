@@ -204,11 +204,13 @@ extension NoteText {
 
     /// Applies the edits `derive` finds for the current text (its UTF-8; edits as
     /// `TextDiff.edits` returns them: end to start, scalar offsets, not overlapping) as local
-    /// edits of this replica, in one undo step. Throws as ``setText(_:)`` does, changing nothing.
-    mutating func applyEdits(_ derive: ([UInt8]) -> [TextDiff.Edit]) throws(NoteTextError) {
+    /// edits of this replica, in one undo step; returns whether there were any. Throws as
+    /// ``setText(_:)`` does, changing nothing.
+    @discardableResult
+    mutating func applyEdits(_ derive: ([UInt8]) -> [TextDiff.Edit]) throws(NoteTextError) -> Bool {
         if deferred != nil { try buildIndexForEdit() }
         let edits = derive(sequence.utf8Bytes())
-        guard !edits.isEmpty else { return }
+        guard !edits.isEmpty else { return false }
         let inserted = edits.reduce(0) { $0 + $1.insert.count }
         let insertedScalars = edits.reduce(0) { $0 + $1.insertScalars }
         if let problem = capacityProblem(adding: inserted, scalars: insertedScalars) { throw problem }
@@ -250,6 +252,7 @@ extension NoteText {
         sequence.noteStamp(stamp, replica: local, firstInsertedSeq: inserted > 0 ? firstSeq : nil)
         textChanged()
         if recording { undoHistory.finishStep(in: sequence, local: local) }
+        return true
     }
 
     /// Logs a local deletion at `stamp` that removed `stretches` in the note's history.

@@ -1,5 +1,7 @@
 extension NoteText {
-    /// The operations a copy at `version` lacks. Applying them there equals merging this copy.
+    /// The operations a copy at `version` lacks: its characters and deletions, and the
+    /// formatting operations made later than `version`'s formatting stamp of their author.
+    /// Applying them there equals merging this copy.
     ///
     /// On a note loaded from a snapshot this builds the index (once, shared by its copies); when
     /// the snapshot's runs are corrupt the changes are empty (there is nothing sound to send),
@@ -12,21 +14,43 @@ extension NoteText {
             return NoteChanges(changeSet: ChangeSet())  // documented above
         }
         let known = sequence.replicas.map { UInt32(clamping: version[$0]) }
-        return NoteChanges(changeSet: sequence.changes(since: known))
+        let set = sequence.changes(since: known)
+        guard !formatting.isEmpty else { return NoteChanges(changeSet: set) }
+        let lacking = formatting.operations(after: version.formattingStamps)
+        let base = version.formattingStamps.filter { lacking.latestByAuthor[$0.key] != nil }
+        return NoteChanges(changeSet: set, formatting: lacking, formattingBase: base)
     }
 
-    /// Applies changes from another copy and returns how the visible text changed (for a
-    /// text view: see ``TextPatch``). Idempotent; throws (changing nothing) when they build on
-    /// operations this copy lacks or contradict themselves, and with
-    /// ``ChangeSetError/Code/corruptSnapshot`` when this note was loaded from a snapshot whose
-    /// runs prove corrupt.
+    /// Applies changes from another copy and returns how the visible text and its attributes
+    /// changed (for a text view: see ``TextPatch``). Idempotent; throws (changing nothing) when
+    /// they build on operations this copy lacks (``ChangeSetError/Code/missingDependency``, also
+    /// when they were made for a copy holding formatting operations this one lacks) or
+    /// contradict themselves, and with ``ChangeSetError/Code/corruptSnapshot`` when this note
+    /// was loaded from a snapshot whose runs prove corrupt.
     @discardableResult
     public mutating func apply(_ changes: NoteChanges) throws(ChangeSetError) -> TextPatch {
+        for (author, base) in changes.formattingBase where (formatting.latestByAuthor[author] ?? .zero) < base {
+            throw ChangeSetError(.missingDependency, "the changes carry formatting of replica \(author) made after \(base), "
+                                 + "and this copy holds its formatting only up to \(formatting.latestByAuthor[author].map { "\($0)" } ?? "none")")
+        }
+        let limit = NoteLimits.default.maximumFormattingOperations
+        if formatting.operationCount + changes.formatting.operationCount > limit,
+           formatting.operationCount + changes.formatting.subtracting(formatting).operationCount > limit {
+            throw ChangeSetError(.tooLarge, "the note would have more than \(limit) formatting operations")
+        }
         if deferred != nil { try buildIndexForMerge() }
-        let before = try attributesForMerge { () throws(NoteTextError) in try attributesBeforeChange() }
+        let before = try attributesForMerge { () throws(NoteTextError) in try attributesBeforeChange(bringing: changes.formatting) }
         let replacements = try sequence.apply(changes.changeSet, recordingPatch: true)
         textChanged()
         observe(changes.changeSet.latestStamps)
+        if let before, replacements.isEmpty, changes.changeSet.inserts.isEmpty, changes.changeSet.compacted.isEmpty, !changes.formatting.isEmpty {
+            // Only formatting arrived: the index is updated where the new operations cover.
+            let marks = changes.formatting.marks.filter { !formatting.marks.contains($0) }
+            let keys = Set(changes.formatting.paragraphs.filter { !formatting.paragraphs.contains($0) }.map(\.key))
+            mergeFormatting(changes.formatting)
+            return try attributesForMerge { () throws(NoteTextError) in try formattingPatch(adding: marks, paragraphKeys: keys, attributesBefore: before) }
+        }
+        mergeFormatting(changes.formatting)
         return try attributesForMerge { () throws(NoteTextError) in try patch(replacing: replacements, attributesBefore: before) }
     }
 

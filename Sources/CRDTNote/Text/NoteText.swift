@@ -189,12 +189,13 @@ public struct NoteText: Sendable {
     /// Per replica: stamps of its insertions.
     var clockLogs: [ClockLog] { deferred?.clockLog ?? sequence.clockLog }
 
-    /// Characters each replica has inserted that this copy holds.
+    /// Characters each replica has inserted that this copy holds, and the latest formatting
+    /// operation of each replica it holds (what ``changes(since:)`` needs of the other copy).
     public var version: VersionVector {
         var counts: [ReplicaID: UInt64] = [:]
         let counted = idCounts
         for (i, r) in replicaTable.enumerated() { counts[r] = UInt64(counted[i]) }
-        return VersionVector(counts)
+        return VersionVector(counts, formattingStamps: formatting.latestByAuthor)
     }
 
     /// The latest clock stamp of any edit in this copy (from any replica), if any.

@@ -57,6 +57,10 @@ struct GettingStartedGuideTests {
             let bytes = changes.encoded()                       // binary, checksummed
             try phone.apply(NoteChanges(encoded: bytes))
             #expect(phone.string == "My Shopping list")
+            try laptop.setMark(.bold, utf16Range: 0..<2)
+            try phone.apply(laptop.changes(since: phone.version))   // "My" is bold on the phone too
+            let first = try phone.formattedSpans().first
+            #expect(first?.text == "My" && first?.marks == [.bold])
         }
     }
 

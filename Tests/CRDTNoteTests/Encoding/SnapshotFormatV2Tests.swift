@@ -86,7 +86,7 @@ import CRDTNoteTestSupport
         #expect(SnapshotFormat(rawValue: 1) == .version1)
         #expect(SnapshotFormat(rawValue: 2) == .version2)
         #expect(SnapshotFormat(rawValue: 4) == nil)
-        #expect(NoteFormat.version == 4 && NoteFormat.readerVersion == 4)
+        #expect(NoteFormat.version == 5 && NoteFormat.readerVersion == 5)
     }
 
     @Test func recordsAreWrittenInTheFormatAsked() throws {

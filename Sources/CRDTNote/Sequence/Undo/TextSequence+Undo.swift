@@ -4,7 +4,8 @@ extension TextSequence {
     /// placed right after the element it followed (with `integrate`, so every replica puts it at
     /// the same place). Records the visible changes in `patch`, in order, and returns the step
     /// that reverses this one. Own characters deleted and brought back since the step was
-    /// recorded are found through `restored`, which learns about the text restored now.
+    /// recorded are found through `restored`, which learns about the text restored now (any
+    /// replica's: formatting steps follow restored text too).
     mutating func perform(_ step: UndoStep, replica local: UInt32, restored: inout RestoredIDs, patch: inout TextPatchBuilder) -> UndoStep {
         var inverse = UndoStep()
         for seqs in step.deletions {
@@ -12,9 +13,7 @@ extension TextSequence {
         }
         for piece in step.restorations {
             let seqs = restore(piece, replica: local, patch: &patch)
-            if piece.first.replica == local {
-                restored.add(old: piece.first.seq..<piece.first.seq &+ UInt32(piece.scalars), newStart: seqs.lowerBound)
-            }
+            restored.add(replica: piece.first.replica, old: piece.first.seq..<piece.first.seq &+ UInt32(piece.scalars), newStart: seqs.lowerBound)
             inverse.addDeletion(seqs)
         }
         checkAfterMutation("undo or redo step")
@@ -44,7 +43,7 @@ extension TextSequence {
                 }
                 previousOffset = before.scalars
             } else {
-                for again in restored.replacements(of: s..<s &+ UInt32(take)) {
+                for again in restored.replacements(of: s..<s &+ UInt32(take), replica: r) {
                     deleteVisible(replica: r, seqs: again, restored: restored, patch: &patch, into: &inverse)
                 }
                 previousOffset = -1

@@ -14,11 +14,12 @@ final class AttributeCache: @unchecked Sendable {
     private var pending: (base: AttributeRuns, edit: LocalTextEdit)?
     /// Whether `runs` or `pending` is set (one byte to test on every edit of a formatted note).
     private var filled = false
-    /// How the last read filled the cache (for tests: whether typing took the update path).
+    /// How the cache was last filled (for tests: whether typing took the update path, whether a
+    /// formatting command kept it).
     private(set) var lastFill: Fill?
 
-    /// How a read filled the cache.
-    enum Fill { case resolved, updated }
+    /// How a read (or a command, `stored`) filled the cache.
+    enum Fill { case resolved, updated, stored }
 
     init() {}
 
@@ -58,6 +59,7 @@ final class AttributeCache: @unchecked Sendable {
         self.runs = runs
         pending = nil
         filled = true
+        lastFill = .stored
     }
 
     /// Forgets the runs. Only for a cache no other copy holds, so no other thread can reach
@@ -121,7 +123,8 @@ extension NoteText {
         // As in `textChanged()`: a unique cache that holds nothing (a note nobody reads while
         // it is edited) costs the check alone.
         if isKnownUniquelyReferenced(&attributeCache) {
-            if attributeCache?.isFilledUnshared == true { filledCacheWillChange(replacing: range, with: utf8) }
+            // Not nil (checked above): no optional test on every keystroke.
+            if attributeCache.unsafelyUnwrapped.isFilledUnshared { filledCacheWillChange(replacing: range, with: utf8) }
         } else {
             sharedCacheWillChange(replacing: range, with: utf8)
         }

@@ -13,11 +13,32 @@ struct FormattingUndoStep: Sendable {
         var last: ElementID
     }
 
+    /// Text that a step's text part deletes or brings back, with the attributes it showed: the
+    /// characters between `first` and `last` (or the characters they were brought back as, since
+    /// undo and redo restore text as new characters) get those marks again, by operations made
+    /// only for the kinds whose value differs there.
+    struct Snapshot: Sendable {
+        var first: ElementID
+        var last: ElementID
+        var attributes: TextAttributes
+    }
+
     var marks: [MarkStretch] = []
     /// Paragraph attributes to set back, per paragraph key.
     var paragraphs: [(key: ParagraphKey, attribute: ParagraphAttribute)] = []
+    /// Deleted text's attributes, set again where it was brought back (after ``marks``).
+    var snapshots: [Snapshot] = []
+    /// Deleted newlines' paragraph attributes, set again on the newlines they were brought back
+    /// as (the attributes that differ only).
+    var paragraphSnapshots: [(key: ParagraphKey, attributes: ParagraphAttributes)] = []
 
-    var isEmpty: Bool { marks.isEmpty && paragraphs.isEmpty }
+    var isEmpty: Bool { marks.isEmpty && paragraphs.isEmpty && snapshots.isEmpty && paragraphSnapshots.isEmpty }
+
+    /// Most operations performing the step can make (what the formatting operation limit is
+    /// checked against before anything changes).
+    var maximumOperations: Int {
+        marks.count + paragraphs.count + snapshots.count * TextMarkKind.allCases.count + paragraphSnapshots.count * ParagraphAttributes.names.count
+    }
 
     /// The step that gives the visible scalars `range` back their current values of `kind`:
     /// one stretch per run of equal values. `attributes` and `visible` are the note's (per
@@ -47,6 +68,9 @@ struct FormattingUndoStep: Sendable {
 }
 
 extension ParagraphAttributes {
+    /// The names of the attributes this release knows.
+    static let names = ["heading", "list", "checked", "quote", "codeblock"]
+
     /// The value of the attribute `name` as a setting (nil for a name this release does not know).
     func attribute(named name: String) -> ParagraphAttribute? {
         switch name {

@@ -1,7 +1,8 @@
 /// Where a non-empty range of visible text lies in a note's order, as a mark operation made on
 /// it needs it (Docs/FORMAT.md §10.1–10.4): its scalars, the positions of its first and last
 /// characters and of the visible character after it. Found with as few tree searches as the
-/// range's ends need: one per end given in UTF-16 (the caller's unit), the rest by stepping.
+/// range's ends need: one for a range given in UTF-16 (the caller's unit; its far end is stepped
+/// to, unless it lies many runs on), the rest by stepping.
 struct MarkPlacement {
     /// The range's Unicode scalars (not empty).
     var scalars: Range<Int>
@@ -22,8 +23,8 @@ struct MarkPlacement {
     }
 
     /// The placement of the UTF-16 `range` (non-empty, inside the text) of `sequence`: one tree
-    /// search per end. Throws ``NoteTextError/Code/insideSurrogatePair`` when an end splits a
-    /// surrogate pair.
+    /// search, and one more for a far end many runs on. Throws
+    /// ``NoteTextError/Code/insideSurrogatePair`` when an end splits a surrogate pair.
     static func of(utf16 range: Range<Int>, in sequence: TextSequence) throws(NoteTextError) -> MarkPlacement {
         guard let lower = sequence.scalarPosition(ofUTF16: range.lowerBound) else {
             throw NoteTextError(insideSurrogatePairAt: range.lowerBound)
@@ -32,7 +33,8 @@ struct MarkPlacement {
             return MarkPlacement(scalars: lower.scalar..<sequence.scalarCount, first: lower.position,
                                  last: sequence.position(ofScalar: sequence.scalarCount - 1), after: nil)
         }
-        guard let upper = sequence.scalarPosition(ofUTF16: range.upperBound) else {
+        // Stepped to from the start (ranges are short): no second search of the tree.
+        guard let upper = sequence.scalarPosition(ofUTF16: range.upperBound, after: lower, atUTF16: range.lowerBound) else {
             throw NoteTextError(insideSurrogatePairAt: range.upperBound)
         }
         // A non-empty range: the character before `upper` is at or after `first`.

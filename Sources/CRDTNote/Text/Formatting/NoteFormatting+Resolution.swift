@@ -49,9 +49,9 @@ extension NoteFormatting {
     }
 
     /// The attributes the winning operations (by attribute name) give a paragraph.
-    private static func attributes(of winners: [String: ParagraphOperation]) -> ParagraphAttributes {
+    private static func attributes(of winners: [ParagraphOperation]) -> ParagraphAttributes {
         var attributes = ParagraphAttributes()
-        for operation in winners.values { attributes.apply(operation.attribute) }
+        for operation in winners { attributes.apply(operation.attribute) }
         return attributes
     }
 }

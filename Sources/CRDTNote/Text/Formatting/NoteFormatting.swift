@@ -13,13 +13,20 @@ struct NoteFormatting: Hashable, Sendable {
     private(set) var paragraphs: Set<ParagraphOperation> = []
     /// Per paragraph key and attribute name, the operation that wins among ``paragraphs``: a
     /// function of the set (so equal sets give equal indexes), kept as operations arrive so that
-    /// reading one paragraph's attributes costs O(1), not O(operations).
-    private(set) var paragraphWinners: [ParagraphKey: [String: ParagraphOperation]] = [:]
+    /// reading one paragraph's attributes costs O(1), not O(operations). A key's winners are
+    /// one per attribute name, ordered by name (a handful: a scan, no hashing of names, and
+    /// the same order whatever order the operations came in).
+    private(set) var paragraphWinners: [ParagraphKey: [ParagraphOperation]] = [:]
     /// Whether some mark operation's start is not just before its first character (a kind that
     /// grows at its start, §10.2, or a writer's own anchor): text typed before such a mark may
     /// join it by its right origin (§10.4, rule 3), which the incremental update of the
     /// attributes index after a local edit does not follow. A function of ``marks``.
     private(set) var hasMarksGrowingAtStart = false
+    /// Per author, the latest stamp among its operations here: the formatting part of a copy's
+    /// ``VersionVector``. A function of the set, kept as operations arrive (one dictionary update
+    /// each). An author's stamps grow with every operation it makes, so every copy holds, of each
+    /// author, exactly its operations up to the stamp listed (deltas keep it so, §5).
+    private(set) var latestByAuthor: [ReplicaID: HLCTimestamp] = [:]
 
     /// Most UTF-8 bytes of one name or value (a link's URL) in the string table.
     static let maximumStringBytes = 4096
@@ -34,11 +41,19 @@ struct NoteFormatting: Hashable, Sendable {
     mutating func add(_ operation: MarkOperation) {
         marks.insert(operation)
         if operation.start != .before(operation.first) { hasMarksGrowingAtStart = true }
+        noteStamp(operation.stamp, of: operation.replica)
     }
 
     /// Adds local or received paragraph operations.
     mutating func add(_ operations: [ParagraphOperation]) {
-        for operation in operations where paragraphs.insert(operation).inserted { noteWinner(operation) }
+        for operation in operations { add(operation) }
+    }
+
+    /// Adds a local or received paragraph operation.
+    mutating func add(_ operation: ParagraphOperation) {
+        guard paragraphs.insert(operation).inserted else { return }
+        noteWinner(operation)
+        noteStamp(operation.stamp, of: operation.replica)
     }
 
     /// Takes in every operation of `other` (set union).
@@ -46,6 +61,32 @@ struct NoteFormatting: Hashable, Sendable {
         marks.formUnion(other.marks)
         hasMarksGrowingAtStart = hasMarksGrowingAtStart || other.hasMarksGrowingAtStart
         for operation in other.paragraphs where paragraphs.insert(operation).inserted { noteWinner(operation) }
+        for (author, stamp) in other.latestByAuthor { noteStamp(stamp, of: author) }
+    }
+
+    /// The operations whose stamp is later than what `known` lists for their author (all of an
+    /// author it does not list): what a copy holding `known` lacks (§5, "Formatting").
+    func operations(after known: [ReplicaID: HLCTimestamp]) -> NoteFormatting {
+        var out = NoteFormatting()
+        guard latestByAuthor.contains(where: { author, latest in known[author].map { latest > $0 } ?? true }) else { return out }
+        for mark in marks where known[mark.replica].map({ mark.stamp > $0 }) ?? true { out.add(mark) }
+        out.add(paragraphs.filter { operation in known[operation.replica].map { operation.stamp > $0 } ?? true })
+        return out
+    }
+
+    /// Raises `author`'s latest stamp to `stamp`.
+    private mutating func noteStamp(_ stamp: HLCTimestamp, of author: ReplicaID) {
+        // Formatting one device made (nearly every note): its entry, without hashing.
+        if latestByAuthor.count == 1, latestByAuthor.keys[latestByAuthor.startIndex] == author {
+            Self.raise(&latestByAuthor.values[latestByAuthor.startIndex], to: stamp)
+            return
+        }
+        // Else one hashed access (an absent author gets `stamp`, as `.zero` is never above it).
+        Self.raise(&latestByAuthor[author, default: .zero], to: stamp)
+    }
+
+    private static func raise(_ latest: inout HLCTimestamp, to stamp: HLCTimestamp) {
+        if latest < stamp { latest = stamp }
     }
 
     /// The operations this set holds and `other` does not (what a copy gained since `other`).
@@ -58,9 +99,24 @@ struct NoteFormatting: Hashable, Sendable {
 
     /// Makes `operation` its key and attribute's winner when it wins over the current one.
     private mutating func noteWinner(_ operation: ParagraphOperation) {
+        // One hashed access of the key (a new key gets its table here, with this operation).
+        Self.noteWinner(operation, in: &paragraphWinners[operation.key, default: []])
+    }
+
+    private static func noteWinner(_ operation: ParagraphOperation, in winners: inout [ParagraphOperation]) {
         let name = operation.attribute.name
-        if let current = paragraphWinners[operation.key]?[name], !operation.wins(over: current) { return }
-        paragraphWinners[operation.key, default: [:]][name] = operation
+        for i in winners.indices {
+            let listed = winners[i].attribute.name
+            if listed == name {
+                if operation.wins(over: winners[i]) { winners[i] = operation }
+                return
+            }
+            if listed > name {
+                winners.insert(operation, at: i)
+                return
+            }
+        }
+        winners.append(operation)
     }
 }
 

@@ -6,7 +6,9 @@ extension NoteText {
     /// stretch where a kind's value differs from the target, and a paragraph attribute only
     /// where a paragraph's differs (a paragraph takes the attributes of its first character in
     /// `spans`; an empty last paragraph keeps its own). `note.setFormattedText(note.formattedSpans())`
-    /// changes nothing. Undo reverses the text and the formatting as two steps.
+    /// changes nothing. The text and formatting changes are one undo step: ``undo()`` gives back
+    /// the text and its attributes together (deleted text coming back with the marks and
+    /// paragraph attributes it had), ``redo()`` both again, each returning one patch.
     ///
     /// Throws as ``setText(_:)`` and ``setMark(_:utf16Range:)``; a failure in the formatting
     /// part leaves the new text with the formatting set so far.
@@ -15,29 +17,35 @@ extension NoteText {
         for span in spans {
             target += repeatElement(TextAttributes(marks: span.marks, paragraph: span.paragraph), count: span.text.unicodeScalars.count)
         }
-        try setText(spans.map(\.text).joined())
-        let current = try scalarAttributes()
-        guard current != target, current.count == target.count else { return }
-        let visible = try elementsInOrder().filter { $0.scalar != nil }
+        let recording = undoHistory.limit > 0
+        // What the text update deletes keeps its attributes in the undo step (O(n), as the rest).
+        let visibleBefore = recording ? try visibleCharacters() : nil
+        let newText = Array(spans.map(\.text).joined().utf8)
+        let textChanged = try applyEdits { old in TextDiff.edits(from: old, to: newText) }
         var undo = FormattingUndoStep()
-        var marks: [MarkOperation] = []
-        for kind in TextMarkKind.allCases {
-            for (range, value) in Self.differences(of: kind, from: current, to: target) {
-                undo.marks += FormattingUndoStep.restoring(kind, scalars: range, attributes: current, visible: visible.map(\.id))
-                if let operation = try NoteFormatting.mark(kind.kind, value, scalars: range, in: self, stamp: clock.tick(), replica: replica) {
-                    marks.append(operation)
+        if let visibleBefore, textChanged { undo = try snapshots(ofDeleted: visibleBefore) }
+        let current = try scalarAttributes()
+        if current != target, current.count == target.count {
+            let visible = try elementsInOrder().filter { $0.scalar != nil }
+            var marks: [MarkOperation] = []
+            for kind in TextMarkKind.allCases {
+                for (range, value) in Self.differences(of: kind, from: current, to: target) {
+                    if recording { undo.marks += FormattingUndoStep.restoring(kind, scalars: range, attributes: current, visible: visible.map(\.id)) }
+                    if let operation = try NoteFormatting.mark(kind.kind, value, scalars: range, in: self, stamp: clock.tick(), replica: replica) {
+                        marks.append(operation)
+                    }
                 }
             }
+            let paragraphs = paragraphOperations(to: target, current: current, visible: visible)
+            try checkFormattingRoom(marks.count + paragraphs.count)
+            for operation in paragraphs where recording {
+                undo.paragraphs += FormattingUndoStep.restoring(operation.attribute, keys: [operation.key],
+                                                                current: [operation.key: formatting.resolvedAttributes(of: operation.key)])
+            }
+            for operation in marks { formatting.add(operation) }
+            formatting.add(paragraphs)
         }
-        let paragraphs = paragraphOperations(to: target, current: current, visible: visible)
-        try checkFormattingRoom(marks.count + paragraphs.count)
-        let resolved = formatting.resolvedParagraphs()
-        for operation in paragraphs {
-            undo.paragraphs += FormattingUndoStep.restoring(operation.attribute, keys: [operation.key], current: resolved)
-        }
-        for operation in marks { formatting.add(operation) }
-        formatting.add(paragraphs)
-        if undoHistory.limit > 0 { undoHistory.recordFormatting(undo) }
+        if recording { undoHistory.recordFormatting(undo, joiningLastStep: textChanged) }
     }
 
     /// The maximal stretches where `kind`'s value in `target` differs from `current`, with the
@@ -69,7 +77,7 @@ extension NoteText {
             if first {
                 let have = current[i].paragraph, want = target[i].paragraph
                 if have != want {
-                    for name in ["heading", "list", "checked", "quote", "codeblock"] {
+                    for name in ParagraphAttributes.names {
                         guard let wanted = want.attribute(named: name), wanted != have.attribute(named: name) else { continue }
                         operations.append(ParagraphOperation(key: key, attribute: wanted, stamp: stamp, replica: replica))
                     }

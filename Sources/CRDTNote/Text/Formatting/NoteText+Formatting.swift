@@ -12,7 +12,6 @@ extension NoteText {
 extension NoteFormatting {
     /// The largest stamp of any operation (nil when there is none).
     var latestStamp: HLCTimestamp? {
-        guard !isEmpty else { return nil }
-        return Swift.max(marks.lazy.map(\.stamp).max() ?? .zero, paragraphs.lazy.map(\.stamp).max() ?? .zero)
+        latestByAuthor.values.max()
     }
 }

@@ -96,7 +96,16 @@ extension NoteText {
         try checkMarkValue(kind, value)
         try checkFormattingRoom(1)
         let undo = try markUndoStep(kind, scalars: placement.scalars)
-        formatting.add(NoteFormatting.mark(kind.kind, value, at: placement, in: sequence, stamp: clock.tick(), replica: replica))
+        let operation = NoteFormatting.mark(kind.kind, value, at: placement, in: sequence, stamp: clock.tick(), replica: replica)
+        // The undo step read the attributes index (current now): it is updated where the mark
+        // covers, so the next command reads it without resolving the note.
+        let before = undo == nil ? nil : try attributeRuns()
+        formatting.add(operation)
+        if let before {
+            var after = before
+            _ = after.add([operation], paragraphKeys: [ParagraphKey](), formatting: formatting, in: sequence)
+            attributeCache?.store(after)
+        }
         if let undo { undoHistory.recordFormatting(undo) }
     }
 

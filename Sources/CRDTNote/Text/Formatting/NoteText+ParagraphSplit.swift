@@ -18,7 +18,8 @@ extension NoteText {
             guard formatting.operationCount + attributes.count <= NoteLimits.default.maximumFormattingOperations else { return }
             let key = ParagraphKey.newline(ElementID(ofScalar: scalar, in: sequence))
             let stamp = clock.tick()
-            formatting.add(attributes.map { ParagraphOperation(key: key, attribute: $0, stamp: stamp, replica: replica) })
+            // One by one: no array of operations per newline typed.
+            for attribute in attributes { formatting.add(ParagraphOperation(key: key, attribute: attribute, stamp: stamp, replica: replica)) }
         }
     }
 }

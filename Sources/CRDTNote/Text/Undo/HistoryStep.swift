@@ -1,5 +1,6 @@
-/// One step of a note's undo (or redo) stack: text edits to reverse, as ids, or a formatting
-/// command to reverse, as the attributes to set back. A step holds one or the other.
+/// One step of a note's undo (or redo) stack: text edits to reverse, as ids, a formatting
+/// command to reverse, as the attributes to set back, or both (a whole attributed update,
+/// ``NoteText/setFormattedText(_:)``: the text part is performed first, then the formatting).
 struct HistoryStep: Sendable {
     /// The text edits' reversal (empty for a formatting step).
     var text = UndoStep()

@@ -193,12 +193,18 @@ struct UndoHistory: Sendable {
         if !redoStack.isEmpty { redoStack.removeAll() }
     }
 
-    /// Records a formatting command as a step of its own (`step` restores what it changed).
-    mutating func recordFormatting(_ step: FormattingUndoStep) {
+    /// Records a formatting command as a step of its own (`step` restores what it changed), or,
+    /// `joiningLastStep`, as the formatting part of the step just recorded (a whole-text update,
+    /// ``beginStep(in:local:)``, whose text it formats).
+    mutating func recordFormatting(_ step: FormattingUndoStep, joiningLastStep: Bool = false) {
         guard limit > 0, !step.isEmpty else { return }
         flushTyped()
-        if undoStack.lastIsEmpty { undoStack.removeLast() }
-        undoStack.push(HistoryStep(formatting: step), limit: limit)
+        if joiningLastStep, !undoStack.isEmpty, !undoStack.lastIsEmpty {
+            undoStack.modifyLast { $0.formatting = step }
+        } else {
+            if undoStack.lastIsEmpty { undoStack.removeLast() }
+            undoStack.push(HistoryStep(formatting: step), limit: limit)
+        }
         if !redoStack.isEmpty { redoStack.removeAll() }
         group = .closed
     }

@@ -52,6 +52,33 @@ import CRDTNoteTestSupport
         #expect(typedAnswered > 0, "seed \(seed): no typing attributes answered from the neighbours")
     }
 
+    /// With undo on, a mark command reads the index for its undo step and updates it where the
+    /// mark covers: the next command and read find it current (no resolution of the note), and
+    /// it agrees with the reference resolution; undo gives back what each command changed.
+    @Test(arguments: Array(1...12) as [UInt64])
+    func markCommandsWithUndoKeepTheIndex(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed &+ 2_000)
+        var note = try NoteText("Hello bold world\nsecond line here, and a third one", replica: .test(seed &+ 1))
+        note.undoLimit = 50
+        var states = [try note.formattedSpans()]
+        for step in 0..<25 {
+            let count = note.utf16Count
+            let a = Int.random(in: 0..<count, using: &rng)
+            let range = a..<Swift.min(count, a + 1 + Int.random(in: 0..<10, using: &rng))
+            let mark = FormattedViewPropertyTests.marks[Int.random(in: 0..<FormattedViewPropertyTests.marks.count, using: &rng)]
+            if Int.random(in: 0..<3, using: &rng) == 0 { try note.removeMark(mark.kind, utf16Range: range) } else { try note.setMark(mark, utf16Range: range) }
+            let runs = try note.attributeRuns()
+            #expect(note.attributeCache?.lastFill == .stored, "seed \(seed), step \(step): the command left the index to resolve")
+            try Self.expectAgreement(runs, note, Self.oracle(note), "seed \(seed), step \(step)")
+            states.append(try note.formattedSpans())
+        }
+        while note.canUndo {
+            try note.undo()
+            states.removeLast()
+            #expect(try note.formattedSpans() == states.last, "seed \(seed): undo to state \(states.count - 1)")
+        }
+    }
+
     /// Right after a link the winner's range stops before the typed text: the next latest link
     /// covering the character before the caret, if any, takes over, still without resolving.
     @Test func typingRightAfterALinkFollowsTheRules() throws {
