@@ -2,10 +2,11 @@ import Foundation
 import Testing
 import CRDTNoteTestSupport
 
-/// Real `crdtnote library append` processes killed with SIGKILL at random moments, one or two
-/// at a time (Tests/Scripts/library_kill_test.py; the full run of 500 attempts is in
-/// Docs/LIBRARY.md): every acknowledged append is present exactly once, none twice, and
-/// `library verify` passes.
+/// Real `crdtnote library append` processes, and `library edit`s removing tokens, killed with
+/// SIGKILL at random moments, one or two at a time (Tests/Scripts/library_kill_test.py; the full
+/// run of 500 attempts is in Docs/LIBRARY.md): every acknowledged append is present exactly
+/// once (none after an acknowledged removal), none twice, `library verify` passes, and the
+/// note's history counts exactly the removed characters as deleted.
 @Suite struct CLILibraryKillTests {
     static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
 

@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""Kills real `crdtnote library append` processes with SIGKILL at random moments and checks
-that nothing acknowledged is lost and nothing is applied twice (Docs/LIBRARY.md, "Durability").
+"""Kills real `crdtnote library append` and `library edit` processes with SIGKILL at random
+moments and checks that nothing acknowledged is lost and nothing is applied twice
+(Docs/LIBRARY.md, "Durability"), and that every deletion kept its history.
 
   python3 Tests/Scripts/library_kill_test.py [--crdtnote PATH] [--attempts N] [--seed S]
 
 Each attempt starts one append (or, every other attempt, two at once) of a unique token to
 one note and sends SIGKILL after a random delay drawn around the command's own run time, so
-about half the processes die. An append whose process exited 0 is acknowledged. Every few
-attempts, and at the end, `library verify` must pass and the note's text must hold every
-acknowledged token exactly once and no token twice. Prints a summary (and any failures) and
-exits non-zero on any failure.
+about half the processes die. Every fifth attempt instead removes an acknowledged token (with
+its `;`) by `library edit --utf16-range`, a deletion the library logs in the note's history (on
+by default). A command whose process exited 0 is acknowledged. Every few attempts, and at the
+end, `library verify` must pass and the note's text must hold every acknowledged token exactly
+once (none when its removal was acknowledged, none or one when the removal was killed) and no
+token twice. At the end the note is exported and `crdtnote log --json` must count exactly the
+characters of the removed tokens as deleted: no removal was kept without its history, and none
+twice. Prints a summary (and any failures) and exits non-zero on any failure.
 """
 import argparse
+import json
 import os
 import random
 import signal
@@ -25,7 +31,7 @@ def run(crdtnote, *args):
     return subprocess.run([crdtnote, *args], capture_output=True)
 
 
-def check(crdtnote, folder, acknowledged, tokens):
+def check(crdtnote, folder, acknowledged, tokens, removed=(), maybe_removed=()):
     failures = []
     verify = run(crdtnote, "library", "verify", folder)
     if verify.returncode != 0:
@@ -40,7 +46,8 @@ def check(crdtnote, folder, acknowledged, tokens):
         if piece:
             counts[piece] = counts.get(piece, 0) + 1
     for token in acknowledged:
-        if counts.get(token, 0) != 1:
+        allowed = (0,) if token in removed else (0, 1) if token in maybe_removed else (1,)
+        if counts.get(token, 0) not in allowed:
             failures.append(f"acknowledged {token} is present {counts.get(token, 0)} times")
     for token, n in counts.items():
         if token not in tokens:
@@ -48,6 +55,23 @@ def check(crdtnote, folder, acknowledged, tokens):
         elif n > 1:
             failures.append(f"{token} is present {n} times")
     return failures
+
+
+def deleted_in_history(crdtnote, folder, scratch):
+    """The characters `crdtnote log --json` counts as deleted in the exported note, or an error."""
+    out = os.path.join(scratch, "export")
+    os.makedirs(out, exist_ok=True)
+    export = run(crdtnote, "library", "export", folder, out)
+    if export.returncode != 0:
+        return None, f"export exited {export.returncode}: {export.stderr.decode(errors='replace')}"
+    records = [name for name in os.listdir(out) if name.endswith(".json")]
+    record = next((os.path.join(out, name) for name in records if name.startswith("log")), None)
+    if record is None:
+        return None, f"export wrote no record of the note: {records}"
+    log = run(crdtnote, "log", record, "--json")
+    if log.returncode != 0:
+        return None, f"log exited {log.returncode}: {log.stderr.decode(errors='replace')}"
+    return sum(entry["deleted"] for entry in json.loads(log.stdout)), None
 
 
 def main():
@@ -71,7 +95,34 @@ def main():
         acknowledged, tokens = {"warmup"}, {"warmup"}
         killed = checks = 0
         failures = []
+        removed, maybe_removed, removals = set(), set(), 0
+        empty = os.path.join(scratch, "empty")
+        open(empty, "w").close()
         for attempt in range(options.attempts):
+            if attempt % 5 == 4:
+                # Remove an acknowledged token no removal has aimed at (appends only add at the
+                # end, and nothing runs beside this, so its range is where the text says).
+                text = run(crdtnote, "library", "text", folder, "log").stdout.decode()
+                candidates = sorted(acknowledged - removed - maybe_removed - {"warmup"})
+                if candidates:
+                    token = rng.choice(candidates)
+                    at = (";" + text).find(";" + token + ";")
+                    process = subprocess.Popen([crdtnote, "library", "edit", folder, "log", "--text", empty,
+                                                "--utf16-range", f"{at}:{at + len(token) + 1}"],
+                                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                    time.sleep(rng.uniform(0, duration * 2.2))
+                    if process.poll() is None:
+                        process.send_signal(signal.SIGKILL)
+                    process.wait()
+                    removals += 1
+                    if process.returncode == 0:
+                        removed.add(token)
+                    elif process.returncode == -signal.SIGKILL:
+                        killed += 1
+                        maybe_removed.add(token)
+                    else:
+                        failures.append(f"removal of {token} exited {process.returncode}: {process.stderr.read().decode(errors='replace')}")
+                    continue
             batch = 2 if attempt % 2 else 1
             processes = []
             for k in range(batch):
@@ -90,17 +141,27 @@ def main():
                     killed += 1
                 else:
                     failures.append(f"append of {token} exited {process.returncode}: {process.stderr.read().decode(errors='replace')}")
-            if attempt % 50 == 49:
+            if attempt % 50 == 48:  # not a removal attempt (those skip the rest)
                 checks += 1
-                failures += check(crdtnote, folder, acknowledged, tokens)
+                failures += check(crdtnote, folder, acknowledged, tokens, removed, maybe_removed)
         checks += 1
-        failures += check(crdtnote, folder, acknowledged, tokens)
-        processes = sum(2 if a % 2 else 1 for a in range(options.attempts))
-        print(f"kill-test: {processes} append processes in {options.attempts} attempts, {killed} killed, "
-              f"{len(acknowledged) - 1} acknowledged, {checks} checks")
+        failures += check(crdtnote, folder, acknowledged, tokens, removed, maybe_removed)
+        # Every removal that took effect is in the history exactly once.
+        pieces = run(crdtnote, "library", "text", folder, "log").stdout.decode().split(";")
+        gone = removed | {token for token in maybe_removed if token not in pieces}
+        deleted, error = deleted_in_history(crdtnote, folder, scratch)
+        if error:
+            failures.append(error)
+        elif deleted != sum(len(token) + 1 for token in gone):
+            failures.append(f"the history counts {deleted} deleted characters, the {len(gone)} removals made "
+                            f"{sum(len(token) + 1 for token in gone)}")
+        processes = sum(0 if a % 5 == 4 else 2 if a % 2 else 1 for a in range(options.attempts)) + removals
+        print(f"kill-test: {processes} processes ({removals} removals) in {options.attempts} attempts, {killed} killed, "
+              f"{len(acknowledged) - 1} appends and {len(removed)} removals acknowledged, {checks} checks")
         for failure in failures[:20]:
             print(f"kill-test: FAIL {failure}", file=sys.stderr)
-        print("kill-test: " + ("FAILED" if failures else "every acknowledged append present exactly once"))
+        print("kill-test: " + ("FAILED" if failures else
+                               "every acknowledged append present exactly once, every removal in the history once"))
         return 1 if failures else 0
 
 

@@ -12,11 +12,14 @@ extension NoteText {
         let gap = UInt64(max(0, (pause * 1000).rounded(.down)))
         var points: [ReplicaID: [(ms: UInt64, inserted: Int, deleted: Int)]] = [:]
         // Insertions of text compactions dropped count too: their clock entries are in the shadows.
-        for batch in try pastSequence(try pastIndex()).insertionBatches() {
+        let sequence = try pastSequence(try pastIndex())
+        for batch in sequence.insertionBatches() {
             points[batch.replica, default: []].append((batch.stamp.milliseconds, batch.count, 0))
         }
         for event in try historyEvents() {
-            points[event.deleter, default: []].append((event.stamp.milliseconds, 0, event.seqs.count))
+            // Only what is deleted: an event whose change a crash lost counts nothing.
+            let deleted = sequence.deletedCount(of: event.inserter, seqs: event.seqs)
+            if deleted > 0 { points[event.deleter, default: []].append((event.stamp.milliseconds, 0, deleted)) }
         }
         var sessions: [NoteVersion] = []
         for (replica, list) in points {

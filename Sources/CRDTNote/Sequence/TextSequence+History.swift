@@ -239,3 +239,27 @@ extension TextSequence {
         return out
     }
 }
+
+extension TextSequence {
+    /// How many of the ids `seqs` of `replica` are deleted here: tombstones and compacted ids
+    /// (ids this copy has not counted yet are not). A deletion event whose change a crash lost
+    /// names ids that are still visible, and counts none of them.
+    func deletedCount(of replica: ReplicaID, seqs: Range<UInt32>) -> Int {
+        guard let r = replicaIndex[replica] else { return 0 }
+        var seq = seqs.lowerBound
+        var count = 0
+        let end = min(seqs.upperBound, nextSeq[Int(r)])
+        while seq < end {
+            guard leafOf[Int(r)].holds(seq) else {
+                count += 1
+                seq += 1
+                continue
+            }
+            let run = run(at: locate(ItemRef(replica: r, seq: seq)))
+            let stop = min(run.seqEnd, end)
+            if run.isDeleted { count += Int(stop - seq) }
+            seq = stop
+        }
+        return count
+    }
+}

@@ -111,6 +111,22 @@ import CRDTNoteToolSupport
         return note
     }
 
+    /// A deletion event whose change was lost (a crash between the history frame and the
+    /// change's) names visible text: versions count none of it; the copy that kept the change
+    /// counts all of it.
+    @Test func anEventWithoutItsChangeCountsNothingDeleted() throws {
+        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
+        var kept = Self.noteKeepingHistory(clock: time)
+        try kept.insert("milk, eggs, bread", atScalarOffset: 0)
+        var lost = kept
+        time.advance(by: 60_000)
+        try kept.deleteScalars(in: 4..<10)                          // ", eggs"
+        lost.history = kept.history                                 // the event, not the change
+        #expect(try kept.versions().reduce(0) { $0 + $1.deleted } == 6)
+        #expect(try lost.versions().reduce(0) { $0 + $1.deleted } == 0)
+        #expect(lost.string == "milk, eggs, bread")
+    }
+
     @Test func aRestoreMergedWithAConcurrentEditKeepsBoth() throws {
         let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
         var a = Self.noteKeepingHistory(clock: time)
