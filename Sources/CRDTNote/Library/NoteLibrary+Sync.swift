@@ -116,6 +116,10 @@ package struct LibrarySyncAccess {
         var title: String?
         var at = Int64(currentMilliseconds())
         var previous: NoteText?
+        // A received record brings its whole history: decoded once, here, so what it adds is
+        // journaled from the decoded events and payloads do not pile up to be decoded at every
+        // write (only those this release cannot read stay waiting, and are journaled verbatim).
+        merged?.history.absorbReadable()
         if let merged {
             let before = try library.load(number)
             previous = before
@@ -134,12 +138,7 @@ package struct LibrarySyncAccess {
         try library.append(.synced(note: number, at: at, title: title, confirms: confirms, fields: updates, server: 0..<0, changes: 0..<0),
                            changes: changes, blob: blob, formatting: formatting)
         if let merged, let previous { try library.appendLedger(of: merged, after: previous, number: number) }
-        if var merged {
-            // Each received record brings its whole history: decoded now (its new part was
-            // journaled above), so they do not pile up to be decoded at every write.
-            merged.history.absorbReadable()
-            library.remember(merged, as: number)
-        }
+        if let merged { library.remember(merged, as: number) }
         if !changes.isEmpty || !formatting.isEmpty || !fields.isEmpty || title != nil { library.notify(.changed(name)) }
     }
 
