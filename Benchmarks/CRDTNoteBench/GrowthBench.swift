@@ -8,7 +8,7 @@ import CRDTNoteToolSupport
 struct GrowthResult {
     var edits: Int
     var visibleBytes: Int
-    /// The format an up-to-date fleet allows (3: compacted notes are written in it).
+    /// The format an up-to-date fleet writes (6: clock logs in columns, compacted or not).
     var fleetFormat: UInt16
     /// The payload the fleet writes for the synced note, and the same state without compaction.
     var payloadBytes: Int
@@ -81,11 +81,10 @@ enum GrowthBench {
     static let seed: UInt64 = 31
 
     /// Runs the workload twice in step, compacting and not (the same random choices, so the same
-    /// text throughout), and measures both in the format an up-to-date fleet writes: it reads
-    /// format 3, so compacted notes are written in it (a note that is not compacted is written in
-    /// format 2, which says the same to more readers) and history payload version 2.
+    /// text throughout), and measures both in the format an up-to-date fleet writes: the newest
+    /// it reads (format 6, clock logs in columns) and history payload version 2.
     static func run() throws -> GrowthResult {
-        let format = SnapshotFormat.version3
+        let format = SnapshotFormat.newest(readableBy: NoteFormat.readerVersion)
         var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default)
         var plain = GrowthWorkload(seed: seed, compacting: false)
         var byEdits: [(Int, Int)] = []

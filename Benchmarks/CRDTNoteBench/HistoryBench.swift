@@ -8,7 +8,8 @@ import Foundation
 /// automerge-paper trace typed with a seeded typing model and a policy that keeps everything,
 /// measured as payload plus history, and `text(at:)` at 100 random times on it.
 struct HistoryFigures {
-    /// Payload (format 2) plus history field of automerge-paper with its whole history.
+    /// Payload (in the format an up-to-date fleet writes) plus history field of automerge-paper
+    /// with its whole history.
     var fullHistoryBytes: Int
     var payloadBytes: Int
     /// The history field in version 2 (what a fleet of this release writes), and in version 1.
@@ -19,12 +20,15 @@ struct HistoryFigures {
     /// The first of them, which also decodes and indexes the history (later ones reuse it).
     var textAtFirst: Double
     var textAtCorrect: Bool
+    /// Where the payload's bytes go (``PayloadBreakdown``).
+    var payloadParts: PayloadBreakdown
 
     var json: [(String, JSONValue)] {
         [("full_history_automerge_paper_bytes", .int(fullHistoryBytes)),
          ("automerge_paper_payload_bytes", .int(payloadBytes)),
          ("automerge_paper_history_bytes", .int(historyBytes)),
          ("automerge_paper_history_v1_bytes", .int(historyV1Bytes)),
+         ("automerge_paper_payload_parts", .object(JSONObject(GrowthResult.json(payloadParts)))),
          ("text_at_ms", .double(textAt.median)),
          ("text_at_first_ms", .double(textAtFirst)),
          ("text_at_correct", .bool(textAtCorrect))]
@@ -38,7 +42,8 @@ enum HistoryBench {
     /// the history written in `history`.
     static func historyBytes(_ note: NoteText, history: HistoryFormat) throws -> (payload: Int, history: Int) {
         var record = NoteRecord(recordName: "n")
-        try record.write(note, limits: .default, mirror: .off, format: .version2, history: history, layout: nil)
+        try record.write(note, limits: .default, mirror: .off, format: SnapshotFormat.newest(readableBy: NoteFormat.readerVersion),
+                         history: history, layout: nil)
         let payload = record.record.assetBytes(NoteSchema.Field.payloadAsset)?.count
             ?? { if case .bytes(let b)? = record.record[field: NoteSchema.Field.payload] { return b.count }; return 0 }()
         let history = record.record.assetBytes(NoteSchema.Field.historyAsset)?.count
@@ -87,6 +92,7 @@ enum HistoryBench {
             }
         }
         return HistoryFigures(fullHistoryBytes: sizes.payload + sizes.history, payloadBytes: sizes.payload, historyBytes: sizes.history, historyV1Bytes: v1.history,
-                              textAt: Timing(samples: samples), textAtFirst: samples.first ?? 0, textAtCorrect: correct)
+                              textAt: Timing(samples: samples), textAtFirst: samples.first ?? 0, textAtCorrect: correct,
+                              payloadParts: try note.payloadBreakdown(format: SnapshotFormat.newest(readableBy: NoteFormat.readerVersion)))
     }
 }

@@ -43,7 +43,7 @@ import Testing
     }
 
     /// The mixed-fleet run of issue 28: one of four devices reads only format 1 until every
-    /// device is updated after 400 edits. No format 2 or 3 record before, format 2 or 3 after, nothing lost.
+    /// device is updated after 400 edits. No format 2, 3 or 6 record before, format 6 after, nothing lost.
     @Test(arguments: [("0", "0", "3"), ("0.2", "0.05", "1"), ("0.2", "0.05", "4")])
     func mixedFleetsWriteFormatTwoOnlyOnceEveryDeviceReadsIt(faultRate: String, crashRate: String, seed: String) throws {
         let result = try CLIHarness.run(["simulate", "--devices", "4", "--notes", "5", "--edits", "800", "--fault-rate", faultRate,
@@ -53,16 +53,16 @@ import Testing
         let object = try #require(try JSONSerialization.jsonObject(with: result.stdoutData) as? [String: Any])
         let before = try #require(object["recordsByFormatBeforeUpdate"] as? [String: Int])
         let after = try #require(object["recordsByFormatAfterUpdate"] as? [String: Int])
-        #expect(before["2"] == nil && before["3"] == nil && (before["1"] ?? 0) > 0, "\(before)")
-        // Format 3 for notes with deletions once every device reads it (a compaction ledger).
-        #expect((after["2"] ?? 0) + (after["3"] ?? 0) > 0, "\(after)")
+        #expect(before["2"] == nil && before["3"] == nil && before["6"] == nil && (before["1"] ?? 0) > 0, "\(before)")
+        // Format 6 (this release's newest) once every device reads it.
+        #expect((after["6"] ?? 0) > 0, "\(after)")
         #expect(object["lostEdits"] as? Int == 0)
         #expect(object["converged"] as? Bool == true)
         #expect(object["unreadableRecordsWritten"] as? Int == 0)
     }
 
     @Test func readerFormatsAreChecked() throws {
-        for bad in ["6", "0", "1,x", "2,2,2,2,2"] {
+        for bad in ["7", "0", "1,x", "2,2,2,2,2"] {
             let result = try CLIHarness.run(["simulate", "--devices", "4", "--notes", "1", "--edits", "1", "--fault-rate", "0",
                                              "--seed", "1", "--reader-formats", bad])
             #expect(result.status == 64, "\(bad): \(result.stderr)")

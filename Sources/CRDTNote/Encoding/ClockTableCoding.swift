@@ -1,7 +1,16 @@
 /// The replica table shared by snapshots and change sets: ids, id counts, latest
-/// stamps and clock logs.
+/// stamps and clock logs. Format 6 snapshots keep only each log's length here and the entries
+/// in coded columns after the table (``ClockLogColumns``, Docs/FORMAT.md §4.8).
 enum ClockTableCoding {
-    static func write(_ replicas: [ReplicaID], nextSeq: [UInt32]?, latest: [HLCTimestamp], logs: [[ClockLogEntry]], into out: inout ByteWriter) {
+    /// Where a table's clock-log entries are: inside it, after each replica's log length (every
+    /// payload but format 6 snapshots), or in the columns that follow it (format 6).
+    enum LogLayout {
+        case inline
+        case columns
+    }
+
+    static func write(_ replicas: [ReplicaID], nextSeq: [UInt32]?, latest: [HLCTimestamp], logs: [[ClockLogEntry]],
+                      layout: LogLayout = .inline, into out: inout ByteWriter) {
         out.writeVarUInt(UInt64(replicas.count))
         for (r, id) in replicas.enumerated() {
             out.writeUInt64LE(id.rawValue)
@@ -9,6 +18,7 @@ enum ClockTableCoding {
             out.writeVarUInt(r < latest.count ? latest[r].rawValue : 0)
             let log = r < logs.count ? logs[r] : []
             out.writeVarUInt(UInt64(log.count))
+            guard layout == .inline else { continue }
             var seq: UInt32 = 0
             var stamp: UInt64 = 0
             for entry in log {
@@ -25,9 +35,15 @@ enum ClockTableCoding {
         var nextSeq: [UInt32] = []
         var latest: [HLCTimestamp] = []
         var logs: [[ClockLogEntry]] = []
+        /// Format 6: how many entries each replica's log declares (read by ``ClockLogColumns``).
+        var logLengths: [Int] = []
     }
 
-    static func read(_ reader: inout ByteReader, withCounts: Bool, limits: NoteLimits) throws(BinaryDecodingError) -> Table {
+    /// Reads the table; with `layout` `.columns` (format 6, where `withCounts` is true) the
+    /// entries follow in ``ClockLogColumns`` and the logs hold no entries yet: their lengths are
+    /// in `logLengths`.
+    static func read(_ reader: inout ByteReader, withCounts: Bool, layout: LogLayout = .inline,
+                     limits: NoteLimits) throws(BinaryDecodingError) -> Table {
         var table = Table()
         let countOffset = reader.offset
         let count = try reader.readCount("replica count", minimumBytesEach: withCounts ? 11 : 10)
@@ -52,6 +68,17 @@ enum ClockTableCoding {
                 table.nextSeq.append(UInt32(n))
             }
             table.latest.append(HLCTimestamp(rawValue: try reader.readVarUInt()))
+            if layout == .columns {
+                // Entries stamp distinct ids below the id count; the columns bound them by bytes.
+                let lengthOffset = reader.offset
+                let length = try reader.readVarUInt(max: UInt64(UInt32.max), "clock log length of replica \(id)")
+                guard length <= max(Int(table.nextSeq.last ?? 0), 1) else {
+                    throw BinaryDecodingError(.invalidValue, at: lengthOffset, "clock log of replica \(id) has \(length) entries for \(table.nextSeq.last ?? 0) ids")
+                }
+                table.logLengths.append(length)
+                table.logs.append([])
+                continue
+            }
             let entries = try reader.readCount("clock log of replica \(id)", minimumBytesEach: 2)
             var log: [ClockLogEntry] = []
             log.reserveCapacity(entries)

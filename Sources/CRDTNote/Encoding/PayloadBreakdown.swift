@@ -47,7 +47,15 @@ extension NoteText {
         var table = ByteWriter()
         ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: logs.map { _ in [] }, into: &table)
         var withLogs = ByteWriter()
-        ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: logs, into: &withLogs)
+        if format.rawValue >= SnapshotFormat.version6.rawValue {
+            // The table holds each log's length; the entries follow it.
+            table = ByteWriter()
+            ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: logs, layout: .columns, into: &table)
+            withLogs = table
+            ClockLogColumns.write(logs, into: &withLogs)
+        } else {
+            ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: logs, into: &withLogs)
+        }
         parts.replicaTable = table.count
         parts.clockLogBytes = withLogs.count - table.count
         parts.clockLogEntries = logs.reduce(0) { $0 + $1.count }
@@ -89,7 +97,7 @@ extension NoteText {
             parts.runColumns = zip(RunColumnsV2.Column.allCases, columns).map { ($0.name, $1.count) }
             parts.runTable = bytes
         } else {
-            parts.runTable = SnapshotEncoder.encode(seq, format: format).count - withLogs.count - field.count
+            parts.runTable = SnapshotEncoder.encode(seq, format: format).count - withLogs.count - field.count - parts.ledger
         }
         return parts
     }

@@ -52,7 +52,9 @@ struct SnapshotDecoder {
     /// `limits`); for layout 1 also the column lengths, which must fill the body exactly with one
     /// flag byte per run.
     static func prologue(_ reader: inout ByteReader, layout: UInt16, limits: NoteLimits) throws(BinaryDecodingError) -> SnapshotPrologue {
-        let table = try ClockTableCoding.read(&reader, withCounts: true, limits: limits)
+        let logLayout: ClockTableCoding.LogLayout = layout >= SnapshotFormat.version6.rawValue ? .columns : .inline
+        var table = try ClockTableCoding.read(&reader, withCounts: true, layout: logLayout, limits: limits)
+        if logLayout == .columns { try ClockLogColumns.read(&reader, into: &table) }
         for (r, log) in table.logs.enumerated() where (log.last?.seq ?? 0) >= max(table.nextSeq[r], 1) {
             throw BinaryDecodingError(.invalidValue, at: reader.offset, "clock log of replica \(table.replicas[r]) covers ids it does not have")
         }

@@ -3,10 +3,16 @@
 struct SnapshotEncoder {
     /// The body in `format`: the replica table and text, then the run table of that version
     /// (format 3 puts the compaction ledger before it and uses format 2's; its runs may leave
-    /// compacted ids out).
+    /// compacted ids out; format 6 is format 3 with the clock logs in columns after the table).
     static func encode(_ seq: TextSequence, format: SnapshotFormat, ledger: CompactionLedger? = nil) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: seq.scalarCount + seq.runCount * 4 + 64)
-        ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: seq.clockLog.map(\.entries), into: &out)
+        let logs = seq.clockLog.map(\.entries)
+        if format.rawValue >= SnapshotFormat.version6.rawValue {
+            ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: logs, layout: .columns, into: &out)
+            ClockLogColumns.write(logs, into: &out)
+        } else {
+            ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: logs, into: &out)
+        }
         out.writeLengthPrefixed(seq.utf8Bytes())
         if format.rawValue >= 3 { CompactionLedgerCoding.write(ledger, replicas: seq.replicas, into: &out) }
         let runs = seq.runsInOrder()

@@ -12,9 +12,9 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
     /// The format version written in the payload header; also its minimum reader version.
     public let rawValue: UInt16
 
-    /// The format numbered `rawValue`, or nil when this library cannot write it (only 1 to 3).
+    /// The format numbered `rawValue`, or nil when this library cannot write it (1 to 3, and 6).
     public init?(rawValue: UInt16) {
-        guard rawValue >= 1, rawValue <= SnapshotFormat.newest.rawValue else { return nil }
+        guard (1...3).contains(rawValue) || rawValue == SnapshotFormat.version6.rawValue else { return nil }
         self.rawValue = rawValue
     }
 
@@ -28,10 +28,26 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
     /// (compacted tombstones, Docs/FORMAT.md §4.7); needs a reader of version 3 or newer. Asking
     /// for it allows it: a note that holds every id is still written in format 2.
     public static let version3 = SnapshotFormat(known: 3)
-    /// The newest snapshot format (payload version 4 changes only history payloads).
-    static let newest = version3
+    /// Format 6: format 3 with the clock logs as coded columns (Docs/FORMAT.md §4.8), about a
+    /// third of their size in format 3; needs a reader of version 6 or newer. A note written in
+    /// it always carries a compaction ledger (empty when it has none: three bytes).
+    public static let version6 = SnapshotFormat(known: 6)
+    /// The newest snapshot format (payload versions 4 and 5 change only history and changes
+    /// payloads).
+    static let newest = version6
 
-    /// "1", "2" or "3".
+    /// The newest snapshot format a reader of version `reader` reads (payload versions 4 and 5
+    /// add no snapshot format: their readers get format 3).
+    package static func newest(readableBy reader: UInt16) -> SnapshotFormat {
+        switch reader {
+        case ..<2: .version1
+        case 2: .version2
+        case 3..<SnapshotFormat.version6.rawValue: .version3
+        default: .version6
+        }
+    }
+
+    /// "1", "2", "3" or "6".
     public var description: String { String(rawValue) }
 }
 
@@ -47,10 +63,12 @@ extension SnapshotFormat {
 }
 
 extension SnapshotFormat {
-    /// The format a note is written in when `self` is asked for: a compacted note always needs
-    /// format 3 (no older format can say that ids are missing), and a note that holds every id
-    /// never needs it (format 2 says the same to more readers).
+    /// The format a note is written in when `self` is asked for: format 6 when asked (its clock
+    /// logs are smaller); otherwise a compacted note always needs format 3 (no older format can
+    /// say that ids are missing), and a note that holds every id never needs it (format 2 says
+    /// the same to more readers).
     func written(compacted: Bool) -> SnapshotFormat {
-        compacted ? .version3 : (rawValue >= 3 ? .version2 : self)
+        if rawValue >= SnapshotFormat.version6.rawValue { return .version6 }
+        return compacted ? .version3 : (rawValue >= 3 ? .version2 : self)
     }
 }

@@ -85,8 +85,13 @@ import CRDTNoteTestSupport
         #expect(SnapshotFormat(rawValue: 0) == nil)
         #expect(SnapshotFormat(rawValue: 1) == .version1)
         #expect(SnapshotFormat(rawValue: 2) == .version2)
-        #expect(SnapshotFormat(rawValue: 4) == nil)
-        #expect(NoteFormat.version == 5 && NoteFormat.readerVersion == 5)
+        #expect(SnapshotFormat(rawValue: 3) == .version3)
+        #expect(SnapshotFormat(rawValue: 4) == nil && SnapshotFormat(rawValue: 5) == nil && SnapshotFormat(rawValue: 7) == nil)
+        #expect(SnapshotFormat(rawValue: 6) == .version6)
+        #expect(NoteFormat.version == 6 && NoteFormat.readerVersion == 6)
+        // What a fleet's reader version lets it write: versions 4 and 5 add no snapshot format.
+        #expect([1, 2, 3, 4, 5, 6, 9].map { SnapshotFormat.newest(readableBy: $0) }
+                == [.version1, .version2, .version3, .version3, .version3, .version6, .version6])
     }
 
     @Test func recordsAreWrittenInTheFormatAsked() throws {

@@ -105,3 +105,47 @@ struct SecondReaderCompactionTests {
         }
     }
 }
+
+/// The second reader against the library on format 6 (FORMAT.md §4.8): notes compacted or not,
+/// written with their clock logs in columns, decode to the same text, runs, digest and clock logs,
+/// and the damaged sections of ``SnapshotFormatSixTests`` are refused alike (kind and byte).
+@Suite("Second reader (format 6)", .enabled(if: GoldenFixtureFactsTests.python != nil, "python3 is not installed"))
+struct SecondReaderFormatSixTests {
+    typealias Dump = SecondReaderFormatTwoTests.Dump
+
+    /// The clock logs as the second reader dumps them: per replica, `[seq, stamp]` pairs.
+    static func logs(_ dump: Dump) -> [[[String]]] {
+        ((dump.json["replicas"] as? [[String: Any]]) ?? []).map { replica in
+            ((replica["log"] as? [[Any]]) ?? []).map { pair in pair.map { "\($0)" } }
+        }
+    }
+
+    @Test func readsFormatSixNotesLikeTheLibrary() throws {
+        var notes = try SecondReaderCompactionTests.compactedNotes()
+        notes += try SecondReaderFormatTwoTests.notes()
+        let payloads = notes.map { $0.encodedSnapshot(format: .version6) }
+        let dumps = try SecondReaderFormatTwoTests.dump(payloads)
+        for (i, (note, dump)) in zip(notes, dumps).enumerated() {
+            #expect(dump.ok, "note \(i): \(dump.json["error"] ?? "")")
+            #expect(dump.json["minimumReaderVersion"] as? Int == 6)
+            #expect(dump.text == note.string, "note \(i): text")
+            #expect(dump.digest == String(NoteReplicaDerivation.digest(note)), "note \(i): state digest")
+            let library = try note.loadedSequence().clockLog.map { log in log.entries.map { ["\($0.seq)", "\($0.stamp.rawValue)"] } }
+            #expect(Self.logs(dump) == library, "note \(i): clock logs")
+        }
+    }
+
+    @Test func refusesDamagedSectionsLikeTheLibrary() throws {
+        let payloads = SnapshotFormatSixTests.cases.map { SnapshotFormatSixTests.payload(SnapshotFormatSixTests.body(entries: $0.entries, section: $0.section)) }
+        let dumps = try SecondReaderFormatTwoTests.dump(payloads)
+        for (c, (payload, dump)) in zip(SnapshotFormatSixTests.cases, zip(payloads, dumps)) {
+            let library = SecondReaderFormatTwoTests.libraryVerdict(payload)
+            if let refusal = c.refusal {
+                #expect(!dump.ok && dump.kind == refusal.rawValue, "\(c): second reader \(dump.json)")
+                #expect(dump.offset == library.offset, "\(c): offset, second reader \(dump.json), library \(library)")
+            } else {
+                #expect(dump.ok && dump.text == "abc", "\(c): second reader \(dump.json)")
+            }
+        }
+    }
+}

@@ -78,7 +78,7 @@ import CRDTNoteFiles
         #expect(fleet.devices.first?.replicas == [.test(1)])
         #expect(fleet.knowsDevices)
         #expect(fleet.heldBackBy.isEmpty)
-        #expect(fleet.writtenFormat == .version3)
+        #expect(fleet.writtenFormat == .version6)
         let seenByB = try await b.engine.fleet()
         #expect(seenByB.devices.map(\.name).contains("Anna's iPhone"))
         #expect(Set(seenByB.devices.map(\.id)) == Set(fleet.devices.map(\.id)))
@@ -139,7 +139,7 @@ import CRDTNoteFiles
         #expect(try await a.engine.fleet().heldBackBy.isEmpty)
         try a.library.setText("shared, now smaller", of: "n")
         try await a.engine.sync()
-        #expect(try await Self.serverFormat(db, "n") == 2)
+        #expect(try await Self.serverFormat(db, "n") == 6)
         for device in [b, c] {
             try await device.engine.sync()
             #expect(try device.library.text(of: "n") == "shared, now smaller")
@@ -147,7 +147,7 @@ import CRDTNoteFiles
     }
 
     /// A device that reads only format 1, offline past the activity window, edits a note the
-    /// others meanwhile wrote in format 2: it keeps its edit, reports the note, and leaves the
+    /// others meanwhile wrote in format 6: it keeps its edit, reports the note, and leaves the
     /// server record byte for byte as it was; the fleet does not go back to format 1 for it.
     @Test func aDeviceReturningAfterTheWindowKeepsItsEditsAndLeavesNewerRecordsAlone() async throws {
         let db = InMemoryCloudDatabase()
@@ -173,8 +173,8 @@ import CRDTNoteFiles
         try a.library.setText("groceries: eggs", of: "n")
         try a.library.create("m", text: "written while C was away")
         try await a.engine.sync()
-        #expect(try await Self.serverFormat(db, "n") == 2)
-        #expect(try await Self.serverFormat(db, "m") == 2)
+        #expect(try await Self.serverFormat(db, "n") == 6)
+        #expect(try await Self.serverFormat(db, "m") == 6)
         let before = try #require(await db.allRecords(in: Self.zone).first { $0.recordName == "n" })
 
         // C comes back.
@@ -187,18 +187,18 @@ import CRDTNoteFiles
         #expect(try c.library.text(of: "n") == "groceries: milk")
         #expect(try c.library.summary(of: "n")?.unsaved == true)
 
-        // C announced itself again: it holds the fleet back, but the fleet stays at format 2.
+        // C announced itself again: it holds the fleet back, but the fleet stays at format 6.
         try await a.engine.sync()
         let fleet = try await a.engine.fleet()
         #expect(fleet.heldBackBy.map(\.replicas) == [[.test(3)]])
-        #expect(fleet.writtenFormat == .version3)
+        #expect(fleet.writtenFormat == .version6)
         try a.library.setText("groceries: eggs, tea", of: "n")
         try await a.engine.sync()
-        #expect(try await Self.serverFormat(db, "n") == 2)
+        #expect(try await Self.serverFormat(db, "n") == 6)
 
         // Updated, C merges its kept edit: nothing typed on either side is lost.
         var updated = c
-        try updated.relaunch(reads: 2)
+        try updated.relaunch(reads: NoteFormat.readerVersion)
         try await updated.engine.sync()
         try await a.engine.sync()
         let merged = try a.library.text(of: "n")
@@ -220,15 +220,15 @@ import CRDTNoteFiles
         remembersTwo.maximumRecordsRemembered = 2
         var c = try Device(store, replica: 3, time: time, reads: 1, configuration: remembersTwo)
         for device in [a, c, a, c] { try await device.engine.sync() }
-        time.advance(by: 31 * Self.day) // C is quiet past the window: A writes format 2
+        time.advance(by: 31 * Self.day) // C is quiet past the window: A writes format 6
         try await a.engine.sync()
         for i in 0..<5 { try a.library.create("n\(i)", text: "note \(i)") }
         try await a.engine.sync()
-        #expect(try await Self.serverFormat(db, "n4") == 2)
+        #expect(try await Self.serverFormat(db, "n4") == 6)
         let report = try await c.engine.sync()
         #expect(report.failedNotes == ["n0", "n1", "n2", "n3", "n4"])
         #expect(try c.library.list().isEmpty)
-        try c.relaunch(reads: 2)
+        try c.relaunch(reads: NoteFormat.readerVersion)
         try await c.engine.sync()
         #expect(await c.engine.statistics.fullRefetches == 0) // a token dropped on purpose, not expired
         // Sorted: list() puts the most recently modified first, and A's notes were stamped by the
@@ -259,7 +259,7 @@ import CRDTNoteFiles
         #expect(try await Self.serverFormat(db, "pinned") == 1)
         try fresh.library.create("automatic", text: "every device reads 2")
         try await fresh.engine.sync()
-        #expect(try await Self.serverFormat(db, "automatic") == 2)
+        #expect(try await Self.serverFormat(db, "automatic") == 6)
     }
 
     /// Device records are skipped by note readers: a record of the fixture is refused by the

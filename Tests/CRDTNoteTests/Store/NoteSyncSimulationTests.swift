@@ -25,21 +25,21 @@ import CRDTNoteTestSupport
     }
 
     /// Devices reading different formats: no record a device cannot read is written while it is
-    /// active, writers move to format 2 once all are updated, nothing is lost (issue 28).
+    /// active, writers move to format 6 once all are updated, nothing is lost (issue 28).
     @Test(arguments: [UInt64(2), 5])
     func mixedFleetsNeverWriteWhatADeviceCannotRead(seed: UInt64) async {
         let report = await NoteSyncSimulation(devices: 4, notes: 5, edits: 600, faultRate: 0.2, seed: seed, crashRate: 0.05,
                                               readerFormats: [2, 1, 2, 2], updateAt: 300).run()
         #expect(report.succeeded, "lost \(report.lostMarkers) divergent \(report.divergentNotes) \(report.setupFailures)")
         #expect(report.unreadableRecordsWritten == 0)
-        #expect(report.recordsByFormatBeforeUpdate["2"] == nil && report.recordsByFormatBeforeUpdate["3"] == nil)
-        // Once all read format 3: format 2, or 3 for notes with deletions (they carry a compaction ledger).
-        #expect((report.recordsByFormatAfterUpdate["2"] ?? 0) + (report.recordsByFormatAfterUpdate["3"] ?? 0) > 0)
-        // Without a device that reads less, format 2 or 3 from the start, never 1.
+        #expect(report.recordsByFormatBeforeUpdate["2"] == nil && report.recordsByFormatBeforeUpdate["3"] == nil
+                && report.recordsByFormatBeforeUpdate["6"] == nil)
+        // Once all read this release's formats: format 6 (clock logs in columns, a ledger always).
+        #expect((report.recordsByFormatAfterUpdate["6"] ?? 0) > 0)
+        // Without a device that reads less, format 6 from the start, never another.
         let current = await NoteSyncSimulation(devices: 3, notes: 3, edits: 100, faultRate: 0, seed: seed).run()
         #expect(current.succeeded)
-        #expect(!current.recordsByFormatBeforeUpdate.isEmpty && current.recordsByFormatBeforeUpdate["1"] == nil)
-        #expect(current.recordsByFormatBeforeUpdate["3"] != nil) // deletions settle: ledgers are written
+        #expect(Array(current.recordsByFormatBeforeUpdate.keys) == ["6"], "\(current.recordsByFormatBeforeUpdate)")
     }
 
     /// Every fault a client must survive (lost responses, cancellations, expired tokens, partial

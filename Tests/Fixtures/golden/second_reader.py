@@ -176,7 +176,7 @@ def strict_utf8(data, offset):
 
 # --- payloads (FORMAT.md sections 3 and 4) ----------------------------------------------------
 
-READER_VERSION = 4                      # snapshot bodies of formats 1 to 3 (4 reads as 3), history 1 and 2
+READER_VERSION = 6                      # snapshot bodies of formats 1 to 3 (4 and 5 read as 3) and 6, history 1 and 2
 
 
 def header(payload):
@@ -200,8 +200,9 @@ def header(payload):
     return {"formatVersion": fmt, "minimumReaderVersion": minimum, "kind": kind, "bodyLength": length, "crc": crc}
 
 
-def replica_table(r):
-    """FORMAT.md 4.1, with id counts (snapshots)."""
+def replica_table(r, log_columns=False):
+    """FORMAT.md 4.1, with id counts (snapshots); with `log_columns` (format 6, 4.8) each replica
+    has its log's length only, and the entries follow the table in columns."""
     replicas, total = [], 0
     count_at = r.pos
     count = r.count(11, "replica count")
@@ -217,6 +218,13 @@ def replica_table(r):
         if total > MAX_ELEMENTS:
             raise Corrupt("lengthTooLarge", id_at, "more than maximumElements ids")
         latest = r.varuint(what="latest stamp")
+        if log_columns:
+            at = r.pos
+            length = r.varuint(2**32 - 1, "clock log length")
+            if length > max(next_seq, 1):
+                raise Corrupt("invalidValue", at, "clock log longer than the ids")
+            replicas.append({"id": rid, "nextSeq": next_seq, "latest": latest, "log": [], "logLength": length})
+            continue
         log, seq, stamp = [], 0, 0
         for e in range(r.count(2, "clock log count")):
             delta_at = r.pos
@@ -227,10 +235,50 @@ def replica_table(r):
             stamp = (stamp + r.varint()) & M64
             log.append((seq, stamp))
         replicas.append({"id": rid, "nextSeq": next_seq, "latest": latest, "log": log})
+    if log_columns:
+        clock_log_columns(r, replicas)
     for x in replicas:
         if x["log"] and x["log"][-1][0] >= max(x["nextSeq"], 1):
             raise Corrupt("invalidValue", r.pos, "clock log beyond the ids")
     return replicas
+
+
+def clock_log_columns(r, replicas):
+    """FORMAT.md 4.8: the stamp base, then the seq, low byte, high part and counter columns, one
+    value per entry, the replicas' logs one after the other in table order."""
+    at = r.pos
+    count = sum(x["logLength"] for x in replicas)
+    if count > 4 * r.left():
+        raise Corrupt("lengthTooLarge", at, "clock log entries")
+    base = r.varuint(MAX_MS, "clock log stamp base")
+    seqs = column_v2(r, 5 * count, "clock log seqs")
+    first = r.pos
+    low = column_v2(r, count, "clock log low bytes")
+    if low.left() != count:
+        raise Corrupt("invalidValue", first, "clock log low bytes for %d entries" % count)
+    high = column_v2(r, 6 * count, "clock log high parts")
+    counters = column_v2(r, 3 * count, "clock log counters")
+    ms = 0
+    for x in replicas:
+        nxt = 0
+        for _ in range(x["logLength"]):
+            at = seqs.at()
+            seq = nxt + seqs.varuint(what="clock log seq")
+            if seq >= 2**32 - 1:
+                raise Corrupt("invalidValue", at, "clock log seq")
+            nxt = seq + 1
+            at = high.at()
+            lo = low.byte()
+            hi = high.varint("clock log high part")
+            if not -2**41 <= hi < 2**41:
+                raise Corrupt("invalidValue", at, "clock log high part")
+            ms += base + (hi * 256 + lo)
+            if not 0 <= ms <= MAX_MS:
+                raise Corrupt("invalidValue", at, "clock log stamp outside 0 ..< 2^48 ms")
+            tick = counters.varuint(0xFFFF, "clock log counter")
+            x["log"].append((seq, ms << 16 | tick))
+    for col in (seqs, high, counters):
+        col.done("clock log column")
 
 
 class Runs:
@@ -488,7 +536,7 @@ def decode_snapshot(payload):
     Returns (header, replicas, runs, text); each run has r, seq, len, deleted, text, left, right."""
     h = header_of_kind(payload, 1, "not a snapshot")
     r = Reader(payload, 18)
-    replicas = replica_table(r)
+    replicas = replica_table(r, log_columns=h["minimumReaderVersion"] >= 6)
     text_at = r.pos
     n = r.length("lengthTooLarge", "text length")
     if n > MAX_TEXT:
