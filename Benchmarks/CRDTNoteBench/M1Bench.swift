@@ -34,6 +34,10 @@ struct M1Result {
     var formatTwoBytes: [Int?]
     var formatTwoSaveMs: Double
     var formatTwoLoadMs: Double
+    /// The same in snapshot format 6 (clock logs in columns, FORMAT.md §4.8).
+    var formatSixBytes: [Int?]
+    var formatSixSaveMs: Double
+    var formatSixLoadMs: Double
     /// The snapshot format a fleet of up-to-date devices writes with the default configuration,
     /// as the library decides it (``M1Bench/fleetDefaultFormat()``).
     var fleetDefaultFormat: UInt16
@@ -44,6 +48,7 @@ struct M1Result {
         switch fleetDefaultFormat {
         case 1: (snapshotBytes, mergedBytes)
         case 2: (formatTwoBytes[0], formatTwoBytes[3])
+        case 6: (formatSixBytes[0], formatSixBytes[3])
         default: (nil, nil)
         }
     }
@@ -55,7 +60,9 @@ struct M1Result {
 
     /// True when everything the workload prescribes was observed, and every format 2 copy
     /// loaded back to the same state.
-    var passed: Bool { converged && mergedLength == Self.expectedMergedLength && !formatTwoBytes.contains(nil) }
+    var passed: Bool {
+        converged && mergedLength == Self.expectedMergedLength && !formatTwoBytes.contains(nil) && !formatSixBytes.contains(nil)
+    }
 
     var json: JSONValue {
         func optional(_ v: Int?) -> JSONValue { v.map(JSONValue.int) ?? .null }
@@ -80,6 +87,12 @@ struct M1Result {
                 "merged_bytes": optional(formatTwoBytes[3]),
                 "save_ms": .double(formatTwoSaveMs), "load_ms": .double(formatTwoLoadMs),
             ]),
+            "format6": .object([
+                "snapshot_bytes": optional(formatSixBytes[0]),
+                "diverged_snapshot_bytes": .array(formatSixBytes[1...2].map(optional)),
+                "merged_bytes": optional(formatSixBytes[3]),
+                "save_ms": .double(formatSixSaveMs), "load_ms": .double(formatSixLoadMs),
+            ]),
         ])
     }
 
@@ -89,19 +102,19 @@ struct M1Result {
         if syntheticBase {
             out.append("*** SYNTHETIC BASE: \(tracePath) not found; results are NOT comparable with other libraries ***")
         }
-        let one = formatLabel(1), two = formatLabel(2)
+        let one = formatLabel(1), two = formatLabel(2), six = formatLabel(6)
         out += [
             "M1 (\(runs) runs, medians)   base: " + (syntheticBase ? "synthetic, \(Format.count(Self.baseLength)) scalars" : tracePath),
             "default (up-to-date fleet): format \(fleetDefaultFormat) (NoteSyncConfiguration.payloadFormat .automatic, two devices that know each other)",
             "replay base       \(Format.ms(replayMs))" + (syntheticBase ? " (synthetic build)" : " (259,778 patches)"),
-            "save S0           \(Format.ms(saveMs)), \(size(snapshotBytes)) (\(one)); \(Format.ms(formatTwoSaveMs)), \(size(formatTwoBytes[0])) (\(two))",
-            "load S0 + text    \(Format.ms(loadMs)) (\(one)); \(Format.ms(formatTwoLoadMs)) (\(two))",
+            "save S0           \(Format.ms(saveMs)), \(size(snapshotBytes)) (\(one)); \(Format.ms(formatTwoSaveMs)), \(size(formatTwoBytes[0])) (\(two)); \(Format.ms(formatSixSaveMs)), \(size(formatSixBytes[0])) (\(six))",
+            "load S0 + text    \(Format.ms(loadMs)) (\(one)); \(Format.ms(formatTwoLoadMs)) (\(two)); \(Format.ms(formatSixLoadMs)) (\(six))",
             "10k edits/side    \(Format.ms(editMs)) per side",
-            "SA, SB            \(size(divergedBytes[0])), \(size(divergedBytes[1])) (\(one)); \(size(formatTwoBytes[1])), \(size(formatTwoBytes[2])) (\(two))",
+            "SA, SB            \(size(divergedBytes[0])), \(size(divergedBytes[1])) (\(one)); \(size(formatTwoBytes[1])), \(size(formatTwoBytes[2])) (\(two)); \(size(formatSixBytes[1])), \(size(formatSixBytes[2])) (\(six))",
             "delta B since A   \(size(deltaBytes))",
             "record merge      median \(Format.ms(recordMergeMs)), min \(Format.ms(recordMergeMinMs)), max \(Format.ms(recordMergeMaxMs)) (load SA, merge SB, read text, save)",
-            "merged            \(Format.count(mergedLength)) scalars (expected \(Format.count(Self.expectedMergedLength))), \(size(mergedBytes)) (\(one)); \(size(formatTwoBytes[3])) (\(two))",
-            "format 2 copies   " + (formatTwoBytes.contains(nil) ? "FAILED: a format 2 snapshot did not load back to the same state" : "load back to the same state"),
+            "merged            \(Format.count(mergedLength)) scalars (expected \(Format.count(Self.expectedMergedLength))), \(size(mergedBytes)) (\(one)); \(size(formatTwoBytes[3])) (\(two)); \(size(formatSixBytes[3])) (\(six))",
+            "format 2, 6 copies " + (formatTwoBytes.contains(nil) || formatSixBytes.contains(nil) ? "FAILED: a format 2 or 6 snapshot did not load back to the same state" : "load back to the same state"),
             "converged         " + (converged ? "yes, both merge orders give the same text" : "NO: merge orders differ"),
             "peak RSS          \(Format.bytes(peakRSS))",
         ]
@@ -142,10 +155,12 @@ enum M1Bench {
         }
         let otherText = try recordMerge(diverged.sb, diverged.sa, replica: ReplicaID(rawValue: 3)).0
         let mergeTiming = Timing(samples: mergeSamples)
-        let formatTwo = try formatTwoFigures(s0, runs: runs)
-        var formatTwoBytes: [Int?] = [formatTwo.bytes]
+        let formatTwo = try formatFigures(s0, format: .version2, runs: runs)
+        let formatSix = try formatFigures(s0, format: .version6, runs: runs)
+        var formatTwoBytes: [Int?] = [formatTwo.bytes], formatSixBytes: [Int?] = [formatSix.bytes]
         for saved in [diverged.sa, diverged.sb, merged?.saved] {
             formatTwoBytes.append(try saved.flatMap { try Snapshots.resaved($0, format: .version2) }.flatMap(Snapshots.byteCount))
+            formatSixBytes.append(try saved.flatMap { try Snapshots.resaved($0, format: .version6) }.flatMap(Snapshots.byteCount))
         }
         if let saveDirectory {
             for (name, saved) in [("S0", s0), ("SA", diverged.sa), ("SB", diverged.sb), ("merged", merged?.saved)] {
@@ -166,15 +181,18 @@ enum M1Bench {
             recordMergeMaxMs: mergeTiming.max, mergedBytes: merged.flatMap { Snapshots.byteCount($0.saved) },
             mergedLength: merged?.length ?? 0, converged: merged?.text == otherText,
             peakRSS: Measure.peakRSSBytes(), formatTwoBytes: formatTwoBytes,
-            formatTwoSaveMs: formatTwo.saveMs, formatTwoLoadMs: formatTwo.loadMs, fleetDefaultFormat: fleetFormat)
+            formatTwoSaveMs: formatTwo.saveMs, formatTwoLoadMs: formatTwo.loadMs,
+            formatSixBytes: formatSixBytes, formatSixSaveMs: formatSix.saveMs, formatSixLoadMs: formatSix.loadMs,
+            fleetDefaultFormat: fleetFormat)
     }
 
     /// The snapshot format a fleet of up-to-date devices writes by default, as the library
     /// decides it (Docs/FORMAT.md, "Mixed fleets"): two devices, each a note library in a
     /// temporary folder with a `NoteSyncEngine` in the default configuration, sync twice each
     /// through the in-memory database, so each has read the zone from its start and seen the
-    /// other's device record; then one creates a note and syncs, and the format of the payload
-    /// the server holds is read back.
+    /// other's device record; then one creates a note and syncs, the server must hold it with a
+    /// payload, and the fleet's format is its `NoteFleet.writtenFormat` (a note is written in it,
+    /// or in format 2 or 3 when its clock logs are smaller inline, FORMAT.md §4.8).
     static func fleetDefaultFormat() throws -> UInt16 {
         let root = NSTemporaryDirectory() + "crdtnote-bench-fleet-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: root) }
@@ -197,20 +215,20 @@ enum M1Bench {
         let zone = NoteSyncConfiguration().zone
         let records = try LibrarySyncBench.blocking { await database.allRecords(in: zone) }
         guard let record = records.first(where: { $0.recordName == "fleet-format" }),
-              let format = NoteRecord(record).payloadReaderVersion else {
+              NoteRecord(record).payloadReaderVersion != nil else {
             throw UsageError("fleet default format: the note was not saved with a payload")
         }
-        return format
+        return try LibrarySyncBench.blocking { try await engines[0].fleet() }.writtenFormat.rawValue
     }
 
-    /// S0 in snapshot format 2: its size (nil unless it loads back to the same state) and the
-    /// medians of `runs` saves and loads (+ text), timed like format 1's.
-    static func formatTwoFigures(_ s0: Snapshots.Saved, runs: Int) throws -> (bytes: Int?, saveMs: Double, loadMs: Double) {
+    /// S0 in snapshot format `format`: its size (nil unless it loads back to the same state) and
+    /// the medians of `runs` saves and loads (+ text), timed like format 1's.
+    static func formatFigures(_ s0: Snapshots.Saved, format: SnapshotFormat, runs: Int) throws -> (bytes: Int?, saveMs: Double, loadMs: Double) {
         let note = try Snapshots.load(s0, replica: ReplicaID(rawValue: 1))
         var saveSamples: [Double] = []
-        var saved = Snapshots.save(note, format: .version2)
+        var saved = Snapshots.save(note, format: format)
         for _ in 0..<runs {
-            let (ms, bytes) = Measure.time { Snapshots.save(note, format: .version2) }
+            let (ms, bytes) = Measure.time { Snapshots.save(note, format: format) }
             saveSamples.append(ms)
             saved = bytes
         }

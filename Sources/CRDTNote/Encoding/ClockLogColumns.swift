@@ -17,6 +17,25 @@ enum ClockLogColumns {
         static let seq = 5, stampHigh = 6, counter = 3
     }
 
+    /// Whether `logs` take fewer bytes in columns than inline (formats 1 to 3), counting the
+    /// empty ledger a format 6 body carries (a note that needs a ledger anyway loses those three
+    /// bytes of the comparison; the choice then depends on the logs alone, so a note loaded
+    /// lazily makes it as the decoded note does). A note typed for a while gains several bytes a
+    /// second of typing; a note pasted at once (one entry) would lose about ten, and is written in
+    /// format 2 or 3 instead.
+    static func pay(_ logs: [[ClockLogEntry]]) -> Bool {
+        let replicas = logs.indices.map { ReplicaID(rawValue: UInt64($0)) }
+        var inline = ByteWriter(), lengths = ByteWriter()
+        ClockTableCoding.write(replicas, nextSeq: nil, latest: [], logs: logs, into: &inline)
+        ClockTableCoding.write(replicas, nextSeq: nil, latest: [], logs: logs, layout: .columns, into: &lengths)
+        var columns = ByteWriter()
+        write(logs, into: &columns)
+        return columns.count + emptyLedgerBytes < inline.count - lengths.count
+    }
+
+    /// An empty compaction ledger's bytes (no devices, an empty cut, no ranges).
+    static let emptyLedgerBytes = 3
+
     /// Appends the section for `logs` (one per replica, in table order).
     static func write(_ logs: [[ClockLogEntry]], into out: inout ByteWriter) {
         let count = logs.reduce(0) { $0 + $1.count }

@@ -21,7 +21,8 @@ extension NoteText {
         guard let deferred else { return wrap(sequence, format: format) }
         // A loaded payload that needs reader 3 may hold a compacted state: it is written in format 3.
         let compacted = (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) >= 3 || ledger != nil
-        if ledger == deferred.ledger, SnapshotDecoder.writesUnchanged(deferred.payload, in: format.written(compacted: compacted)) {
+        let pay = ClockLogColumns.pay(deferred.clockLog.map(\.entries))
+        if ledger == deferred.ledger, SnapshotDecoder.writesUnchanged(deferred.payload, in: format.written(compacted: compacted, logColumnsPay: pay)) {
             return deferred.payload
         }
         do {
@@ -42,7 +43,9 @@ extension NoteText {
     /// `sequence` with this note's ledger, in the format `format` asks for (format 3 when
     /// compacted or keeping a ledger, see ``SnapshotFormat``).
     private func wrap(_ sequence: TextSequence, format asked: SnapshotFormat) -> [UInt8] {
-        let format = asked.written(compacted: sequence.hasCompactedIDs || ledger != nil)
+        let compacted = sequence.hasCompactedIDs || ledger != nil
+        let pay = ClockLogColumns.pay(sequence.clockLog.map(\.entries))
+        let format = asked.written(compacted: compacted, logColumnsPay: pay)
         return PayloadHeader.wrap(SnapshotEncoder.encode(sequence, format: format, ledger: ledger), kind: .snapshot, version: format.rawValue)
     }
 

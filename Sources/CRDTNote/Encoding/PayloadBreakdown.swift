@@ -40,7 +40,9 @@ extension NoteText {
     /// choice). Throws when the note was loaded from a snapshot whose runs prove corrupt.
     package func payloadBreakdown(format asked: SnapshotFormat) throws(BinaryDecodingError) -> PayloadBreakdown {
         let seq = try loadedSequence()
-        let format = asked.written(compacted: seq.hasCompactedIDs || ledger != nil)
+        let compacted = seq.hasCompactedIDs || ledger != nil
+        let format = asked.written(compacted: compacted,
+                                   logColumnsPay: ClockLogColumns.pay(seq.clockLog.map(\.entries)))
         var parts = PayloadBreakdown()
         parts.header = NoteFormat.headerSize
         let logs = seq.clockLog.map(\.entries)

@@ -29,8 +29,9 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
     /// for it allows it: a note that holds every id is still written in format 2.
     public static let version3 = SnapshotFormat(known: 3)
     /// Format 6: format 3 with the clock logs as coded columns (Docs/FORMAT.md §4.8), about a
-    /// third of their size in format 3; needs a reader of version 6 or newer. A note written in
-    /// it always carries a compaction ledger (empty when it has none: three bytes).
+    /// third of their size in format 3; needs a reader of version 6 or newer. Asking for it
+    /// allows it: a note whose logs are smaller inline (one pasted at once) is written as format
+    /// 3 would write it.
     public static let version6 = SnapshotFormat(known: 6)
     /// The newest snapshot format (payload versions 4 and 5 change only history and changes
     /// payloads).
@@ -63,12 +64,13 @@ extension SnapshotFormat {
 }
 
 extension SnapshotFormat {
-    /// The format a note is written in when `self` is asked for: format 6 when asked (its clock
-    /// logs are smaller); otherwise a compacted note always needs format 3 (no older format can
-    /// say that ids are missing), and a note that holds every id never needs it (format 2 says
-    /// the same to more readers).
-    func written(compacted: Bool) -> SnapshotFormat {
-        if rawValue >= SnapshotFormat.version6.rawValue { return .version6 }
+    /// The format a note is written in when `self` is asked for: format 6 when asked and its
+    /// clock logs take fewer bytes that way (`logColumnsPay`, ``ClockLogColumns/pay(_:)``);
+    /// otherwise a compacted note always needs format 3 (no older format can say that ids are
+    /// missing), and a note that holds every id never needs it (format 2 says the same to more
+    /// readers).
+    func written(compacted: Bool, logColumnsPay: Bool) -> SnapshotFormat {
+        if rawValue >= SnapshotFormat.version6.rawValue && logColumnsPay { return .version6 }
         return compacted ? .version3 : (rawValue >= 3 ? .version2 : self)
     }
 }

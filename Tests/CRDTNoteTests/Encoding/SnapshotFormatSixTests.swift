@@ -109,6 +109,38 @@ struct SnapshotFormatSixTests {
         }
     }
 
+    /// `note` written in format 6 whether or not its clock logs pay for it (the library writes
+    /// format 6 only when they do, ``ClockLogColumns/pay(_:)``).
+    static func formatSix(_ note: NoteText) throws -> [UInt8] {
+        PayloadHeader.wrap(SnapshotEncoder.encode(try note.loadedSequence(), format: .version6, ledger: note.ledger), kind: .snapshot, version: 6)
+    }
+
+    /// A note pasted at once (one clock-log entry) is written in format 2 when format 6 is
+    /// asked, a typed one in format 6; the first with a ledger in format 3.
+    @Test func formatSixIsWrittenWhenItsColumnsPay() throws {
+        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        var pasted = NoteText(replica: .test(1), clock: HybridLogicalClock(physicalClock: time.clock))
+        try pasted.insert("a line pasted at once\nand another", atScalarOffset: 0)
+        var typed = pasted
+        for k in 0..<30 {
+            time.advance(by: 1_100)
+            try typed.insert("k\(k)", atScalarOffset: typed.scalarCount)
+        }
+        #expect(PayloadHeader.requiredReaderVersion(of: pasted.encodedSnapshot(format: .version6)) == 2)
+        #expect(PayloadHeader.requiredReaderVersion(of: typed.encodedSnapshot(format: .version6)) == 6)
+        pasted.recordSeen(by: .test(1))  // a ledger: format 3 at least
+        #expect(PayloadHeader.requiredReaderVersion(of: pasted.encodedSnapshot(format: .version6)) == 3)
+        // What a lazily loaded note hands back unchanged is what its decoded copy writes.
+        for note in [pasted, typed] {
+            let six = note.encodedSnapshot(format: .version6)
+            var loaded = try NoteText(snapshot: six, replica: .test(2))
+            #expect(loaded.encodedSnapshot(format: .version6) == six)
+            try loaded.checkLoadedSnapshot()
+            try loaded.insert("", atScalarOffset: 0)
+            #expect(PayloadHeader.requiredReaderVersion(of: loaded.encodedSnapshot(format: .version6)) == PayloadHeader.requiredReaderVersion(of: six))
+        }
+    }
+
     /// The payload of `body` (a format 6 snapshot body), header and CRC made for it.
     static func payload(_ body: [UInt8]) -> [UInt8] {
         PayloadHeader.wrap(body, kind: .snapshot, version: 6)
@@ -184,12 +216,17 @@ struct SnapshotFormatSixTests {
     /// Every cut of a real format 6 payload, and every byte of its clock section flipped, is
     /// refused or read, never a trap; a cut is always refused.
     @Test func cutAndFlippedPayloadsNeverTrap() throws {
-        var note = NoteText(replica: .test(1), clock: HybridLogicalClock(physicalClock: ManualPhysicalClock(milliseconds: 1_800_000_000_000).clock))
-        for k in 0..<40 { try note.insert("w\(k) ", atScalarOffset: note.scalarCount) }
+        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        var note = NoteText(replica: .test(1), clock: HybridLogicalClock(physicalClock: time.clock))
+        for k in 0..<40 {
+            time.advance(by: 700)
+            try note.insert("w\(k) ", atScalarOffset: note.scalarCount)
+        }
         var other = note.forked(as: .test(2))
         try other.insert("x", atScalarOffset: 3)
         try note.merge(other)
         let payload = note.encodedSnapshot(format: .version6)
+        #expect(PayloadHeader.requiredReaderVersion(of: payload) == 6)
         let body = Array(payload[NoteFormat.headerSize...])
         for cut in 0..<body.count {
             let verdict = SecondReaderFormatTwoTests.libraryVerdict(Self.payload(Array(body[..<cut])))

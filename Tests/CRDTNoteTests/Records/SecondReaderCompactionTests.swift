@@ -123,7 +123,7 @@ struct SecondReaderFormatSixTests {
     @Test func readsFormatSixNotesLikeTheLibrary() throws {
         var notes = try SecondReaderCompactionTests.compactedNotes()
         notes += try SecondReaderFormatTwoTests.notes()
-        let payloads = notes.map { $0.encodedSnapshot(format: .version6) }
+        let payloads = try notes.map(SnapshotFormatSixTests.formatSix)
         let dumps = try SecondReaderFormatTwoTests.dump(payloads)
         for (i, (note, dump)) in zip(notes, dumps).enumerated() {
             #expect(dump.ok, "note \(i): \(dump.json["error"] ?? "")")

@@ -139,7 +139,7 @@ import CRDTNoteFiles
         #expect(try await a.engine.fleet().heldBackBy.isEmpty)
         try a.library.setText("shared, now smaller", of: "n")
         try await a.engine.sync()
-        #expect(try await Self.serverFormat(db, "n") == 6)
+        #expect(try await Self.serverFormat(db, "n") == 2)
         for device in [b, c] {
             try await device.engine.sync()
             #expect(try device.library.text(of: "n") == "shared, now smaller")
@@ -173,8 +173,8 @@ import CRDTNoteFiles
         try a.library.setText("groceries: eggs", of: "n")
         try a.library.create("m", text: "written while C was away")
         try await a.engine.sync()
-        #expect(try await Self.serverFormat(db, "n") == 6)
-        #expect(try await Self.serverFormat(db, "m") == 6)
+        #expect(try await Self.serverFormat(db, "n") == 2)
+        #expect(try await Self.serverFormat(db, "m") == 2)
         let before = try #require(await db.allRecords(in: Self.zone).first { $0.recordName == "n" })
 
         // C comes back.
@@ -194,7 +194,7 @@ import CRDTNoteFiles
         #expect(fleet.writtenFormat == .version6)
         try a.library.setText("groceries: eggs, tea", of: "n")
         try await a.engine.sync()
-        #expect(try await Self.serverFormat(db, "n") == 6)
+        #expect(try await Self.serverFormat(db, "n") == 2)
 
         // Updated, C merges its kept edit: nothing typed on either side is lost.
         var updated = c
@@ -224,7 +224,7 @@ import CRDTNoteFiles
         try await a.engine.sync()
         for i in 0..<5 { try a.library.create("n\(i)", text: "note \(i)") }
         try await a.engine.sync()
-        #expect(try await Self.serverFormat(db, "n4") == 6)
+        #expect(try await Self.serverFormat(db, "n4") == 2)
         let report = try await c.engine.sync()
         #expect(report.failedNotes == ["n0", "n1", "n2", "n3", "n4"])
         #expect(try c.library.list().isEmpty)
@@ -259,7 +259,7 @@ import CRDTNoteFiles
         #expect(try await Self.serverFormat(db, "pinned") == 1)
         try fresh.library.create("automatic", text: "every device reads 2")
         try await fresh.engine.sync()
-        #expect(try await Self.serverFormat(db, "automatic") == 6)
+        #expect(try await Self.serverFormat(db, "automatic") == 2)
     }
 
     /// Device records are skipped by note readers: a record of the fixture is refused by the
