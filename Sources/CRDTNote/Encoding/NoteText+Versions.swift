@@ -16,10 +16,12 @@ extension NoteText {
         for batch in sequence.insertionBatches() {
             points[batch.replica, default: []].append((batch.stamp.milliseconds, batch.count, 0))
         }
-        for event in try historyEvents() {
-            // Only what is deleted: an event whose change a crash lost counts nothing.
-            let deleted = sequence.deletedCount(of: event.inserter, seqs: event.seqs)
-            if deleted > 0 { points[event.deleter, default: []].append((event.stamp.milliseconds, 0, deleted)) }
+        let events = try historyEvents()
+        // Only what is deleted (an event whose change a crash lost counts nothing), and each
+        // character once (two devices that deleted it concurrently both logged it).
+        let credited = Self.creditedDeletions(events) { sequence.deletedCount(of: $0, seqs: $1) }
+        for (event, deleted) in zip(events, credited) where deleted > 0 {
+            points[event.deleter, default: []].append((event.stamp.milliseconds, 0, deleted))
         }
         var sessions: [NoteVersion] = []
         for (replica, list) in points {
@@ -41,6 +43,46 @@ extension NoteText {
             }
         }
         return sessions.sorted { $0.start != $1.start ? $0.start < $1.start : $0.replica < $1.replica }
+    }
+
+    /// Per event, how many deleted characters it is credited with: each id that `deleted` counts
+    /// (called with an inserter and a range of its seqs) once, for the earliest event covering
+    /// it (``DeletionEvent/precedes(_:_:)``). Events are grouped where their ranges overlap
+    /// (sorted by inserter and first seq); a group of one, nearly every event, counts its range.
+    /// O(E log E) for E events.
+    static func creditedDeletions(_ events: [DeletionEvent], deleted: (ReplicaID, Range<UInt32>) -> Int) -> [Int] {
+        var credited = [Int](repeating: 0, count: events.count)
+        let order = events.indices.sorted {
+            let (a, b) = (events[$0], events[$1])
+            return a.inserter != b.inserter ? a.inserter < b.inserter : a.seqs.lowerBound < b.seqs.lowerBound
+        }
+        var start = 0
+        while start < order.count {
+            let first = events[order[start]]
+            var end = start + 1
+            var upper = first.seqs.upperBound
+            while end < order.count, events[order[end]].inserter == first.inserter, events[order[end]].seqs.lowerBound < upper {
+                upper = max(upper, events[order[end]].seqs.upperBound)
+                end += 1
+            }
+            if end - start == 1 {
+                credited[order[start]] = deleted(first.inserter, first.seqs)
+            } else {
+                var covered: [Range<UInt32>] = []
+                for i in order[start..<end].sorted(by: { DeletionEvent.precedes(events[$0], events[$1]) }) {
+                    let seqs = events[i].seqs
+                    var from = seqs.lowerBound
+                    for range in covered where range.overlaps(seqs) {
+                        if range.lowerBound > from { credited[i] += deleted(first.inserter, from..<range.lowerBound) }
+                        from = max(from, range.upperBound)
+                    }
+                    if from < seqs.upperBound { credited[i] += deleted(first.inserter, from..<seqs.upperBound) }
+                    covered = IDRanges.union(covered, [seqs])
+                }
+            }
+            start = end
+        }
+        return credited
     }
 
     /// Who inserted the visible text in `utf16Range` and when: consecutive characters of one

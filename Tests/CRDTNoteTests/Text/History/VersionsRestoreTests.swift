@@ -127,6 +127,64 @@ import CRDTNoteToolSupport
         #expect(lost.string == "milk, eggs, bread")
     }
 
+    /// Two devices delete overlapping text concurrently: each character counts once, for the
+    /// earlier deletion ("lo wor" first: 6; "world" then adds "l" and "d").
+    @Test func textDeletedOnTwoDevicesCountsOnce() throws {
+        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
+        var a = Self.noteKeepingHistory(clock: time)
+        try a.insert("hello world", atScalarOffset: 0)
+        var b = a.forked(as: ReplicaID(rawValue: 2))
+        time.advance(by: 60_000)
+        try a.deleteScalars(in: 3..<9)
+        time.advance(by: 60_000)
+        try b.deleteScalars(in: 6..<11)
+        try a.merge(b)
+        try b.merge(a)
+        #expect(a.string == "hel" && b.string == "hel")
+        for note in [a, b] {
+            let deleted = try note.versions().map { ($0.replica.rawValue, $0.deleted) }.filter { $0.1 > 0 }.sorted { $0.0 < $1.0 }
+            #expect(deleted.map(\.0) == [1, 2] && deleted.map(\.1) == [6, 2], "\(deleted)")
+        }
+    }
+
+    /// Three devices typing, deleting (often the same text, concurrently) and merging in random
+    /// orders: the versions of every copy add up to what was typed and what is gone, counted by
+    /// the test from its own log of insertions.
+    @Test(arguments: 0..<8 as Range<UInt64>)
+    func versionsAddUpToWhatWasTypedAndWhatIsGone(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed)
+        let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
+        var notes = (1...3).map { i -> NoteText in
+            var note = NoteText(replica: ReplicaID(rawValue: UInt64(i)), clock: HybridLogicalClock(physicalClock: time.clock))
+            note.historyRetention = HistoryRetention(window: UInt64(1) << 52, minimumBytes: Int.max)
+            return note
+        }
+        var typed = 0
+        for _ in 0..<200 {
+            time.advance(by: UInt64(1 + rng.below(5_000)))
+            let i = rng.below(3)
+            let count = notes[i].scalarCount
+            switch rng.below(10) {
+            case 0..<4:
+                let text = String(repeating: "abcdefg", count: 1 + rng.below(2)).prefix(1 + rng.below(10))
+                try notes[i].insert(String(text), atScalarOffset: rng.below(count + 1))
+                typed += text.count
+            case 4..<7 where count > 0:
+                // Often the same stretch on two copies that have not merged yet.
+                let lo = rng.below(2) == 0 ? min(count - 1, 2) : rng.below(count)
+                try notes[i].deleteScalars(in: lo..<min(count, lo + 1 + rng.below(6)))
+            default:
+                try notes[i].merge(notes[rng.below(3)])
+            }
+        }
+        for i in 0..<3 { for j in 0..<3 { try notes[i].merge(notes[j]) } }
+        for note in notes {
+            let versions = try note.versions()
+            #expect(versions.reduce(0) { $0 + $1.inserted } == typed, "seed \(seed): inserted")
+            #expect(versions.reduce(0) { $0 + $1.deleted } == typed - note.scalarCount, "seed \(seed): deleted")
+        }
+    }
+
     @Test func aRestoreMergedWithAConcurrentEditKeepsBoth() throws {
         let time = ManualPhysicalClock(milliseconds: 1_700_000_000_000)
         var a = Self.noteKeepingHistory(clock: time)
