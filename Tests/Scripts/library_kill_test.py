@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
-"""Kills real `crdtnote library append` and `library edit` processes with SIGKILL at random
-moments and checks that nothing acknowledged is lost and nothing is applied twice
-(Docs/LIBRARY.md, "Durability"), and that every deletion kept its history.
+"""Kills real `crdtnote library append`, `library edit` and `library style` processes with
+SIGKILL at random moments and checks that nothing acknowledged is lost and nothing is applied
+twice (Docs/LIBRARY.md, "Durability"), that every deletion kept its history, and that every
+acknowledged formatting operation holds.
 
   python3 Tests/Scripts/library_kill_test.py [--crdtnote PATH] [--attempts N] [--seed S]
 
@@ -14,7 +15,11 @@ end, `library verify` must pass and the note's text must hold every acknowledged
 once (none when its removal was acknowledged, none or one when the removal was killed) and no
 token twice. At the end the note is exported and `crdtnote log --json` must count exactly the
 characters of the removed tokens as deleted: no removal was kept without its history, and none
-twice. Prints a summary (and any failures) and exits non-zero on any failure.
+twice. Every fifth attempt, offset from the removals, instead sets a mark (bold, italic,
+underline or strikethrough) on an acknowledged token by `library style --utf16-range`; at the end
+`crdtnote text --spans` of the exported note must show every acknowledged mark on every character
+of its token, when the token is still there. Prints a summary (and any failures) and exits
+non-zero on any failure.
 """
 import argparse
 import json
@@ -57,8 +62,8 @@ def check(crdtnote, folder, acknowledged, tokens, removed=(), maybe_removed=()):
     return failures
 
 
-def deleted_in_history(crdtnote, folder, scratch):
-    """The characters `crdtnote log --json` counts as deleted in the exported note, or an error."""
+def exported(crdtnote, folder, scratch):
+    """The path of the note's record exported from the library, or an error."""
     out = os.path.join(scratch, "export")
     os.makedirs(out, exist_ok=True)
     export = run(crdtnote, "library", "export", folder, out)
@@ -68,6 +73,33 @@ def deleted_in_history(crdtnote, folder, scratch):
     record = next((os.path.join(out, name) for name in records if name.startswith("log")), None)
     if record is None:
         return None, f"export wrote no record of the note: {records}"
+    return record, None
+
+
+def missing_marks(crdtnote, record, styled):
+    """Failures for acknowledged marks (token -> marks) that some character of a token still in
+    the exported note lacks, read from `crdtnote text --spans`."""
+    spans = run(crdtnote, "text", record, "--spans")
+    if spans.returncode != 0:
+        return [f"text --spans exited {spans.returncode}: {spans.stderr.decode(errors='replace')}"]
+    characters = []  # (character, its attributes)
+    for span in json.loads(spans.stdout):
+        characters += [(c, span["attributes"]) for c in span["text"]]
+    text = "".join(c for c, _ in characters)
+    failures = []
+    for token, marks in styled.items():
+        at = (";" + text).find(";" + token + ";")
+        if at < 0:
+            continue  # removed
+        for mark in marks:
+            lacking = [c for c, attributes in characters[at:at + len(token)] if attributes.get(mark) is not True]
+            if lacking:
+                failures.append(f"acknowledged {mark} on {token} is missing on {len(lacking)} of its characters")
+    return failures
+
+
+def deleted_in_history(crdtnote, record):
+    """The characters `crdtnote log --json` counts as deleted in the exported note, or an error."""
     log = run(crdtnote, "log", record, "--json")
     if log.returncode != 0:
         return None, f"log exited {log.returncode}: {log.stderr.decode(errors='replace')}"
@@ -96,6 +128,7 @@ def main():
         killed = checks = 0
         failures = []
         removed, maybe_removed, removals = set(), set(), 0
+        styled, styles, appends = {}, 0, 0  # acknowledged marks by token; style and append processes started
         empty = os.path.join(scratch, "empty")
         open(empty, "w").close()
         for attempt in range(options.attempts):
@@ -123,11 +156,35 @@ def main():
                     else:
                         failures.append(f"removal of {token} exited {process.returncode}: {process.stderr.read().decode(errors='replace')}")
                     continue
+            if attempt % 5 == 2:
+                # Mark an acknowledged token no removal has aimed at (its range is where the text says).
+                text = run(crdtnote, "library", "text", folder, "log").stdout.decode()
+                candidates = sorted(acknowledged - removed - maybe_removed - {"warmup"})
+                if candidates:
+                    token = rng.choice(candidates)
+                    mark = rng.choice(["bold", "italic", "underline", "strikethrough"])
+                    at = (";" + text).find(";" + token + ";")
+                    process = subprocess.Popen([crdtnote, "library", "style", folder, "log", "--utf16-range",
+                                                f"{at}:{at + len(token)}", "--add", mark],
+                                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                    time.sleep(rng.uniform(0, duration * 2.2))
+                    if process.poll() is None:
+                        process.send_signal(signal.SIGKILL)
+                    process.wait()
+                    styles += 1
+                    if process.returncode == 0:
+                        styled.setdefault(token, set()).add(mark)
+                    elif process.returncode == -signal.SIGKILL:
+                        killed += 1
+                    else:
+                        failures.append(f"{mark} on {token} exited {process.returncode}: {process.stderr.read().decode(errors='replace')}")
+                    continue
             batch = 2 if attempt % 2 else 1
             processes = []
             for k in range(batch):
                 token = f"t{attempt}-{k}"
                 tokens.add(token)
+                appends += 1
                 processes.append((token, subprocess.Popen([crdtnote, "library", "append", folder, "log", token + ";"],
                                                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)))
             time.sleep(rng.uniform(0, duration * 2.2))
@@ -149,19 +206,27 @@ def main():
         # Every removal that took effect is in the history exactly once.
         pieces = run(crdtnote, "library", "text", folder, "log").stdout.decode().split(";")
         gone = removed | {token for token in maybe_removed if token not in pieces}
-        deleted, error = deleted_in_history(crdtnote, folder, scratch)
+        record, error = exported(crdtnote, folder, scratch)
+        deleted = None
+        if error:
+            failures.append(error)
+        else:
+            failures += missing_marks(crdtnote, record, styled)
+            deleted, error = deleted_in_history(crdtnote, record)
         if error:
             failures.append(error)
         elif deleted != sum(len(token) + 1 for token in gone):
             failures.append(f"the history counts {deleted} deleted characters, the {len(gone)} removals made "
                             f"{sum(len(token) + 1 for token in gone)}")
-        processes = sum(0 if a % 5 == 4 else 2 if a % 2 else 1 for a in range(options.attempts)) + removals
-        print(f"kill-test: {processes} processes ({removals} removals) in {options.attempts} attempts, {killed} killed, "
-              f"{len(acknowledged) - 1} appends and {len(removed)} removals acknowledged, {checks} checks")
+        processes = appends + removals + styles
+        print(f"kill-test: {processes} processes ({removals} removals, {styles} marks) in {options.attempts} attempts, {killed} killed, "
+              f"{len(acknowledged) - 1} appends, {len(removed)} removals and {sum(len(m) for m in styled.values())} marks acknowledged, "
+              f"{checks} checks")
         for failure in failures[:20]:
             print(f"kill-test: FAIL {failure}", file=sys.stderr)
         print("kill-test: " + ("FAILED" if failures else
-                               "every acknowledged append present exactly once, every removal in the history once"))
+                               "every acknowledged append present exactly once, every removal in the history once, "
+                               "every acknowledged mark on its token"))
         return 1 if failures else 0
 
 

@@ -10,7 +10,8 @@ extension NoteEditorSession {
 
     /// The user pressed a mark's toolbar button: on a selection, removes the mark when every
     /// selected character has it already and sets it otherwise (one undo step); at a caret,
-    /// toggles it for the text typed next (an empty update). Returns the attributes the view
+    /// toggles it for the text typed next (an empty update; the mark is then part of that
+    /// typing's undo step). Returns the attributes the view
     /// must change. Throws as ``NoteText/setMark(_:utf16Range:)``.
     public mutating func toggleMark(_ mark: TextMark) throws(NoteTextError) -> EditorUpdate {
         let range = selectedUTF16Range
@@ -53,8 +54,10 @@ extension NoteEditorSession {
         try note.checkFormattingRoom(pendingMarks.count)
         try note.replaceUTF16(in: range, with: text)
         let insertedUTF16 = range.lowerBound..<range.lowerBound + text.utf16.count
+        // Part of the typing's undo step: undoing it removes the text, redoing it brings the
+        // text back with these marks (one step, however many marks were toggled).
         for (kind, mark) in pendingMarks.sorted(by: { $0.key.rank < $1.key.rank }) where !insertedUTF16.isEmpty {
-            if let mark { try note.setMark(mark, utf16Range: insertedUTF16) } else { try note.removeMark(kind, utf16Range: insertedUTF16) }
+            try note.addMark(kind, mark?.value, utf16Range: insertedUTF16, recordingUndo: false)
         }
         let replacement = TextReplacement(utf16Range: range, scalarRange: scalars, text: text)
         return try note.patch(replacing: [replacement], attributesBefore: before, inserted: typed).attributeChanges

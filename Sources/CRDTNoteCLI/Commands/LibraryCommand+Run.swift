@@ -80,6 +80,11 @@ private func run(_ action: LibraryOptions.Action, on library: NoteLibrary, folde
             try library.edit(name) { (note: inout NoteText) throws(NoteTextError) in try note.insert(text, atScalarOffset: note.scalarCount) }
             try library.flush()
         }
+    case .style(let name, let range, let change):
+        try libraryCall(folder) { () throws(NoteLibraryError) in
+            try library.edit(name) { (note: inout NoteText) throws(NoteTextError) in try change.apply(to: &note, utf16Range: range) }
+            try library.flush()
+        }
     case .delete(let name):
         try libraryCall(folder) { () throws(NoteLibraryError) in
             try library.delete(name)

@@ -11,6 +11,8 @@ struct LibraryOptions: Equatable, Sendable {
         /// Whole new text from `textPath`, or exactly the UTF-16 range replaced by it.
         case edit(name: String, textPath: String, utf16Range: Range<Int>?)
         case append(name: String, text: String)
+        /// One formatting operation on a UTF-16 range of the note, as `crdtnote style` makes it.
+        case style(name: String, utf16Range: Range<Int>, change: StyleOptions.Change)
         case delete(name: String)
         case verify
         case export(outputFolder: String, format: SnapshotFormat?)
@@ -35,6 +37,7 @@ extension LibraryOptions {
             "library text DIR NAME",
             "library edit DIR NAME [--text FILE] [--utf16-range A:B]",
             "library append DIR NAME TEXT",
+            "library style DIR NAME --utf16-range A:B (--add KIND | --remove KIND | --paragraph KEY=VALUE)",
             "library delete DIR NAME",
             "library verify DIR",
             "library export DIR OUTDIR [--format N]",
@@ -49,6 +52,9 @@ extension LibraryOptions {
             CommonOptions.json,
             .value("--text", "FILE", "edit: read the new text from FILE; '-' or no --text reads standard input."),
             CommonOptions.utf16Range,
+            .value("--add", "KIND", "style: set a mark (as 'crdtnote style --add')."),
+            .value("--remove", "KIND", "style: remove a mark (as 'crdtnote style --remove')."),
+            .value("--paragraph", "KEY=VALUE", "style: set a paragraph attribute (as 'crdtnote style --paragraph')."),
             CommonOptions.assets,
             CommonOptions.format,
             .value("--server", "SERVERDIR", "sync: the folder of CloudKit Web Services JSON records acting as the server (created when missing)."),
@@ -56,7 +62,8 @@ extension LibraryOptions {
         discussion: [
             "init makes DIR a new library (DIR must be empty or missing) and a replica id of the tool's own",
             "for it. edit without --utf16-range makes the note's text the text read, as the fewest edits;",
-            "edit and append create the note when it is missing. export writes every note as a CloudKit Web",
+            "edit and append create the note when it is missing; style formats an existing note, authored by",
+            "the library's replica, as 'crdtnote style' formats a record. export writes every note as a CloudKit Web",
             "Services JSON record into OUTDIR (format 1, or --format's); import merges records into the notes of their names (device",
             "records, CRDTNoteDevice, are skipped with a note on standard error). verify reads every note",
             "and exits 1 when any file is damaged. Every command that changes the library exits 0 only once",
@@ -77,7 +84,7 @@ extension LibraryOptions {
     /// Validates the parsed arguments of `crdtnote library`.
     init(_ parsed: ParsedArguments) throws(UsageError) {
         let words = parsed.positionals
-        guard let verb = words.first else { throw parsed.usageError("missing action (init, list, text, edit, append, delete, verify, export, import)") }
+        guard let verb = words.first else { throw parsed.usageError("missing action (init, list, text, edit, append, style, delete, verify, export, import, sync)") }
         guard words.count >= 2 else { throw parsed.usageError("missing DIR after '\(verb)'") }
         folder = words[1]
         let rest = Array(words.dropFirst(2))
@@ -109,6 +116,11 @@ extension LibraryOptions {
             let args = try exactly(["NAME", "TEXT"])
             action = .append(name: args[0], text: args[1])
             allowed = []
+        case "style":
+            let name = try exactly(["NAME"])[0]
+            guard let range = try CommonOptions.utf16Range(parsed) else { throw parsed.usageError("'library style' needs --utf16-range A:B") }
+            action = .style(name: name, utf16Range: range, change: try StyleOptions.change(parsed))
+            allowed = Set(["--utf16-range"] + StyleOptions.changeOptions)
         case "delete":
             action = .delete(name: try exactly(["NAME"])[0])
             allowed = []
@@ -129,9 +141,10 @@ extension LibraryOptions {
             action = .sync(server: server, json: parsed.flag(CommonOptions.json.name))
             allowed = ["--server", CommonOptions.json.name]
         default:
-            throw parsed.usageError("unknown library action '\(verb)' (init, list, text, edit, append, delete, verify, export, import, sync)")
+            throw parsed.usageError("unknown library action '\(verb)' (init, list, text, edit, append, style, delete, verify, export, import, sync)")
         }
         for option in [CommonOptions.json.name, "--text", "--utf16-range", CommonOptions.assets.name, "--server", CommonOptions.format.name]
+            + StyleOptions.changeOptions
         where parsed.has(option) && !allowed.contains(option) {
             throw parsed.usageError("option '\(option)' does not apply to 'library \(verb)'")
         }

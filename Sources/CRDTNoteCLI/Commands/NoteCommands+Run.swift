@@ -101,11 +101,7 @@ func runStyle(_ options: StyleOptions) throws(CLIError) {
     let reading = try file.read(as: options.replica)
     var note = reading.note
     do {
-        switch options.change {
-        case .add(let mark): try note.setMark(mark, utf16Range: options.utf16Range)
-        case .remove(let kind): try note.removeMark(kind, utf16Range: options.utf16Range)
-        case .paragraph(let attribute): try note.setParagraphAttribute(attribute, utf16Range: options.utf16Range)
-        }
+        try options.change.apply(to: &note, utf16Range: options.utf16Range)
     } catch {
         let range = options.utf16Range
         throw CLIError(code: .dataError, message: "cannot format UTF-16 range \(range.lowerBound):\(range.upperBound) of the note (\(note.utf16Count) UTF-16 units): \(error.message); nothing written",
@@ -122,5 +118,16 @@ private func setText(_ text: String, of note: inout NoteText, file: String) thro
     } catch {
         throw CLIError(code: .dataError, message: "limit exceeded: the note with this text (\(text.utf8.count) bytes) would be beyond the limits a reader accepts; nothing written",
                        file: RecordFile.displayName(file))
+    }
+}
+
+extension StyleOptions.Change {
+    /// Makes this formatting operation on `utf16Range` of `note`.
+    func apply(to note: inout NoteText, utf16Range: Range<Int>) throws(NoteTextError) {
+        switch self {
+        case .add(let mark): try note.setMark(mark, utf16Range: utf16Range)
+        case .remove(let kind): try note.removeMark(kind, utf16Range: utf16Range)
+        case .paragraph(let attribute): try note.setParagraphAttribute(attribute, utf16Range: utf16Range)
+        }
     }
 }

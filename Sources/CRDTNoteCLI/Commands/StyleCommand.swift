@@ -64,19 +64,27 @@ extension StyleOptions {
             throw parsed.usageError("missing required option '--utf16-range'")
         }
         utf16Range = range
-        var given: [(String, String)] = []
-        for name in ["--add", "--remove", "--paragraph"] {
-            if let value = try parsed.value(name) { given.append((name, value)) }
-        }
-        guard given.count == 1, let (option, value) = given.first else {
-            throw parsed.usageError("give exactly one of '--add', '--remove' and '--paragraph'")
-        }
-        change = try Self.change(option, value, parsed)
+        change = try Self.change(parsed)
         assets = try CommonOptions.assets(parsed)
         if recordPath == InputReader.standardInputPath, !parsed.has("--output") {
             throw parsed.usageError("a record read from standard input needs -o (it cannot be formatted in place)")
         }
         output = try CommonOptions.output(parsed, default: .file(recordPath))
+    }
+
+    /// The options that name the change (`crdtnote style` and `crdtnote library style`).
+    static let changeOptions = ["--add", "--remove", "--paragraph"]
+
+    /// The change named by exactly one of ``changeOptions``.
+    static func change(_ parsed: ParsedArguments) throws(UsageError) -> Change {
+        var given: [(String, String)] = []
+        for name in changeOptions {
+            if let value = try parsed.value(name) { given.append((name, value)) }
+        }
+        guard given.count == 1, let (option, value) = given.first else {
+            throw parsed.usageError("give exactly one of '--add', '--remove' and '--paragraph'")
+        }
+        return try change(option, value, parsed)
     }
 
     /// The change `--add`, `--remove` or `--paragraph` names.

@@ -83,7 +83,10 @@ extension NoteText {
         return runs.attributes.isEmpty ? TextAttributes() : runs.attributes[runs.run(atUTF16: offset)]
     }
 
-    private mutating func addMark(_ kind: TextMarkKind, _ value: String?, utf16Range range: Range<Int>) throws(NoteTextError) {
+    /// The mark of `kind` with `value` (nil: its removal) on the UTF-16 range, as ``setMark(_:utf16Range:)``
+    /// and ``removeMark(_:utf16Range:)`` make it; without `recordingUndo`, part of the open undo
+    /// step (text just typed, whose undo removes it) rather than a step of its own.
+    mutating func addMark(_ kind: TextMarkKind, _ value: String?, utf16Range range: Range<Int>, recordingUndo: Bool = true) throws(NoteTextError) {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= utf16Count else {
             // Nothing to format (or out of bounds): the checks and errors of any UTF-16 range.
             _ = try scalarRange(forUTF16: range)
@@ -95,7 +98,7 @@ extension NoteText {
         let placement = try MarkPlacement.of(utf16: range, in: sequence)
         try checkMarkValue(kind, value)
         try checkFormattingRoom(1)
-        let undo = try markUndoStep(kind, scalars: placement.scalars)
+        let undo = recordingUndo ? try markUndoStep(kind, scalars: placement.scalars) : nil
         let operation = NoteFormatting.mark(kind.kind, value, at: placement, in: sequence, stamp: clock.tick(), replica: replica)
         // The undo step read the attributes index (current now): it is updated where the mark
         // covers, so the next command reads it without resolving the note.
@@ -107,6 +110,7 @@ extension NoteText {
             attributeCache?.store(after)
         }
         if let undo { undoHistory.recordFormatting(undo) }
+        if !recordingUndo { undoHistory.formatOpenStep() }
     }
 
     private func checkMarkValue(_ kind: TextMarkKind, _ value: String?) throws(NoteTextError) {

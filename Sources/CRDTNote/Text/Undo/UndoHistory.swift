@@ -193,6 +193,14 @@ struct UndoHistory: Sendable {
         if !redoStack.isEmpty { redoStack.removeAll() }
     }
 
+    /// Makes the open step a text-and-formatting step without ending it: formatting was made on
+    /// text it typed (marks toggled at the caret), so undoing it keeps the deleted text's
+    /// attributes for when redo brings the text back (``NoteText/undo()``'s combined path).
+    mutating func formatOpenStep() {
+        guard limit > 0, !undoStack.isEmpty else { return }
+        undoStack.modifyLast { if $0.formatting == nil { $0.formatting = FormattingUndoStep() } }
+    }
+
     /// Records a formatting command as a step of its own (`step` restores what it changed), or,
     /// `joiningLastStep`, as the formatting part of the step just recorded (a whole-text update,
     /// ``beginStep(in:local:)``, whose text it formats).

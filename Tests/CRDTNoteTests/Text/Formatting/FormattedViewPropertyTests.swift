@@ -130,6 +130,34 @@ struct FormattedFakeView: Equatable {
         #expect(view == (try FormattedFakeView(session.note)))
     }
 
+    /// Marks toggled at the caret and the text typed with them are one undo step: undo removes
+    /// the text, redo brings it back with its marks, and the view follows.
+    @Test func typingWithToggledMarksIsOneUndoStep() throws {
+        var note = try NoteText("plain ", replica: .test(1))
+        note.undoLimit = 20
+        var session = NoteEditorSession(note: note)
+        var view = try FormattedFakeView(session.note)
+        try session.userSelected(utf16Range: 6..<6)
+        session.endUndoGroup()
+        _ = try session.toggleMark(.bold)
+        _ = try session.toggleMark(.italic)
+        for (i, character) in ["a", "b", "c"].enumerated() {
+            let typing = try session.typingAttributes()
+            let changes = try session.userReplaced(utf16Range: 6 + i..<6 + i, with: character)
+            view.type(character, over: 6 + i..<6 + i, typing: typing)
+            view.apply(changes)
+        }
+        let typed = try session.note.formattedSpans()
+        #expect(typed.map(\.text) == ["plain ", "abc"] && typed.last?.marks == [.bold, .italic], "\(typed)")
+        view.apply(try #require(try session.undo()).patch)
+        #expect(session.note.string == "plain ")
+        #expect(!session.canUndo, "typing and its marks were one step")
+        view.apply(try #require(try session.redo()).patch)
+        let redone = try session.note.formattedSpans()
+        #expect(redone.map(\.text) == ["plain ", "abc"] && redone.last?.marks == [.bold, .italic], "\(redone)")
+        #expect(view == (try FormattedFakeView(session.note)))
+    }
+
     /// Typing attributes at the caret follow the expansion rules.
     @Test func typingAttributesFollowTheExpansionRules() throws {
         var session = NoteEditorSession(note: try NoteText("bold link plain", replica: .test(1)))
