@@ -62,6 +62,17 @@ def check(crdtnote, folder, acknowledged, tokens, removed=(), maybe_removed=()):
     return failures
 
 
+def run_killed_maybe(crdtnote, arguments, rng, duration):
+    """Starts `crdtnote ARGUMENTS`, sends SIGKILL after a random delay drawn around `duration`
+    unless it has exited, and returns its exit status and standard error."""
+    process = subprocess.Popen([crdtnote, *arguments], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    time.sleep(rng.uniform(0, duration * 2.2))
+    if process.poll() is None:
+        process.send_signal(signal.SIGKILL)
+    process.wait()
+    return process.returncode, process.stderr.read().decode(errors="replace")
+
+
 def exported(crdtnote, folder, scratch):
     """The path of the note's record exported from the library, or an error."""
     out = os.path.join(scratch, "export")
@@ -140,21 +151,16 @@ def main():
                 if candidates:
                     token = rng.choice(candidates)
                     at = (";" + text).find(";" + token + ";")
-                    process = subprocess.Popen([crdtnote, "library", "edit", folder, "log", "--text", empty,
-                                                "--utf16-range", f"{at}:{at + len(token) + 1}"],
-                                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                    time.sleep(rng.uniform(0, duration * 2.2))
-                    if process.poll() is None:
-                        process.send_signal(signal.SIGKILL)
-                    process.wait()
+                    status, stderr = run_killed_maybe(crdtnote, ["library", "edit", folder, "log", "--text", empty,
+                                                                 "--utf16-range", f"{at}:{at + len(token) + 1}"], rng, duration)
                     removals += 1
-                    if process.returncode == 0:
+                    if status == 0:
                         removed.add(token)
-                    elif process.returncode == -signal.SIGKILL:
+                    elif status == -signal.SIGKILL:
                         killed += 1
                         maybe_removed.add(token)
                     else:
-                        failures.append(f"removal of {token} exited {process.returncode}: {process.stderr.read().decode(errors='replace')}")
+                        failures.append(f"removal of {token} exited {status}: {stderr}")
                     continue
             if attempt % 5 == 2:
                 # Mark an acknowledged token no removal has aimed at (its range is where the text says).
@@ -164,20 +170,15 @@ def main():
                     token = rng.choice(candidates)
                     mark = rng.choice(["bold", "italic", "underline", "strikethrough"])
                     at = (";" + text).find(";" + token + ";")
-                    process = subprocess.Popen([crdtnote, "library", "style", folder, "log", "--utf16-range",
-                                                f"{at}:{at + len(token)}", "--add", mark],
-                                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                    time.sleep(rng.uniform(0, duration * 2.2))
-                    if process.poll() is None:
-                        process.send_signal(signal.SIGKILL)
-                    process.wait()
+                    status, stderr = run_killed_maybe(crdtnote, ["library", "style", folder, "log", "--utf16-range",
+                                                                 f"{at}:{at + len(token)}", "--add", mark], rng, duration)
                     styles += 1
-                    if process.returncode == 0:
+                    if status == 0:
                         styled.setdefault(token, set()).add(mark)
-                    elif process.returncode == -signal.SIGKILL:
+                    elif status == -signal.SIGKILL:
                         killed += 1
                     else:
-                        failures.append(f"{mark} on {token} exited {process.returncode}: {process.stderr.read().decode(errors='replace')}")
+                        failures.append(f"{mark} on {token} exited {status}: {stderr}")
                     continue
             batch = 2 if attempt % 2 else 1
             processes = []

@@ -91,11 +91,7 @@ enum ClockLogColumns {
         }
         let base = try reader.readVarUInt(max: HLCTimestamp.maxMilliseconds, "the clock logs' stamp base")
         var seqs = try CodedColumn.read(&reader, maximumCount: Width.seq * count, "the clock logs' seqs")
-        let lowOffset = reader.offset
-        var low = try CodedColumn.read(&reader, maximumCount: count, "the clock logs' low bytes")
-        guard low.remaining == count else {
-            throw BinaryDecodingError(.invalidValue, at: lowOffset, "the clock logs' low bytes are \(low.remaining) for \(count) entries")
-        }
+        var low = try CodedColumn.read(&reader, exactly: count, "the clock logs' low bytes", per: "entries")
         var high = try CodedColumn.read(&reader, maximumCount: Width.stampHigh * count, "the clock logs' high parts")
         var counters = try CodedColumn.read(&reader, maximumCount: Width.counter * count, "the clock logs' counters")
         // Deltas lie within ±2^48 and the base below 2^48, so high parts within ±2^41.

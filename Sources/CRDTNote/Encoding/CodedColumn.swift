@@ -23,6 +23,17 @@ enum CodedColumn {
         out.writeBytes(coded.count < plain.count ? coded.bytes : plain.bytes)
     }
 
+    /// Reads a column of exactly `count` decoded bytes, one per `unit` (more: `lengthTooLarge`
+    /// as ``read(_:maximumCount:_:)`` reports it; fewer: `invalidValue` at the column's mode byte).
+    static func read(_ reader: inout ByteReader, exactly count: Int, _ what: String, per unit: String) throws(BinaryDecodingError) -> ByteReader {
+        let start = reader.offset
+        let column = try read(&reader, maximumCount: count, what)
+        guard column.remaining == count else {
+            throw BinaryDecodingError(.invalidValue, at: start, "\(what) are \(column.remaining) for \(count) \(unit)")
+        }
+        return column
+    }
+
     /// Reads a column of at most `maximumCount` decoded bytes and returns a reader over them.
     /// A raw column's reader reports true payload offsets; a coded column's reports the
     /// column's offset (its mode byte) for every error in its decoded bytes.

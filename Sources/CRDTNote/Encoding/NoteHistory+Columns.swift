@@ -70,11 +70,7 @@ extension NoteHistory {
         }
         let count = Int(declared)
         let base = UInt64(try reader.readVarUInt(max: HLCTimestamp.maxMilliseconds, "the stamp base"))
-        let lowOffset = reader.offset
-        var low = try CodedColumn.read(&reader, maximumCount: count, "the stamps' low bytes")
-        guard low.remaining == count else {
-            throw BinaryDecodingError(.invalidValue, at: lowOffset, "the stamps' low bytes are \(low.remaining) for \(count) events")
-        }
+        var low = try CodedColumn.read(&reader, exactly: count, "the stamps' low bytes", per: "events")
         var high = try CodedColumn.read(&reader, maximumCount: Width.stampHigh * count, "the stamps' high parts")
         var counter = try CodedColumn.read(&reader, maximumCount: Width.counter * count, "the stamps' counters")
         var deleter = try CodedColumn.read(&reader, maximumCount: Width.replica * count, "the deleting replicas")
