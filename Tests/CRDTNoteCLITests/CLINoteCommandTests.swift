@@ -64,7 +64,7 @@ import CRDTNoteSupport
         #expect(try versions("merged1.json") == [1, 1])
         let bad = try CLIHarness.run(["new", "--replica", "1", "--format", "4"], stdin: Data("a".utf8), in: folder.url)
         #expect(bad.status == 64)
-        #expect(bad.stderr.contains("option '--format' must be 1, 2 or 3, got '4'"), "\(bad.stderr)")
+        #expect(bad.stderr.contains("option '--format' must be 1, 2, 3 or 6, got '4'"), "\(bad.stderr)")
     }
 
     @Test func newWithoutNameUsesAUUIDAndWritesToStandardOutput() throws {

@@ -15,7 +15,7 @@ enum CommonOptions {
         "--replica", "ID", "This device's replica ID: a decimal or 0x-hex number that fits in 64 bits.")
     /// `--format N`
     static let format = OptionSpec.value(
-        "--format", "N", "Snapshot format to write: 1 (every crdtnote reads it) or 2 (smaller; read only by releases that know format 2). Default: new writes 1, edit keeps its input's, merge writes the newest among its inputs.")
+        "--format", "N", "Snapshot format to write: 1 (every crdtnote reads it), 2 (smaller; read only by releases that know format 2), 3 (compacted notes) or 6 (clock logs in columns; releases reading 6). Default: new writes 1, edit keeps its input's, merge writes the newest among its inputs.")
     /// `--text-mirror TYPE`
     static let textMirror = OptionSpec.value(
         "--text-mirror", "TYPE",
@@ -58,7 +58,7 @@ enum CommonOptions {
     static func format(_ parsed: ParsedArguments) throws(UsageError) -> SnapshotFormat? {
         guard let value = try parsed.value(format.name) else { return nil }
         guard let number = UInt16(value), let format = SnapshotFormat(rawValue: number) else {
-            throw parsed.usageError("option '--format' must be 1, 2 or 3, got '\(value)'")
+            throw parsed.usageError("option '--format' must be 1, 2, 3 or 6, got '\(value)'")
         }
         return format
     }
