@@ -33,11 +33,15 @@ extension NoteText {
     }
 
     /// Whether this note no longer holds some of the ids it has seen (a compaction dropped them):
-    /// it is then written in snapshot format 3. A note loaded from a format 3 payload and not yet
-    /// indexed counts as compacted.
+    /// it is then written in snapshot format 3 or 6. A note loaded from a payload of format 3 or
+    /// 6 is decoded to tell; one whose runs prove corrupt counts as compacted.
     package var isCompacted: Bool {
-        if let deferred { return (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) >= 3 }
-        return sequence.hasCompactedIDs
+        if let deferred, (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) < 3 { return false }
+        do {
+            return try loadedSequence().hasCompactedIDs
+        } catch {
+            return true
+        }
     }
 
     /// `sequence` with this note's ledger, in the format `format` asks for (format 3 when

@@ -28,9 +28,19 @@ extension NoteSyncCore {
     /// (Docs/FORMAT.md §10.6); nor when `note` holds history and its records carry history
     /// version 1, which cannot carry the shadows that place the deleted text once its
     /// tombstones go (Docs/FORMAT.md §11.6): the past of the compacted text would not read on
-    /// the other devices.
+    /// the other devices; nor when the note or its record holds history a newer release wrote
+    /// (``holdsUnreadableHistory(_:basedOn:)``).
     static func mayCompact(_ note: NoteText, basedOn base: CloudRecord?, history: HistoryFormat) -> Bool {
         (history == .version2 || note.history.isEmpty) && !(base.map { NoteRecord($0).hasFormatting } ?? false)
+            && !holdsUnreadableHistory(note, basedOn: base)
+    }
+
+    /// Whether the note or its record holds a history payload a newer release wrote: its events
+    /// and shadows may describe tombstones this device would drop, and it cannot read them to
+    /// keep their shadows, so the note waits (as under formatting it cannot read).
+    static func holdsUnreadableHistory(_ note: NoteText, basedOn base: CloudRecord?) -> Bool {
+        let record = base.map { NoteRecord($0).heldHistoryPayloads() } ?? []
+        return (note.history.pending + record).contains { (PayloadHeader.requiredReaderVersion(of: $0) ?? 0) > NoteFormat.readerVersion }
     }
 
     /// Note `name` as its record is to be written (inside an access): its ledger records that
@@ -43,7 +53,7 @@ extension NoteSyncCore {
     static func compactedForSending(_ note: NoteText, name: String, base: CloudRecord?, devices: [Set<ReplicaID>]?,
                                     history: HistoryFormat, _ access: LibrarySyncAccess) throws(NoteLibraryError) -> NoteText {
         // A note that never deleted anything (and holds no ledger) has nothing to settle: it
-        // stays without a ledger, in format 2, readable by format 2 readers quiet past the window.
+        // stays without a ledger (format 2 or 6, not 3).
         guard let devices, note.ledger != nil || note.elementCount > note.scalarCount else { return note }
         var compacted = note
         compacted.recordSeen(by: access.library.replica)

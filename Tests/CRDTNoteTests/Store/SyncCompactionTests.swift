@@ -399,4 +399,52 @@ import CRDTNoteToolSupport
         }
         #expect(try work.problems(devices) == [])
     }
+
+    /// History a newer release wrote (a history payload needing reader 9), which these devices
+    /// cannot read: they keep it verbatim and never compact the note, since its events and
+    /// shadows may place text among the tombstones they would drop (Docs/FORMAT.md §4.7). The
+    /// control run, the same without the newer history, compacts.
+    @Test(arguments: [false, true])
+    func notesWithHistoryTheLibraryCannotReadAreNotCompacted(newer: Bool) async throws {
+        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        let (db, store) = await Self.database(time)
+        let devices = try (1...2).map { try Device(store, replica: UInt64($0), time: time) }
+        try await Self.syncAll(devices, times: 2, time: time)
+        var work = Workload(seed: 4)
+        try devices[0].library.create(work.note, text: "Todo\n")
+        try devices[0].library.edit(work.note) { (note: inout NoteText) throws(NoteTextError) in
+            try note.insert("x", atScalarOffset: 0)
+            try note.deleteScalars(in: 0..<1)
+        }
+        // Only the writer has synced the note: nothing can have settled yet.
+        try await devices[0].engine.sync()
+        var record = try await Self.record(db, work.note)
+        // The encrypted layout carries history in an asset.
+        guard var bytes = record.assetBytes(NoteSchema.Field.historyAsset) else {
+            Issue.record("the record carries no history asset: \(record.fields.keys.sorted())")
+            return
+        }
+        if newer {
+            bytes[6] = 9  // minimum reader version 9 (the header's bytes are not in the checksum)
+            record[field: NoteSchema.Field.historyAsset] = .asset(AssetReference(bytes: bytes))
+            _ = try #require(try await db.modifyRecords(saving: [record], deleting: [], in: Self.zone).saveResults[record.recordName]).get()
+        }
+        try await Self.syncAll(devices, time: time)
+        for round in 0..<150 {
+            let i = round % 2
+            try work.edit(devices[i], name: "d\(i)h")
+            time.advance(by: 30_000)
+            try await devices[i].engine.sync()
+        }
+        try await Self.syncAll(devices, times: 3, time: time)
+        let final = try await Self.record(db, work.note)
+        let compacted = try devices.map { try $0.library.note(work.note).isCompacted }
+        if newer {
+            #expect(compacted == [false, false])
+            #expect(final.assetBytes(NoteSchema.Field.historyAsset) == bytes)
+        } else {
+            #expect(compacted.contains(true))
+        }
+        #expect(try work.problems(devices) == [])
+    }
 }
