@@ -1,19 +1,23 @@
 #!/usr/bin/env python3
 """Four device libraries syncing through one server folder, with real `crdtnote` processes
-killed by SIGKILL at random moments; checks that the devices converge and that every
-acknowledged append is present exactly once everywhere (issue 26, "Real processes, real kills").
+killed by SIGKILL at random moments; checks that the devices converge, that every
+acknowledged append is present exactly once everywhere (issue 26, "Real processes, real kills"),
+and that every acknowledged mark is on its token everywhere.
 
   python3 Tests/Scripts/library_sync_kill_test.py [--crdtnote PATH] [--steps N] [--seed S]
                                                   [--devices D] [--notes K] [--kill-rate R]
 
 Each step starts one process, or two at once (every third step): `library append DEVICE NOTE
 TOKEN;` (a unique token) or `library sync DEVICE --server SERVER`, on a random device and
-note. With probability --kill-rate the step sends SIGKILL after a random delay spread over the
-command's own run time. An append whose process exited 0 is acknowledged. Afterwards every
+note; one step in eight instead runs `library style DEVICE NOTE --utf16-range A:B --add MARK`
+alone, marking a token that device holds (bold, italic, underline or strikethrough). With
+probability --kill-rate the step sends SIGKILL after a random delay spread over the command's
+own run time. An append or mark whose process exited 0 is acknowledged. Afterwards every
 device syncs, round after round, until a whole round fetches and saves nothing; then every
 device must list the same notes with the same text, every acknowledged token must be in its
 note exactly once, no token twice, nothing that was never appended, and `library verify` must
-pass on every device. Prints a summary and exits non-zero on any failure.
+pass on every device; every device's notes, exported, must show the same `crdtnote text --spans`,
+with every acknowledged mark on every character of its token. Prints a summary and exits non-zero on any failure.
 """
 import argparse
 import json
@@ -60,11 +64,26 @@ def main():
             timing[verb] = time.monotonic() - start
         acknowledged = {("warmup", notes[0])}
         appended = {"warmup": notes[0]}
-        killed = appends = syncs = busy = 0
+        killed = appends = syncs = busy = styles = 0
+        marked = []  # acknowledged (token, note, mark)
         failures = []
         for step in range(options.steps):
             batch = 2 if step % 3 == 2 else 1
             processes = []
+            if step % 8 == 7:
+                # A mark on a token the device holds, alone in its step so the range stays put.
+                device, note = rng.choice(devices), rng.choice(notes)
+                text = run(crdtnote, "library", "text", device, note).stdout.decode()
+                held = [piece for piece in text.split(";") if piece]
+                if held:
+                    token = rng.choice(held)
+                    at = (";" + text).find(";" + token + ";")
+                    mark = rng.choice(["bold", "italic", "underline", "strikethrough"])
+                    styles += 1
+                    args = ["library", "style", device, note, "--utf16-range", f"{at}:{at + len(token)}", "--add", mark]
+                    process = subprocess.Popen([crdtnote, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                    processes.append(("style", (token, note, mark), note, process))
+                    batch = 0
             for k in range(batch):
                 device = rng.choice(devices)
                 if rng.random() < 0.55:
@@ -83,13 +102,15 @@ def main():
                 processes.append((kind, token, note, process))
             kill = rng.random() < options.kill_rate
             if kill:
-                time.sleep(rng.uniform(0, max(timing[kind] for kind, _, _, _ in processes) * 1.2))
+                time.sleep(rng.uniform(0, max(timing.get(kind, timing["append"]) for kind, _, _, _ in processes) * 1.2))
             for kind, token, note, process in processes:
                 if kill and process.poll() is None:
                     process.send_signal(signal.SIGKILL)
                 process.wait()
                 if process.returncode == 0:
-                    if token:
+                    if kind == "style":
+                        marked.append(token)
+                    elif token:
                         acknowledged.add((token, note))
                 elif process.returncode == -signal.SIGKILL:
                     killed += 1
@@ -124,6 +145,27 @@ def main():
                 failures.append(f"verify of {os.path.basename(device)} exited {verify.returncode}: {verify.stderr.decode(errors='replace')}")
             listed = json.loads(run(crdtnote, "library", "list", device, "--json").stdout)
             texts.append({n["name"]: run(crdtnote, "library", "text", device, n["name"]).stdout.decode() for n in listed})
+        # Formatting: the same spans on every device, every acknowledged mark on its token.
+        spans = []
+        for i, device in enumerate(devices):
+            out = os.path.join(scratch, f"export-{i}")
+            os.makedirs(out, exist_ok=True)
+            exported = run(crdtnote, "library", "export", device, out)
+            if exported.returncode != 0:
+                failures.append(f"export of device-{i} exited {exported.returncode}: {exported.stderr.decode(errors='replace')}")
+                spans.append({})
+                continue
+            spans.append({note: json.loads(run(crdtnote, "text", os.path.join(out, note + ".json"), "--spans").stdout or "[]")
+                          for note in texts[i]})
+        for i, device_spans in enumerate(spans[1:], start=1):
+            if device_spans != spans[0]:
+                failures.append(f"device-{i}'s formatting differs from device-0's")
+        for token, note, mark in marked:
+            characters = [(c, span["attributes"]) for span in spans[0].get(note, []) for c in span["text"]]
+            text = "".join(c for c, _ in characters)
+            at = (";" + text).find(";" + token + ";")
+            if at < 0 or any(attributes.get(mark) is not True for _, attributes in characters[at:at + len(token)]):
+                failures.append(f"acknowledged {mark} on {token} in {note} is not on all of it")
         for i, device_texts in enumerate(texts[1:], start=1):
             if device_texts != texts[0]:
                 differing = sorted(n for n in set(device_texts) | set(texts[0]) if device_texts.get(n) != texts[0].get(n))
@@ -143,12 +185,13 @@ def main():
                 elif n > 1:
                     failures.append(f"device-{i}: {token} is in {note} {n} times")
         seconds = time.monotonic() - started
-        print(f"sync-kill-test: {options.devices} devices, {options.steps} steps, {appends} appends and {syncs} syncs, "
-              f"{killed} killed, {busy} busy, {len(acknowledged) - 1} appends acknowledged, "
+        print(f"sync-kill-test: {options.devices} devices, {options.steps} steps, {appends} appends, {syncs} syncs "
+              f"and {styles} marks, {killed} killed, {busy} busy, {len(acknowledged) - 1} appends and {len(marked)} marks acknowledged, "
               f"quiet after {rounds} rounds, {seconds:.1f} s")
         for failure in failures[:20]:
             print(f"sync-kill-test: FAIL {failure}", file=sys.stderr)
-        print("sync-kill-test: " + ("FAILED" if failures else "converged; every acknowledged append present exactly once everywhere"))
+        print("sync-kill-test: " + ("FAILED" if failures else "converged; every acknowledged append present exactly once everywhere, "
+                                                         "the same formatting everywhere with every acknowledged mark"))
         return 1 if failures else 0
 
 
