@@ -41,8 +41,7 @@ extension NoteText {
     package func payloadBreakdown(format asked: SnapshotFormat) throws(BinaryDecodingError) -> PayloadBreakdown {
         let seq = try loadedSequence()
         let compacted = seq.hasCompactedIDs || ledger != nil
-        let format = asked.written(compacted: compacted,
-                                   logColumnsPay: ClockLogColumns.pay(seq.clockLog.map(\.entries)))
+        let format = asked.written(compacted: compacted) { ClockLogColumns.pay(seq.clockLog.map(\.entries)) }
         var parts = PayloadBreakdown()
         parts.header = NoteFormat.headerSize
         let logs = seq.clockLog.map(\.entries)

@@ -69,8 +69,9 @@ extension SnapshotFormat {
     /// otherwise a compacted note always needs format 3 (no older format can say that ids are
     /// missing), and a note that holds every id never needs it (format 2 says the same to more
     /// readers).
-    func written(compacted: Bool, logColumnsPay: Bool) -> SnapshotFormat {
-        if rawValue >= SnapshotFormat.version6.rawValue && logColumnsPay { return .version6 }
+    /// `logColumnsPay` is asked only when format 6 is.
+    func written(compacted: Bool, logColumnsPay: () -> Bool) -> SnapshotFormat {
+        if rawValue >= SnapshotFormat.version6.rawValue && logColumnsPay() { return .version6 }
         return compacted ? .version3 : (rawValue >= 3 ? .version2 : self)
     }
 }
