@@ -17,6 +17,7 @@
 //   6  snapshot BODY, sealed, as the `payload` of a v2 note record -> NoteRecord.read; an accepted
 //      record must be within NoteLimits, and its merge with a base record must read back
 //   7  snapshot BODY sealed in a format 2 header (minimum reader 2): the version 2 run table
+//   8  snapshot BODY sealed in a format 6 header (minimum reader 6): clock logs in columns
 //
 // Errors thrown by the decoders are the expected outcome for bad input. The harness traps
 // (on purpose: that is how libFuzzer records a finding) only when a decoder accepts input
@@ -24,7 +25,9 @@
 //
 // Set PAYLOAD_FUZZER_SEEDS=<dir> to have the harness write a seed corpus into <dir> at start-up.
 // Set PAYLOAD_FUZZER_ALLOW_UNMERGEABLE=1 to skip (not report) decoded snapshots that other notes
-// refuse to merge, e.g. to hunt for other bugs while that one is open (Docs/FUZZING.md, "Findings").
+// refuse to merge, e.g. to hunt for other bugs while that one is open (Docs/FUZZING.md, "Findings"),
+// and PAYLOAD_FUZZER_ALLOW_CONTRADICTING=1 to skip merges that differ by order when the snapshot
+// gives an id of the base note other origins (Finding 2, open).
 
 @testable import CRDTNote
 import CRDTNoteSupport
@@ -56,6 +59,18 @@ private let baseNotes: [NoteText] = {
 
 /// Whether to skip accepted-but-unmergeable snapshots instead of reporting them.
 private let allowUnmergeable = getenv("PAYLOAD_FUZZER_ALLOW_UNMERGEABLE") != nil
+/// Whether to skip, instead of reporting, merges that differ by order when the snapshot gives an
+/// id of the base note other origins (Docs/FUZZING.md, "Finding 2", open).
+private let allowContradicting = getenv("PAYLOAD_FUZZER_ALLOW_CONTRADICTING") != nil
+
+/// Whether `note` decodes to `sequence`'s state (replicas, id counts, latest stamps, clock logs,
+/// text, runs) with `ledger`.
+private func sameState(_ note: NoteText, _ sequence: TextSequence, ledger: CompactionLedger?) -> Bool {
+    guard let other = try? note.loadedSequence() else { return false }
+    return other.replicas == sequence.replicas && other.nextSeq == sequence.nextSeq && other.latestStamp == sequence.latestStamp
+        && other.clockLog.map(\.entries) == sequence.clockLog.map(\.entries) && other.utf8Bytes() == sequence.utf8Bytes()
+        && other.runsInOrder() == sequence.runsInOrder() && note.ledger == ledger
+}
 
 /// Stops the run with a message libFuzzer prints next to the crashing input.
 private func violation(_ what: String) -> Never {
@@ -96,10 +111,20 @@ private func exerciseSnapshot(_ bytes: [UInt8]) {
     }
     if again.string != loaded.string { violation("snapshot round trip changed the text") }
     if again.encodedSnapshot() != first { violation("snapshot encoding is not stable") }
-    // Format 2 must hold the same state: decoding it gives format 1's bytes again.
+    // Formats 2 and 6 (written whether or not its columns pay) must hold the same state. States
+    // are compared decoded: an accepted body need not be the one this library would write (the
+    // first run's left origin may say "none" or "previous element", both none), and a note
+    // loaded and left alone hands its own bytes back.
+    guard let sequence = try? loaded.loadedSequence() else { violation("a checked snapshot does not decode") }
     guard let viaTwo = try? NoteText(snapshot: loaded.encodedSnapshot(format: .version2), replica: ReplicaID(rawValue: 77), clock: fixedClock),
-          viaTwo.encodedSnapshot() == first else {
+          sameState(viaTwo, sequence, ledger: loaded.ledger) else {
         violation("format 2 round trip changed the state")
+    }
+    guard let viaSix = try? NoteText(snapshot: PayloadHeader.wrap(SnapshotEncoder.encode(sequence, format: .version6, ledger: loaded.ledger),
+                                                                  kind: .snapshot, version: 6),
+                                     replica: ReplicaID(rawValue: 77), clock: fixedClock),
+          sameState(viaSix, sequence, ledger: loaded.ledger) else {
+        violation("format 6 round trip changed the state")
     }
     var edited = loaded
     try? edited.insert("x", atScalarOffset: edited.scalarCount / 2)
@@ -119,8 +144,15 @@ private func exerciseSnapshot(_ bytes: [UInt8]) {
         }
         checkInvariants(forward, "snapshot merged with base")
         checkInvariants(backward, "base merged with snapshot")
-        // Every accepted state is in the rule's order (FORMAT.md §4.4), so merges commute.
-        if elements(forward) != elements(backward) { violation("merges in the two orders differ") }
+        // Every accepted state is in the rule's order (FORMAT.md §4.4), so merges commute: the
+        // same elements, or, when a side is compacted (format 3 or 6), the same visible elements
+        // (which tombstones a merge keeps then depends on who dropped them, FORMAT.md §4.7).
+        let compacted = [loaded, base, forward, backward].contains { $0.isCompacted }
+        func compared(_ note: NoteText) -> [Element] { compacted ? elements(note).filter { !$0.deleted } : elements(note) }
+        if compared(forward) != compared(backward) {
+            if allowContradicting && contradict(loaded, base) { continue }
+            violation("merges in the two orders differ")
+        }
     }
 }
 
@@ -232,7 +264,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     let rest = Array(input[1...])
-    switch input[0] % 8 {
+    switch input[0] % 9 {
     case 0:
         exerciseSnapshot(rest)
         exerciseChanges(rest)
@@ -242,7 +274,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case 4: exerciseTrace(rest)
     case 5: exerciseGzip(rest)
     case 6: exerciseRecordReader(PayloadHeader.wrap(rest, kind: .snapshot))
-    default: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: 2))
+    case 7: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: 2))
+    default: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: 6))
     }
     return 0
 }
@@ -260,6 +293,9 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMu
         seeds.append([1] + snapshot[NoteFormat.headerSize...])
         seeds.append([6] + snapshot[NoteFormat.headerSize...])
         seeds.append([7] + note.encodedSnapshot(format: .version2)[NoteFormat.headerSize...])
+        if let sequence = try? note.loadedSequence() {
+            seeds.append([8] + SnapshotEncoder.encode(sequence, format: .version6, ledger: note.ledger))
+        }
         let all = note.changes(since: empty).encoded()
         seeds.append([0] + all)
         seeds.append([2] + all[NoteFormat.headerSize...])

@@ -1,8 +1,8 @@
 #!/bin/sh
 # Builds the libFuzzer harness Benchmarks/Fuzz/PayloadFuzzer.swift (Docs/FUZZING.md, "Build").
 #
-# The package is split into modules (CRDTNoteSupport <- CRDTNote <- CRDTNoteFiles, CRDTNoteTraces;
-# CRDTNoteFiles also needs CRDTNoteDurableFiles) and the harness uses them, so they are compiled
+# The package is split into modules (CRDTNoteSupport, CRDTNoteDurableFiles <- CRDTNote <- CRDTNoteFiles,
+# CRDTNoteTraces; the note library in CRDTNote writes through CRDTNoteDurableFiles) and the harness uses them, so they are compiled
 # one by one, in dependency order, as static libraries instrumented for libFuzzer and ASan, then
 # the harness is compiled and linked against them. CRDTNote is built with -enable-testing so the
 # harness can `@testable import` it (it checks internal invariants); all modules share the
@@ -25,11 +25,11 @@ module() {   # module NAME SOURCE-DIR
 }
 
 module CRDTNoteSupport Sources/CRDTNoteSupport
-module CRDTNote Sources/CRDTNote
 module CRDTNoteDurableFiles Sources/CRDTNoteDurableFiles
+module CRDTNote Sources/CRDTNote
 module CRDTNoteFiles Sources/CRDTNoteFiles
 module CRDTNoteTraces Sources/CRDTNoteTraces
 # shellcheck disable=SC2086
 $SWIFTC $COMMON -module-name PayloadFuzzer -use-ld=lld Benchmarks/Fuzz/PayloadFuzzer.swift \
-    -L "$DIR" -lCRDTNoteTraces -lCRDTNoteFiles -lCRDTNoteDurableFiles -lCRDTNote -lCRDTNoteSupport -o "$OUT"
+    -L "$DIR" -lCRDTNoteTraces -lCRDTNoteFiles -lCRDTNote -lCRDTNoteDurableFiles -lCRDTNoteSupport -o "$OUT"
 echo "built $OUT"
