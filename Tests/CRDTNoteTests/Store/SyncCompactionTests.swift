@@ -119,6 +119,19 @@ import CRDTNoteToolSupport
     }
 
     /// Every device syncs, `times` times over, the clock moving `step` before each.
+    /// Every device syncs, then two devices take 150 turns (edit, 30 s, sync) on the workload's
+    /// note, lines named with `tag`, then every device syncs three times.
+    static func takeTurns(_ devices: [Device], _ work: inout Workload, tag: String, time: ManualPhysicalClock) async throws {
+        try await syncAll(devices, time: time)
+        for round in 0..<150 {
+            let i = round % 2
+            try work.edit(devices[i], name: "d\(i)\(tag)")
+            time.advance(by: 30_000)
+            try await devices[i].engine.sync()
+        }
+        try await syncAll(devices, times: 3, time: time)
+    }
+
     static func syncAll(_ devices: [Device], times: Int = 1, time: ManualPhysicalClock, step: UInt64 = 60_000) async throws {
         for _ in 0..<times {
             for device in devices {
@@ -365,15 +378,7 @@ import CRDTNoteToolSupport
             newerBytes = bytes
         }
         _ = try #require(try await db.modifyRecords(saving: [record], deleting: [], in: Self.zone).saveResults[record.recordName]).get()
-        try await Self.syncAll(devices, time: time)
-
-        for round in 0..<150 {
-            let i = round % 2
-            try work.edit(devices[i], name: "d\(i)f")
-            time.advance(by: 30_000)
-            try await devices[i].engine.sync()
-        }
-        try await Self.syncAll(devices, times: 3, time: time)
+        try await Self.takeTurns(devices, &work, tag: "f", time: time)
         let final = try await Self.record(db, work.note)
         let reading = try NoteRecord(final).read(as: .test(10))
         if newer {
@@ -429,14 +434,7 @@ import CRDTNoteToolSupport
             record[field: NoteSchema.Field.historyAsset] = .asset(AssetReference(bytes: bytes))
             _ = try #require(try await db.modifyRecords(saving: [record], deleting: [], in: Self.zone).saveResults[record.recordName]).get()
         }
-        try await Self.syncAll(devices, time: time)
-        for round in 0..<150 {
-            let i = round % 2
-            try work.edit(devices[i], name: "d\(i)h")
-            time.advance(by: 30_000)
-            try await devices[i].engine.sync()
-        }
-        try await Self.syncAll(devices, times: 3, time: time)
+        try await Self.takeTurns(devices, &work, tag: "h", time: time)
         let final = try await Self.record(db, work.note)
         let compacted = try devices.map { try $0.library.note(work.note).isCompacted }
         if newer {
