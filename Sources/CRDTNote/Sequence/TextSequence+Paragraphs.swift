@@ -30,37 +30,46 @@ extension TextSequence {
     /// The id of the last visible newline before visible scalar offset `k` (0...scalarCount),
     /// nil when there is none: the key of the paragraph holding caret position `k`
     /// (Docs/FORMAT.md §10.5). O(log n + the runs and bytes scanned back), a few instructions a
-    /// byte.
+    /// byte; no search of the tree when `k` is just after the last local edit (a newline typed).
     func lastNewline(beforeScalar k: Int) -> ItemRef? {
         guard k > 0 else { return nil }
-        let start = position(ofScalar: min(k, scalarCount) - 1)
+        let start = nearbyPosition(ofScalar: min(k, scalarCount) - 1)
+        // The first run is looked at through the scalar at `start`, the others whole.
+        let startRun = leaves[Int(order[start.order])][start.run]
+        var byteEnd = Int(startRun.byteCount == startRun.length ? start.offset + 1
+                          : UInt32(UTF8Counting.prefix(of: content, start: Int(startRun.byteStart), scalars: Int(start.offset) + 1).bytes))
         return content.withUnsafeBufferPointer { bytes -> ItemRef? in
             var o = start.order
             var i = start.run
-            // The first run is looked at through the scalar at `start`, the others whole.
-            var run = leaves[Int(order[o])][i]
-            var byteEnd = Int(run.byteCount == run.length ? start.offset + 1
-                              : UInt32(UTF8Counting.prefix(of: content, start: Int(run.byteStart), scalars: Int(start.offset) + 1).bytes))
             while true {
-                let first = Int(run.byteStart)
-                var b = first + byteEnd
-                while b > first {
-                    b -= 1
-                    if bytes[b] == 0x0A {
-                        // The newline's scalar offset in its run: its byte offset when the run is ASCII.
-                        let scalar = run.byteCount == run.length ? b - first
-                            : UTF8Counting.counts(bytes[first..<b]).scalars
-                        return ItemRef(replica: run.replica, seq: run.seq &+ UInt32(scalar))
+                // Each leaf's runs through one buffer: no reference counting per run stepped
+                // over (a paragraph can hold hundreds of tombstone runs).
+                let found: ItemRef? = leaves[Int(order[o])].withUnsafeBufferPointer { runs in
+                    while i >= 0 {
+                        let run = runs[i]
+                        let first = Int(run.byteStart)
+                        var b = first + byteEnd
+                        while b > first {
+                            b -= 1
+                            if bytes[b] == 0x0A {
+                                // The newline's scalar offset in its run: its byte offset when the run is ASCII.
+                                let scalar = run.byteCount == run.length ? b - first
+                                    : UTF8Counting.counts(bytes[first..<b]).scalars
+                                return ItemRef(replica: run.replica, seq: run.seq &+ UInt32(scalar))
+                            }
+                        }
+                        i -= 1
+                        if i >= 0 { byteEnd = Int(runs[i].byteCount) }
                     }
+                    return nil
                 }
-                i -= 1
-                while i < 0 {
+                if let found { return found }
+                repeat {
                     guard o > 0 else { return nil }
                     o -= 1
                     i = leaves[Int(order[o])].count - 1
-                }
-                run = leaves[Int(order[o])][i]
-                byteEnd = Int(run.byteCount)
+                } while i < 0
+                byteEnd = Int(leaves[Int(order[o])][i].byteCount)
             }
         }
     }

@@ -51,7 +51,7 @@ extension NoteEditorSession {
         let scalars = try note.scalarRange(forUTF16: range)
         // Checked before the edit, so a refused edit changes nothing. (Typed newlines copy their
         // paragraph's attributes in the edit itself, Docs/FORMAT.md §10.5.)
-        try note.checkFormattingRoom(pendingMarks.count)
+        try note.formatting.checkRoom(adding: pendingMarks.count)
         try note.replaceUTF16(in: range, with: text)
         let insertedUTF16 = range.lowerBound..<range.lowerBound + text.utf16.count
         // Part of the typing's undo step: undoing it removes the text, redoing it brings the

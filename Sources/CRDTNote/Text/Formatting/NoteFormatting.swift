@@ -8,9 +8,9 @@
 /// (its text has not been merged here) formats nothing until they arrive.
 struct NoteFormatting: Hashable, Sendable {
     /// Every mark and unmark operation.
-    private(set) var marks: Set<MarkOperation> = []
+    private(set) var marks: OperationSet<MarkOperation> = []
     /// Every paragraph-attribute operation.
-    private(set) var paragraphs: Set<ParagraphOperation> = []
+    private(set) var paragraphs: OperationSet<ParagraphOperation> = []
     /// Per paragraph key and attribute name, the operation that wins among ``paragraphs``: a
     /// function of the set (so equal sets give equal indexes), kept as operations arrive so that
     /// reading one paragraph's attributes costs O(1), not O(operations). A key's winners are
@@ -37,6 +37,15 @@ struct NoteFormatting: Hashable, Sendable {
     /// Number of operations, the count ``NoteLimits/maximumFormattingOperations`` bounds.
     var operationCount: Int { marks.count + paragraphs.count }
 
+    /// Throws ``NoteTextError/Code/tooLarge`` when `adding` more operations would take the note
+    /// past ``NoteLimits/maximumFormattingOperations``.
+    func checkRoom(adding: Int) throws(NoteTextError) {
+        let limit = NoteLimits.default.maximumFormattingOperations
+        guard operationCount + adding <= limit else {
+            throw NoteTextError(.tooLarge, "the note would have more than \(limit) formatting operations")
+        }
+    }
+
     /// Adds a local or received mark operation.
     mutating func add(_ operation: MarkOperation) {
         marks.insert(operation)
@@ -51,7 +60,7 @@ struct NoteFormatting: Hashable, Sendable {
 
     /// Adds a local or received paragraph operation.
     mutating func add(_ operation: ParagraphOperation) {
-        guard paragraphs.insert(operation).inserted else { return }
+        guard paragraphs.insert(operation) else { return }
         noteWinner(operation)
         noteStamp(operation.stamp, of: operation.replica)
     }
@@ -60,7 +69,7 @@ struct NoteFormatting: Hashable, Sendable {
     mutating func merge(_ other: NoteFormatting) {
         marks.formUnion(other.marks)
         hasMarksGrowingAtStart = hasMarksGrowingAtStart || other.hasMarksGrowingAtStart
-        for operation in other.paragraphs where paragraphs.insert(operation).inserted { noteWinner(operation) }
+        for operation in other.paragraphs where paragraphs.insert(operation) { noteWinner(operation) }
         for (author, stamp) in other.latestByAuthor { noteStamp(stamp, of: author) }
     }
 
@@ -93,7 +102,7 @@ struct NoteFormatting: Hashable, Sendable {
     func subtracting(_ other: NoteFormatting) -> NoteFormatting {
         var out = NoteFormatting()
         for mark in marks where !other.marks.contains(mark) { out.add(mark) }
-        out.add(paragraphs.filter { !other.paragraphs.contains($0) }.map { $0 })
+        out.add(paragraphs.filter { !other.paragraphs.contains($0) })
         return out
     }
 

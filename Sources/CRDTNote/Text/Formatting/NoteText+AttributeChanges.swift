@@ -55,8 +55,9 @@ extension NoteText {
     /// ``formattingPatch(adding:paragraphKeys:attributesBefore:)`` for the operations this
     /// note's formatting holds and `previous` (its formatting before the change) lacks.
     func formattingPatch(since previous: NoteFormatting, attributesBefore before: AttributeRuns) throws(NoteTextError) -> TextPatch {
-        try formattingPatch(adding: formatting.marks.subtracting(previous.marks),
-                            paragraphKeys: Set(formatting.paragraphs.subtracting(previous.paragraphs).map(\.key)), attributesBefore: before)
+        try formattingPatch(adding: formatting.marks.filter { !previous.marks.contains($0) },
+                            paragraphKeys: Set(formatting.paragraphs.filter { !previous.paragraphs.contains($0) }.map(\.key)),
+                            attributesBefore: before)
     }
 }
 

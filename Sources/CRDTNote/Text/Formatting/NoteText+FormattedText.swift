@@ -37,7 +37,7 @@ extension NoteText {
                 }
             }
             let paragraphs = paragraphOperations(to: target, current: current, visible: visible)
-            try checkFormattingRoom(marks.count + paragraphs.count)
+            try formatting.checkRoom(adding: marks.count + paragraphs.count)
             for operation in paragraphs where recording {
                 undo.paragraphs += FormattingUndoStep.restoring(operation.attribute, keys: [operation.key],
                                                                 current: [operation.key: formatting.resolvedAttributes(of: operation.key)])

@@ -30,7 +30,7 @@ extension NoteText {
         }
         try buildIndexForEdit()
         let operations = try NoteFormatting.setParagraph(attribute, scalars: scalars, in: sequence, stamp: clock.tick(), replica: replica)
-        try checkFormattingRoom(operations.count)
+        try formatting.checkRoom(adding: operations.count)
         let undo = paragraphUndoStep(attribute, keys: operations.map(\.key))
         formatting.add(operations)
         if let undo { undoHistory.recordFormatting(undo) }
@@ -90,15 +90,17 @@ extension NoteText {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= utf16Count else {
             // Nothing to format (or out of bounds): the checks and errors of any UTF-16 range.
             _ = try scalarRange(forUTF16: range)
-            try checkMarkValue(kind, value)
+            try Self.checkMarkValue(kind, value)
             return
         }
         try buildIndexForEdit()
         // One tree search per end, for the scalars and the anchors alike.
         let placement = try MarkPlacement.of(utf16: range, in: sequence)
-        try checkMarkValue(kind, value)
-        try checkFormattingRoom(1)
-        let undo = recordingUndo ? try markUndoStep(kind, scalars: placement.scalars) : nil
+        // Stored properties and static functions only from here on: a method call on `self`
+        // copies the whole note on every mark.
+        try Self.checkMarkValue(kind, value)
+        try formatting.checkRoom(adding: 1)
+        let undo = recordingUndo && undoHistory.limit > 0 ? try markUndoStep(kind, scalars: placement.scalars) : nil
         let operation = NoteFormatting.mark(kind.kind, value, at: placement, in: sequence, stamp: clock.tick(), replica: replica)
         // The undo step read the attributes index (current now): it is updated where the mark
         // covers, so the next command reads it without resolving the note.
@@ -113,16 +115,9 @@ extension NoteText {
         if !recordingUndo { undoHistory.formatOpenStep() }
     }
 
-    private func checkMarkValue(_ kind: TextMarkKind, _ value: String?) throws(NoteTextError) {
+    private static func checkMarkValue(_ kind: TextMarkKind, _ value: String?) throws(NoteTextError) {
         if let value, value.utf8.count > NoteFormatting.maximumStringBytes {
             throw NoteTextError(.tooLarge, "a \(kind.rawValue) value of \(value.utf8.count) UTF-8 bytes (at most \(NoteFormatting.maximumStringBytes))")
-        }
-    }
-
-    func checkFormattingRoom(_ adding: Int) throws(NoteTextError) {
-        let limit = NoteLimits.default.maximumFormattingOperations
-        guard formatting.operationCount + adding <= limit else {
-            throw NoteTextError(.tooLarge, "the note would have more than \(limit) formatting operations")
         }
     }
 }

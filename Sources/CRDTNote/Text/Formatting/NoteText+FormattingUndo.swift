@@ -40,7 +40,7 @@ extension NoteText {
     /// characters are all deleted is skipped. Throws ``NoteTextError/Code/tooLarge``, changing
     /// nothing, past the formatting operations limit.
     mutating func perform(_ step: FormattingUndoStep) throws(NoteTextError) -> FormattingUndoStep {
-        try checkFormattingRoom(step.maximumOperations)
+        try formatting.checkRoom(adding: step.maximumOperations)
         var inverse = FormattingUndoStep()
         if !step.marks.isEmpty || !step.snapshots.isEmpty {
             var layout = try VisibleLayout(self)

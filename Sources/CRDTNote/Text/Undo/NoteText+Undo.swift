@@ -76,7 +76,7 @@ extension NoteText {
             // Text and formatting (a whole attributed update): the text first, then the
             // formatting, which finds restored text through the ids it was restored as; what the
             // text part deletes keeps its attributes in the inverse, for when it comes back.
-            try checkFormattingRoom(formattingStep.maximumOperations)
+            try formatting.checkRoom(adding: formattingStep.maximumOperations)
             let before = try attributeRuns()
             let visible = try visibleCharacters()
             let text = try performText(step.text)

@@ -1,0 +1,132 @@
+/// A set of formatting operations (``NoteFormatting``'s marks and paragraph settings): set
+/// semantics (an operation received twice is kept once; equality ignores order), stored in
+/// arrival order.
+///
+/// Built for a note formatted as it is typed, where `Set` cost more than the formatting
+/// itself: a `Set` of 128-byte operations rehashes and moves every element into a freshly
+/// allocated table each time it doubles. Here the operations sit in fixed-size chunks that are
+/// never moved (a new chunk, not a reallocation, when one fills), each operation is hashed
+/// once (its hash is kept beside it), and the lookup table holds 4-byte positions, rebuilt
+/// from the kept hashes when it grows. Hashes come from `Hasher`, seeded per process, so
+/// crafted operations cannot make lookups collide on purpose.
+struct OperationSet<Element: Hashable & Sendable>: Sendable {
+    /// Elements per chunk (a power of two): 256 operations of ~128 bytes stay well below the
+    /// size at which the allocator maps fresh pages for every block.
+    private static var chunkShift: Int { 8 }
+    private static var chunkSize: Int { 1 << chunkShift }
+
+    /// The elements in arrival order, `chunkSize` per chunk (the last one partly filled).
+    private var chunks: [[Element]] = []
+    /// `hashes[i]` is `element(i).hashValue`.
+    private var hashes: [Int] = []
+    /// Open addressing with linear probing: 0 is an empty slot, `i + 1` names element `i`. Its
+    /// count is a power of two at least twice ``count`` (or 0 while the set is empty).
+    private var slots: [Int32] = []
+
+    /// Number of elements.
+    var count: Int { hashes.count }
+
+    /// An empty set.
+    init() {}
+
+    /// The set of `elements` (duplicates kept once).
+    init(_ elements: some Sequence<Element>) {
+        formUnion(elements)
+    }
+
+    /// Whether `element` is in the set.
+    func contains(_ element: Element) -> Bool {
+        find(element, hash: element.hashValue).found
+    }
+
+    /// Adds `element` unless the set holds it already; returns whether it was added.
+    @discardableResult
+    mutating func insert(_ element: Element) -> Bool {
+        let hash = element.hashValue
+        var (found, slot) = find(element, hash: hash)
+        if found { return false }
+        if (count + 1) * 2 > slots.count {
+            growSlots()
+            slot = emptySlot(for: hash)
+        }
+        if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
+            var chunk: [Element] = []
+            chunk.reserveCapacity(Self.chunkSize)
+            chunks.append(chunk)
+        }
+        chunks[chunks.count - 1].append(element)
+        slots[slot] = Int32(truncatingIfNeeded: hashes.count + 1)
+        hashes.append(hash)
+        return true
+    }
+
+    /// Adds every element of `other` the set does not hold.
+    mutating func formUnion(_ other: some Sequence<Element>) {
+        for element in other { insert(element) }
+    }
+
+    /// Whether `element` (whose hash is `hash`) is here, and the slot that names it, or else
+    /// the empty slot where it would go (any slot when there is no table yet).
+    private func find(_ element: Element, hash: Int) -> (found: Bool, slot: Int) {
+        guard !slots.isEmpty else { return (false, 0) }
+        let mask = slots.count - 1
+        var slot = hash & mask
+        while true {
+            let entry = Int(slots[slot])
+            if entry == 0 { return (false, slot) }
+            if hashes[entry - 1] == hash, self[entry - 1] == element { return (true, slot) }
+            slot = (slot + 1) & mask
+        }
+    }
+
+    /// The first empty slot on `hash`'s probe sequence.
+    private func emptySlot(for hash: Int) -> Int {
+        let mask = slots.count - 1
+        var slot = hash & mask
+        while slots[slot] != 0 { slot = (slot + 1) & mask }
+        return slot
+    }
+
+    /// Doubles the table (8 slots at first) and places every element again from its kept hash.
+    private mutating func growSlots() {
+        var size = Swift.max(8, slots.count * 2)
+        while size < (count + 1) * 2 { size *= 2 }
+        slots = [Int32](repeating: 0, count: size)
+        let mask = size - 1
+        for (i, hash) in hashes.enumerated() {
+            var slot = hash & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(truncatingIfNeeded: i + 1)
+        }
+    }
+}
+
+extension OperationSet: RandomAccessCollection {
+    var startIndex: Int { 0 }
+    var endIndex: Int { count }
+
+    /// The `position`-th element in arrival order.
+    subscript(position: Int) -> Element {
+        chunks[position >> Self.chunkShift][position & (Self.chunkSize - 1)]
+    }
+}
+
+extension OperationSet: Hashable {
+    /// Equal when they hold the same elements, in whatever order they arrived.
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.count == rhs.count && lhs.allSatisfy { rhs.contains($0) }
+    }
+
+    /// The count and an order-free sum of the elements' hashes.
+    func hash(into hasher: inout Hasher) {
+        hasher.combine(count)
+        hasher.combine(hashes.reduce(0, &+))
+    }
+}
+
+extension OperationSet: ExpressibleByArrayLiteral {
+    /// The set of the listed elements.
+    init(arrayLiteral elements: Element...) {
+        self.init(elements)
+    }
+}
