@@ -84,13 +84,21 @@ extension StampedFormattingOperation {
 }
 
 extension MarkOperation {
-    /// Hashes the author, the stamp and the first and last elements (equal operations have
-    /// equal ones), mixed into two words: a set of thousands of marks then hashes each in a few
-    /// instructions, not through its core version and strings, and copies that give one stamp
-    /// to many different operations still spread over the table.
+    /// Hashes ``identityWords``: a set of thousands of marks then hashes each in a few
+    /// instructions, not through its core version and strings.
     func hash(into hasher: inout Hasher) {
-        hasher.combine(stamp.rawValue ^ (replica.rawValue &* 0x9E37_79B9_7F4A_7C15))
-        hasher.combine(UInt64(first.seq) | UInt64(last.seq) << 32 ^ (first.replica.rawValue &+ last.replica.rawValue &* 0x9E37_79B9_7F4A_7C15))
+        let (a, b) = identityWords
+        hasher.combine(a)
+        hasher.combine(b)
+    }
+}
+
+extension MarkOperation: HashedOperation {
+    /// The author and stamp, and the first and last elements, mixed into two words: copies
+    /// that give one stamp to many different operations still spread over a table.
+    var identityWords: (UInt64, UInt64) {
+        (stamp.rawValue ^ (replica.rawValue &* 0x9E37_79B9_7F4A_7C15),
+         UInt64(first.seq) | UInt64(last.seq) << 32 ^ (first.replica.rawValue &+ last.replica.rawValue &* 0x9E37_79B9_7F4A_7C15))
     }
 }
 

@@ -7,9 +7,11 @@
 /// allocated table each time it doubles. Here the operations sit in fixed-size chunks that are
 /// never moved (a new chunk, not a reallocation, when one fills), each operation is hashed
 /// once (its hash is kept beside it), and the lookup table holds 4-byte positions, rebuilt
-/// from the kept hashes when it grows. Hashes come from `Hasher`, seeded per process, so
-/// crafted operations cannot make lookups collide on purpose.
-struct OperationSet<Element: Hashable & Sendable>: Sendable {
+/// from the kept hashes when it grows. An operation's hash mixes two words of its identity
+/// (``HashedOperation/identityWords``) with two random keys drawn once per process: a few
+/// multiplications instead of `Hasher` on every keystroke-rate operation, and still no way for
+/// a crafted payload to aim its operations at one slot without knowing the keys.
+struct OperationSet<Element: HashedOperation>: Sendable {
     /// Elements per chunk (a power of two): 256 operations of ~128 bytes stay well below the
     /// size at which the allocator maps fresh pages for every block.
     private static var chunkShift: Int { 8 }
@@ -17,7 +19,7 @@ struct OperationSet<Element: Hashable & Sendable>: Sendable {
 
     /// The elements in arrival order, `chunkSize` per chunk (the last one partly filled).
     private var chunks: [[Element]] = []
-    /// `hashes[i]` is `element(i).hashValue`.
+    /// `hashes[i]` is `Self.hash(element(i))`.
     private var hashes: [Int] = []
     /// Open addressing with linear probing: 0 is an empty slot, `i + 1` names element `i`. Its
     /// count is a power of two at least twice ``count`` (or 0 while the set is empty).
@@ -36,13 +38,13 @@ struct OperationSet<Element: Hashable & Sendable>: Sendable {
 
     /// Whether `element` is in the set.
     func contains(_ element: Element) -> Bool {
-        find(element, hash: element.hashValue).found
+        find(element, hash: Self.hash(element)).found
     }
 
     /// Adds `element` unless the set holds it already; returns whether it was added.
     @discardableResult
     mutating func insert(_ element: Element) -> Bool {
-        let hash = element.hashValue
+        let hash = Self.hash(element)
         var (found, slot) = find(element, hash: hash)
         if found { return false }
         if (count + 1) * 2 > slots.count {
@@ -63,6 +65,18 @@ struct OperationSet<Element: Hashable & Sendable>: Sendable {
     /// Adds every element of `other` the set does not hold.
     mutating func formUnion(_ other: some Sequence<Element>) {
         for element in other { insert(element) }
+    }
+
+    /// `element`'s identity words mixed with the process's keys (a bijective mix of each word,
+    /// so distinct words never cancel out).
+    @inline(__always)
+    private static func hash(_ element: Element) -> Int {
+        let (a, b) = element.identityWords
+        var h = (a ^ OperationHashKeys.first) &* 0x9E37_79B9_7F4A_7C15
+        h ^= h >> 29
+        h = (h ^ b ^ OperationHashKeys.second) &* 0xBF58_476D_1CE4_E5B9
+        h ^= h >> 32
+        return Int(truncatingIfNeeded: h)
     }
 
     /// Whether `element` (whose hash is `hash`) is here, and the slot that names it, or else
@@ -129,4 +143,17 @@ extension OperationSet: ExpressibleByArrayLiteral {
     init(arrayLiteral elements: Element...) {
         self.init(elements)
     }
+}
+
+/// A formatting operation as ``OperationSet`` stores it: equal operations have equal identity
+/// words; different ones rarely do (the author and stamp, and where the operation applies).
+protocol HashedOperation: Hashable, Sendable {
+    /// Two words that equal operations share.
+    var identityWords: (UInt64, UInt64) { get }
+}
+
+/// The random keys of ``OperationSet``'s hash, drawn once per process.
+private enum OperationHashKeys {
+    static let first = UInt64.random(in: 0 ... .max)
+    static let second = UInt64.random(in: 0 ... .max)
 }

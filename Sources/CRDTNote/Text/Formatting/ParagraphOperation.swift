@@ -130,11 +130,18 @@ struct ParagraphOperation: Hashable, Sendable {
 }
 
 extension ParagraphOperation: StampedFormattingOperation {
-    /// Hashes the author, stamp and key only (equal operations have equal ones): cheap for the
-    /// formatting's operation set.
+    /// Hashes ``identityWords`` (the author, stamp and key: equal operations have equal ones).
     func hash(into hasher: inout Hasher) {
-        hasher.combine(stamp.rawValue ^ (replica.rawValue &* 0x9E37_79B9_7F4A_7C15))
-        hasher.combine(key.word)
+        let (a, b) = identityWords
+        hasher.combine(a)
+        hasher.combine(b)
+    }
+}
+
+extension ParagraphOperation: HashedOperation {
+    /// The author and stamp mixed into one word, the paragraph key the other.
+    var identityWords: (UInt64, UInt64) {
+        (stamp.rawValue ^ (replica.rawValue &* 0x9E37_79B9_7F4A_7C15), key.word)
     }
 }
 
