@@ -170,6 +170,9 @@ extension TextSequence {
         queue.reserveCapacity(byID.count)
         var bounds = [Int](repeating: 0, count: n + 1)
         var knownDeleted: [ChangeSet.Delete] = []
+        // Ids sent again are checked against the copies held here (without compacted ids, whose
+        // origins are no longer held).
+        let local: [UInt32?] = hasCompactedIDs ? [] : set.replicas.map { replicaIndex[$0] }
         var next = 0
         for r in 0..<n {
             bounds[r] = queue.count
@@ -179,6 +182,9 @@ extension TextSequence {
                 next += 1
                 let ins = set.inserts[i]
                 let end = ins.seq + ins.length
+                if ins.seq < known[r], !local.isEmpty, let here = local[r] {
+                    try checkHeldOrigins(ins, number: i, held: ins.seq..<Swift.min(end, known[r]), replica: here, local: local)
+                }
                 if ins.byteCount == 0, ins.seq < known[r] {
                     knownDeleted.append(.init(replica: UInt32(r), seq: ins.seq, length: Swift.min(end, known[r]) - ins.seq))
                 }
