@@ -71,5 +71,6 @@ import Testing
              "--steps", "60", "--seed", "5"])
         #expect(result.status == 0, "\(result.stdout)\n\(result.stderr)")
         #expect(result.stdout.contains("every acknowledged append present exactly once everywhere"), "\(result.stdout)")
+        #expect(result.stdout.contains("every acknowledged deletion gone everywhere"), "\(result.stdout)")
     }
 }

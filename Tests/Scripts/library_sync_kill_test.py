@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """Four device libraries syncing through one server folder, with real `crdtnote` processes
 killed by SIGKILL at random moments; checks that the devices converge, that every
-acknowledged append is present exactly once everywhere (issue 26, "Real processes, real kills"),
-and that every acknowledged mark is on its token everywhere.
+acknowledged append is present exactly once everywhere unless deleted (issue 26, "Real
+processes, real kills"), that every acknowledged deletion is gone everywhere, and that every
+acknowledged mark is on its token everywhere.
 
   python3 Tests/Scripts/library_sync_kill_test.py [--crdtnote PATH] [--steps N] [--seed S]
                                                   [--devices D] [--notes K] [--kill-rate R]
@@ -10,12 +11,16 @@ and that every acknowledged mark is on its token everywhere.
 Each step starts one process, or two at once (every third step): `library append DEVICE NOTE
 TOKEN;` (a unique token) or `library sync DEVICE --server SERVER`, on a random device and
 note; one step in eight instead runs `library style DEVICE NOTE --utf16-range A:B --add MARK`
-alone, marking a token that device holds (bold, italic, underline or strikethrough). With
-probability --kill-rate the step sends SIGKILL after a random delay spread over the command's
-own run time. An append or mark whose process exited 0 is acknowledged. Afterwards every
+alone, marking a token that device holds (bold, italic, underline or strikethrough), and
+another one in eight `library edit DEVICE NOTE --utf16-range A:B` alone, deleting a token that
+device holds with its separator (one exact edit). With probability --kill-rate the step sends
+SIGKILL after a random delay spread over the command's own run time. An append, mark or
+deletion whose process exited 0 is acknowledged. Afterwards every
 device syncs, round after round, until a whole round fetches and saves nothing; then every
 device must list the same notes with the same text, every acknowledged token must be in its
-note exactly once, no token twice, nothing that was never appended, and `library verify` must
+note exactly once (none when its deletion was acknowledged, once or none when its deletion was
+killed), no token twice, nothing that was never appended (a torn deletion would leave part of a
+token), and `library verify` must
 pass on every device; every device's notes, exported, must show the same `crdtnote text --spans`,
 with every acknowledged mark on every character of its token. Prints a summary and exits non-zero on any failure.
 """
@@ -66,6 +71,11 @@ def main():
         appended = {"warmup": notes[0]}
         killed = appends = syncs = busy = styles = 0
         marked = []  # acknowledged (token, note, mark)
+        deleting = set()  # (token, note) whose deletion was started
+        deleted = set()  # (token, note) whose deletion was acknowledged
+        deletes = 0
+        empty = os.path.join(scratch, "empty")
+        open(empty, "w").close()
         failures = []
         for step in range(options.steps):
             batch = 2 if step % 3 == 2 else 1
@@ -83,6 +93,20 @@ def main():
                     args = ["library", "style", device, note, "--utf16-range", f"{at}:{at + len(token)}", "--add", mark]
                     process = subprocess.Popen([crdtnote, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
                     processes.append(("style", (token, note, mark), note, process))
+                    batch = 0
+            elif step % 8 == 3:
+                # A token deleted, with its separator, as one exact edit (alone in its step too).
+                device, note = rng.choice(devices), rng.choice(notes)
+                text = run(crdtnote, "library", "text", device, note).stdout.decode()
+                held = [piece for piece in text.split(";") if piece]
+                if held:
+                    token = rng.choice(held)
+                    at = (";" + text).find(";" + token + ";")
+                    deletes += 1
+                    deleting.add((token, note))
+                    args = ["library", "edit", device, note, "--utf16-range", f"{at}:{at + len(token) + 1}", "--text", empty]
+                    process = subprocess.Popen([crdtnote, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+                    processes.append(("delete", (token, note), note, process))
                     batch = 0
             for k in range(batch):
                 device = rng.choice(devices)
@@ -110,6 +134,8 @@ def main():
                 if process.returncode == 0:
                     if kind == "style":
                         marked.append(token)
+                    elif kind == "delete":
+                        deleted.add(token)
                     elif token:
                         acknowledged.add((token, note))
                 elif process.returncode == -signal.SIGKILL:
@@ -161,6 +187,8 @@ def main():
             if device_spans != spans[0]:
                 failures.append(f"device-{i}'s formatting differs from device-0's")
         for token, note, mark in marked:
+            if (token, note) in deleting:
+                continue  # deleted since (or maybe: its deletion was killed)
             characters = [(c, span["attributes"]) for span in spans[0].get(note, []) for c in span["text"]]
             text = "".join(c for c, _ in characters)
             at = (";" + text).find(";" + token + ";")
@@ -176,21 +204,26 @@ def main():
                 for piece in text.split(";"):
                     if piece:
                         counts[(piece, note)] = counts.get((piece, note), 0) + 1
-            for token, note in acknowledged:
-                if counts.get((token, note), 0) != 1:
-                    failures.append(f"device-{i}: acknowledged {token} is in {note} {counts.get((token, note), 0)} times")
+            for token, note in acknowledged | deleted:
+                # Acknowledged appends once, acknowledged deletions gone (also where the append
+                # was not acknowledged), deletions killed on the way either.
+                n = counts.get((token, note), 0)
+                expected = {0} if (token, note) in deleted else {0, 1} if (token, note) in deleting else {1}
+                if n not in expected:
+                    failures.append(f"device-{i}: {token} is in {note} {n} times, expected {sorted(expected)}")
             for (token, note), n in counts.items():
                 if appended.get(token) != note:
                     failures.append(f"device-{i}: {token!r} in {note} was never appended there")
                 elif n > 1:
                     failures.append(f"device-{i}: {token} is in {note} {n} times")
         seconds = time.monotonic() - started
-        print(f"sync-kill-test: {options.devices} devices, {options.steps} steps, {appends} appends, {syncs} syncs "
-              f"and {styles} marks, {killed} killed, {busy} busy, {len(acknowledged) - 1} appends and {len(marked)} marks acknowledged, "
-              f"quiet after {rounds} rounds, {seconds:.1f} s")
+        print(f"sync-kill-test: {options.devices} devices, {options.steps} steps, {appends} appends, {syncs} syncs, "
+              f"{styles} marks and {deletes} deletions, {killed} killed, {busy} busy, {len(acknowledged) - 1} appends, "
+              f"{len(marked)} marks and {len(deleted)} deletions acknowledged, quiet after {rounds} rounds, {seconds:.1f} s")
         for failure in failures[:20]:
             print(f"sync-kill-test: FAIL {failure}", file=sys.stderr)
-        print("sync-kill-test: " + ("FAILED" if failures else "converged; every acknowledged append present exactly once everywhere, "
+        print("sync-kill-test: " + ("FAILED" if failures else "converged; every acknowledged append present exactly once everywhere "
+                                                         "unless deleted, every acknowledged deletion gone everywhere, "
                                                          "the same formatting everywhere with every acknowledged mark"))
         return 1 if failures else 0
 
