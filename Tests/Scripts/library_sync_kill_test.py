@@ -80,33 +80,28 @@ def main():
         for step in range(options.steps):
             batch = 2 if step % 3 == 2 else 1
             processes = []
-            if step % 8 == 7:
-                # A mark on a token the device holds, alone in its step so the range stays put.
+            if step % 8 in (3, 7):
+                # A token the device holds, marked (bold, italic, underline or strikethrough) or
+                # deleted with its separator as one exact edit; alone in its step, so the range
+                # stays put.
                 device, note = rng.choice(devices), rng.choice(notes)
                 text = run(crdtnote, "library", "text", device, note).stdout.decode()
                 held = [piece for piece in text.split(";") if piece]
                 if held:
                     token = rng.choice(held)
                     at = (";" + text).find(";" + token + ";")
-                    mark = rng.choice(["bold", "italic", "underline", "strikethrough"])
-                    styles += 1
-                    args = ["library", "style", device, note, "--utf16-range", f"{at}:{at + len(token)}", "--add", mark]
+                    if step % 8 == 7:
+                        mark = rng.choice(["bold", "italic", "underline", "strikethrough"])
+                        styles += 1
+                        kind, what = "style", (token, note, mark)
+                        args = ["library", "style", device, note, "--utf16-range", f"{at}:{at + len(token)}", "--add", mark]
+                    else:
+                        deletes += 1
+                        deleting.add((token, note))
+                        kind, what = "delete", (token, note)
+                        args = ["library", "edit", device, note, "--utf16-range", f"{at}:{at + len(token) + 1}", "--text", empty]
                     process = subprocess.Popen([crdtnote, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                    processes.append(("style", (token, note, mark), note, process))
-                    batch = 0
-            elif step % 8 == 3:
-                # A token deleted, with its separator, as one exact edit (alone in its step too).
-                device, note = rng.choice(devices), rng.choice(notes)
-                text = run(crdtnote, "library", "text", device, note).stdout.decode()
-                held = [piece for piece in text.split(";") if piece]
-                if held:
-                    token = rng.choice(held)
-                    at = (";" + text).find(";" + token + ";")
-                    deletes += 1
-                    deleting.add((token, note))
-                    args = ["library", "edit", device, note, "--utf16-range", f"{at}:{at + len(token) + 1}", "--text", empty]
-                    process = subprocess.Popen([crdtnote, *args], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-                    processes.append(("delete", (token, note), note, process))
+                    processes.append((kind, what, note, process))
                     batch = 0
             for k in range(batch):
                 device = rng.choice(devices)
