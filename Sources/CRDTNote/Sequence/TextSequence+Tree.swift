@@ -118,8 +118,24 @@ extension TextSequence {
     func scalarPosition(ofUTF16 k: Int) -> (scalar: Int, position: TreePosition)? {
         let (orderPos, before) = utf16Tree.find(k)
         var remaining = k - before
+        let slot = Int(order[orderPos])
+        let runs = leaves[slot]
+        let counts = slotCounts(slot)
+        // From the leaf's nearer end (a leaf holds up to 64 runs): stepping back from the end,
+        // the first run with at most `remaining` units before it holds that unit (a run without
+        // units is never reached first: the visible run after it already has as many before it).
+        if remaining * 2 >= counts.utf16 {
+            var unitsBefore = counts.utf16
+            var scalars = scalarTree.prefixSum(orderPos) + counts.scalars
+            var i = runs.count
+            repeat {
+                i -= 1
+                unitsBefore -= runs[i].visibleUTF16
+                scalars -= runs[i].visibleScalars
+            } while unitsBefore > remaining
+            return scalarPosition(order: orderPos, run: i, of: runs, unitsInto: remaining - unitsBefore, scalarsBefore: scalars)
+        }
         var scalars = scalarTree.prefixSum(orderPos)
-        let runs = leaves[Int(order[orderPos])]
         var i = 0
         while true {
             let units = runs[i].visibleUTF16
