@@ -3,7 +3,9 @@ extension TextSequence {
     /// (empty when consistent). Used by tests and fuzzers.
     func invariantViolations() -> [String] {
         var problems: [String] = []
-        var seen = replicas.indices.map { [Bool](repeating: false, count: Int(nextSeq[$0])) }
+        // Per replica, the ids each run holds and its slot (checked against `leafOf` below, by
+        // ranges: a compacted note may count billions of ids it no longer holds).
+        var held = [[(ids: Range<UInt32>, slot: Int32)]](repeating: [], count: replicas.count)
         var scalars = 0
         var units = 0
         var runs = 0
@@ -26,11 +28,7 @@ extension TextSequence {
                 guard r < replicas.count, run.seqEnd <= nextSeq[r] else {
                     problems.append("run \(run) names ids this document does not count"); continue
                 }
-                for s in Int(run.seq)..<Int(run.seqEnd) {
-                    if seen[r][s] { problems.append("id \(r):\(s) appears twice") }
-                    seen[r][s] = true
-                    if leafOf[r][UInt32(s)] != slot { problems.append("leafOf[\(r)][\(s)] is \(leafOf[r][UInt32(s)]), not \(slot)") }
-                }
+                held[r].append((run.seq..<run.seqEnd, Int32(slot)))
                 if !run.isDeleted {
                     let counts = UTF8Counting.counts(content[Int(run.byteStart)..<Int(run.byteStart + run.byteCount)])
                     if counts.scalars != Int(run.length) || counts.utf16 != Int(run.utf16) {
@@ -57,11 +55,12 @@ extension TextSequence {
         }
         // Ids no run holds are compacted: leafOf maps them to `compacted`, and they are deleted.
         var anyCompacted = false
-        for (r, ids) in seen.enumerated() {
-            for (s, held) in ids.enumerated() where !held {
+        for r in replicas.indices where r < leafOf.count {
+            let (problem, compacted) = idViolations(replica: r, held: held[r])
+            if let problem { problems.append(problem) }
+            for ids in compacted {
                 anyCompacted = true
-                if leafOf[r][UInt32(s)] != SlotRanges.compacted { problems.append("id \(r):\(s) is in no run, leafOf says slot \(leafOf[r][UInt32(s)])") }
-                if !deleted[r].contains(UInt32(s)..<UInt32(s) + 1) { problems.append("compacted id \(r):\(s) is not in the delete set") }
+                if !deleted[r].contains(ids) { problems.append("compacted ids \(r):\(ids) are not in the delete set") }
             }
         }
         if anyCompacted != hasCompactedIDs { problems.append("hasCompactedIDs is \(hasCompactedIDs), compacted ids: \(anyCompacted)") }
@@ -80,6 +79,45 @@ extension TextSequence {
             }
         }
         return problems
+    }
+
+    /// Replica `r`'s ids against `leafOf`, by ranges: `held` (each run's ids and slot, in any
+    /// order) must not overlap, and `leafOf` must give every held id its run's slot and every
+    /// other id below the replica's count ``SlotRanges/compacted``. Returns the first violation
+    /// found and the compacted ranges (the ids below the count no run holds).
+    private func idViolations(replica r: Int, held: [(ids: Range<UInt32>, slot: Int32)]) -> (String?, [Range<UInt32>]) {
+        // What leafOf should say, as stretches of one slot: the runs in id order, the gaps compacted.
+        var expected: [(ids: Range<UInt32>, slot: Int32)] = []
+        var compacted: [Range<UInt32>] = []
+        var next: UInt32 = 0
+        func add(_ ids: Range<UInt32>, _ slot: Int32, into list: inout [(ids: Range<UInt32>, slot: Int32)]) {
+            if let last = list.last, last.slot == slot, last.ids.upperBound == ids.lowerBound {
+                list[list.count - 1].ids = last.ids.lowerBound..<ids.upperBound
+            } else {
+                list.append((ids, slot))
+            }
+        }
+        for run in held.sorted(by: { $0.ids.lowerBound < $1.ids.lowerBound }) {
+            if run.ids.lowerBound < next { return ("id \(r):\(run.ids.lowerBound) appears twice", compacted) }
+            if run.ids.lowerBound > next {
+                compacted.append(next..<run.ids.lowerBound)
+                add(next..<run.ids.lowerBound, SlotRanges.compacted, into: &expected)
+            }
+            add(run.ids, run.slot, into: &expected)
+            next = run.ids.upperBound
+        }
+        if next < nextSeq[r] {
+            compacted.append(next..<nextSeq[r])
+            add(next..<nextSeq[r], SlotRanges.compacted, into: &expected)
+        }
+        var actual: [(ids: Range<UInt32>, slot: Int32)] = []
+        leafOf[r].forEachStretch(from: 0) { slot, ids in add(ids, slot, into: &actual) }
+        guard actual.count == expected.count, zip(actual, expected).allSatisfy({ $0.ids == $1.ids && $0.slot == $1.slot }) else {
+            let first = zip(actual, expected).first { $0.ids != $1.ids || $0.slot != $1.slot }
+            return ("leafOf of replica \(r) maps \(first.map { "\($0.0.ids) to slot \($0.0.slot), the runs say \($0.1.ids) to \($0.1.slot)" } ?? "\(actual.count) stretches, the runs \(expected.count)")",
+                    compacted)
+        }
+        return (nil, compacted)
     }
 
     /// The delete set must list exactly the ids of the tombstones and the compacted ids, as
