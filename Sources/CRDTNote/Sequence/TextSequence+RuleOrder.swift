@@ -101,6 +101,11 @@ extension TextSequence {
             deleted[r] = DeletedIDs(sortedRanges: deletedRanges[r].sorted { $0.lowerBound < $1.lowerBound })
         }
         deleted.removeLast(deleted.count - count)
+        #if DEBUG
+        // The ids taken out are in no delete set any more: the check after this mutation must
+        // not look for the deletions recorded when they arrived deleted.
+        internalChecks.deletions.removeAll { $0.replica >= count || $0.ids.upperBound > nextSeq[$0.replica] }
+        #endif
         self.nextSeq = nextSeq
         content.removeLast(content.count - bytes)
         layOut(kept)
