@@ -118,7 +118,19 @@ import CRDTNoteToolSupport
         }
     }
 
-    /// Every device syncs, `times` times over, the clock moving `step` before each.
+    /// Two devices of a fresh zone, synced twice, and workload `seed` with its note created on
+    /// the first ("Todo\n", not synced yet).
+    static func twoDevicesWithANote(seed: UInt64) async throws
+        -> (time: ManualPhysicalClock, db: InMemoryCloudDatabase, devices: [Device], work: Workload) {
+        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
+        let (db, store) = await database(time)
+        let devices = try (1...2).map { try Device(store, replica: UInt64($0), time: time) }
+        try await syncAll(devices, times: 2, time: time)
+        let work = Workload(seed: seed)
+        try devices[0].library.create(work.note, text: "Todo\n")
+        return (time, db, devices, work)
+    }
+
     /// Every device syncs, then two devices take 150 turns (edit, 30 s, sync) on the workload's
     /// note, lines named with `tag`, then every device syncs three times.
     static func takeTurns(_ devices: [Device], _ work: inout Workload, tag: String, time: ManualPhysicalClock) async throws {
@@ -132,6 +144,7 @@ import CRDTNoteToolSupport
         try await syncAll(devices, times: 3, time: time)
     }
 
+    /// Every device syncs, `times` times over, the clock moving `step` before each.
     static func syncAll(_ devices: [Device], times: Int = 1, time: ManualPhysicalClock, step: UInt64 = 60_000) async throws {
         for _ in 0..<times {
             for device in devices {
@@ -360,12 +373,8 @@ import CRDTNoteToolSupport
     /// tombstones it names. The formatting survives either way.
     @Test(arguments: [false, true])
     func notesWithFormattingTheLibraryCannotReadAreNotCompacted(newer: Bool) async throws {
-        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
-        let (db, store) = await Self.database(time)
-        let devices = try (1...2).map { try Device(store, replica: UInt64($0), time: time) }
-        try await Self.syncAll(devices, times: 2, time: time)
-        var work = Workload(seed: 3)
-        try devices[0].library.create(work.note, text: "Todo\n")
+        let (time, db, devices, firstWork) = try await Self.twoDevicesWithANote(seed: 3)
+        var work = firstWork
         try await Self.syncAll(devices, time: time)
         let stored = try await Self.record(db, work.note)
         var formatted = try NoteRecord(stored).read(as: .test(9)).note
@@ -411,12 +420,8 @@ import CRDTNoteToolSupport
     /// control run, the same without the newer history, compacts.
     @Test(arguments: [false, true])
     func notesWithHistoryTheLibraryCannotReadAreNotCompacted(newer: Bool) async throws {
-        let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
-        let (db, store) = await Self.database(time)
-        let devices = try (1...2).map { try Device(store, replica: UInt64($0), time: time) }
-        try await Self.syncAll(devices, times: 2, time: time)
-        var work = Workload(seed: 4)
-        try devices[0].library.create(work.note, text: "Todo\n")
+        let (time, db, devices, firstWork) = try await Self.twoDevicesWithANote(seed: 4)
+        var work = firstWork
         try devices[0].library.edit(work.note) { (note: inout NoteText) throws(NoteTextError) in
             try note.insert("x", atScalarOffset: 0)
             try note.deleteScalars(in: 0..<1)
