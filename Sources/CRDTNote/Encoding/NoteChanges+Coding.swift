@@ -34,7 +34,7 @@ extension NoteChanges {
             }
             let formatting = try NoteFormatting.decodeBody(&reader, limits: limits)
             // Entries for replicas that author none of the operations say nothing: left out.
-            let base = try Self.readFormattingBase(&reader).filter { formatting.latestByAuthor[$0.key] != nil }
+            let base = try Self.readFormattingBase(&reader).filter { formatting.latestStamp(of: $0.key) != nil }
             try reader.expectEnd("changes")
             self.init(changeSet: set, formatting: formatting, formattingBase: base)
         } catch {

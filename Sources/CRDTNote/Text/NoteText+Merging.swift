@@ -17,7 +17,7 @@ extension NoteText {
         let set = sequence.changes(since: known)
         guard !formatting.isEmpty else { return NoteChanges(changeSet: set) }
         let lacking = formatting.operations(after: version.formattingStamps)
-        let base = version.formattingStamps.filter { lacking.latestByAuthor[$0.key] != nil }
+        let base = version.formattingStamps.filter { lacking.latestStamp(of: $0.key) != nil }
         return NoteChanges(changeSet: set, formatting: lacking, formattingBase: base)
     }
 
@@ -29,9 +29,9 @@ extension NoteText {
     /// was loaded from a snapshot whose runs prove corrupt.
     @discardableResult
     public mutating func apply(_ changes: NoteChanges) throws(ChangeSetError) -> TextPatch {
-        for (author, base) in changes.formattingBase where (formatting.latestByAuthor[author] ?? .zero) < base {
+        for (author, base) in changes.formattingBase where (formatting.latestStamp(of: author) ?? .zero) < base {
             throw ChangeSetError(.missingDependency, "the changes carry formatting of replica \(author) made after \(base), "
-                                 + "and this copy holds its formatting only up to \(formatting.latestByAuthor[author].map { "\($0)" } ?? "none")")
+                                 + "and this copy holds its formatting only up to \(formatting.latestStamp(of: author).map { "\($0)" } ?? "none")")
         }
         let limit = NoteLimits.default.maximumFormattingOperations
         if formatting.operationCount + changes.formatting.operationCount > limit,

@@ -98,6 +98,20 @@ public struct SequentialTrace: Sendable {
         starts[index]..<(index + 1 < starts.count ? starts[index + 1] : columns.count)
     }
 
+    /// The transaction holding patch `index` (`0..<patches.count`) and the patch's place in it
+    /// (for error messages: a binary search).
+    func location(ofPatch index: Int) -> (transaction: Int, patch: Int) {
+        var low = 0
+        var high = starts.count
+        // The last transaction starting at or before `index` (transactions may be empty).
+        while low < high {
+            let middle = (low + high) / 2
+            if starts[middle] <= index { low = middle + 1 } else { high = middle }
+        }
+        let t = Swift.max(0, low - 1)
+        return (t, index - (starts.count > 0 ? starts[t] : 0))
+    }
+
     /// The patches of transaction `index` (`0..<transactionCount`).
     public func transaction(_ index: Int) -> TracePatchList {
         TracePatchList(columns, patchRange(ofTransaction: index))

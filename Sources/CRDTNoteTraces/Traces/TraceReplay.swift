@@ -26,8 +26,8 @@ public enum TraceReplay {
     /// ``replay(_:replica:clock:undoLimit:)``, calling `afterPatch(&note, i)` after every
     /// `period`-th patch of the trace (`i` counted from 0 over the whole trace, so after patches
     /// `period - 1`, `2 * period - 1`, ...): for benchmarks that interleave other work with the
-    /// trace's edits (`crdtnote-bench replay --formatted`). Inlined, and the hook is not called
-    /// in between, so the replay loop costs what the plain one does.
+    /// trace's edits (`crdtnote-bench replay --formatted`). The patches between two calls go
+    /// through the loop the plain replay runs (one function), so the two differ by the hook alone.
     @inline(__always)
     package static func replay(
         _ trace: SequentialTrace, replica: ReplicaID, clock: HybridLogicalClock, undoLimit: Int, every period: Int,
@@ -40,31 +40,50 @@ public enum TraceReplay {
             throw TraceError(.replayFailed, "startContent: \(error)")
         }
         note.undoLimit = undoLimit
-        // Straight from the columns: no TracePatch and no String, the inserted bytes as they are stored.
-        let columns = trace.columns
-        var untilHook = period
-        let failure: TraceError? = columns.text.withUnsafeBufferPointer { text in
-            for t in 0..<trace.transactionCount {
-                let range = trace.patchRange(ofTransaction: t)
-                for i in range {
-                    do throws(TraceError) {
-                        try apply(position: columns.positions[i], deleteCount: columns.deleteCounts[i],
-                                  utf8: UnsafeBufferPointer(rebasing: text[columns.textRange(i)]),
-                                  to: &note, transaction: t, patch: i - range.lowerBound)
-                        untilHook -= 1
-                        if untilHook == 0 {
-                            untilHook = period
-                            try afterPatch(&note, i)
-                        }
-                    } catch {
-                        return error
-                    }
+        // Straight from the columns: no TracePatch and no String, the inserted bytes as they are
+        // stored. Stretches of `period` patches through one loop, the hook between them: the
+        // loop is the plain replay's, whatever the hook does.
+        let count = trace.columns.count
+        let failure: TraceError? = trace.columns.text.withUnsafeBufferPointer { text in
+            var next = 0
+            while next < count {
+                let end = count - next > period ? next + period : count
+                if let failure = applyPatches(next..<end, of: trace, text: text, to: &note) { return failure }
+                if end - next == period {
+                    do throws(TraceError) { try afterPatch(&note, end - 1) } catch { return error }
                 }
+                next = end
             }
             return nil
         }
         if let failure { throw failure }
         return note
+    }
+
+    /// Applies the patches `range` of `trace` (whose inserted bytes are `text`), in order; the
+    /// error of the first that does not apply, nil when all did. Never inlined: the plain and
+    /// the interleaved replays run this one loop, not two copies the optimizer shapes apart.
+    @inline(never)
+    private static func applyPatches(_ range: Range<Int>, of trace: SequentialTrace, text: UnsafeBufferPointer<UInt8>,
+                                     to note: inout NoteText) -> TraceError? {
+        let columns = trace.columns
+        for i in range {
+            let position = columns.positions[i]
+            let deleteCount = columns.deleteCounts[i]
+            let (end, overflow) = position.addingReportingOverflow(deleteCount)
+            guard position >= 0, deleteCount >= 0, !overflow, end <= note.scalarCount else {
+                let (t, k) = trace.location(ofPatch: i)
+                return TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: deleting \(deleteCount) at \(position) "
+                    + "does not fit a document of \(note.scalarCount) scalars")
+            }
+            do {
+                try note.replaceScalars(in: position..<end, withUTF8: UnsafeBufferPointer(rebasing: text[columns.textRange(i)]))
+            } catch {
+                let (t, k) = trace.location(ofPatch: i)
+                return TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: \(error)")
+            }
+        }
+        return nil
     }
 
     /// Applies one transaction's patches in order.
@@ -83,19 +102,6 @@ public enum TraceReplay {
         let end = try checkedEnd(position: position, deleteCount: deleteCount, scalarCount: note.scalarCount, transaction: t, patch: k)
         do {
             try note.replaceScalars(in: position..<end, with: insert)
-        } catch {
-            throw TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: \(error)")
-        }
-    }
-
-    /// `apply` with the inserted text as UTF-8 bytes (validated by the note).
-    @inline(__always)
-    static func apply(
-        position: Int, deleteCount: Int, utf8: UnsafeBufferPointer<UInt8>, to note: inout NoteText, transaction t: Int, patch k: Int
-    ) throws(TraceError) {
-        let end = try checkedEnd(position: position, deleteCount: deleteCount, scalarCount: note.scalarCount, transaction: t, patch: k)
-        do {
-            try note.replaceScalars(in: position..<end, withUTF8: utf8)
         } catch {
             throw TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: \(error)")
         }

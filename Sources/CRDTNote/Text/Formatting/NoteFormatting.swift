@@ -26,7 +26,19 @@ struct NoteFormatting: Hashable, Sendable {
     /// ``VersionVector``. A function of the set, kept as operations arrive (one dictionary update
     /// each). An author's stamps grow with every operation it makes, so every copy holds, of each
     /// author, exactly its operations up to the stamp listed (deltas keep it so, §5).
-    private(set) var latestByAuthor: [ReplicaID: HLCTimestamp] = [:]
+    var latestByAuthor: [ReplicaID: HLCTimestamp] {
+        Dictionary(uniqueKeysWithValues: authorStamps.map { ($0.author, $0.stamp) })
+    }
+    /// ``latestByAuthor`` as it is kept: ordered by author, so equal sets give equal arrays. An
+    /// array, not a dictionary: raising the one author of a note formatted on one device costs
+    /// a comparison (a dictionary's entry cost a retain and a release of its storage).
+    private var authorStamps: [AuthorStamp] = []
+
+    /// An author and its latest stamp.
+    private struct AuthorStamp: Hashable, Sendable {
+        var author: ReplicaID
+        var stamp: HLCTimestamp
+    }
 
     /// Most UTF-8 bytes of one name or value (a link's URL) in the string table.
     static let maximumStringBytes = 4096
@@ -70,14 +82,14 @@ struct NoteFormatting: Hashable, Sendable {
         marks.formUnion(other.marks)
         hasMarksGrowingAtStart = hasMarksGrowingAtStart || other.hasMarksGrowingAtStart
         for operation in other.paragraphs where paragraphs.insert(operation) { noteWinner(operation) }
-        for (author, stamp) in other.latestByAuthor { noteStamp(stamp, of: author) }
+        for entry in other.authorStamps { noteStamp(entry.stamp, of: entry.author) }
     }
 
     /// The operations whose stamp is later than what `known` lists for their author (all of an
     /// author it does not list): what a copy holding `known` lacks (§5, "Formatting").
     func operations(after known: [ReplicaID: HLCTimestamp]) -> NoteFormatting {
         var out = NoteFormatting()
-        guard latestByAuthor.contains(where: { author, latest in known[author].map { latest > $0 } ?? true }) else { return out }
+        guard authorStamps.contains(where: { entry in known[entry.author].map { entry.stamp > $0 } ?? true }) else { return out }
         for mark in marks where known[mark.replica].map({ mark.stamp > $0 }) ?? true { out.add(mark) }
         out.add(paragraphs.filter { operation in known[operation.replica].map { operation.stamp > $0 } ?? true })
         return out
@@ -85,17 +97,34 @@ struct NoteFormatting: Hashable, Sendable {
 
     /// Raises `author`'s latest stamp to `stamp`.
     private mutating func noteStamp(_ stamp: HLCTimestamp, of author: ReplicaID) {
-        // Formatting one device made (nearly every note): its entry, without hashing.
-        if latestByAuthor.count == 1, latestByAuthor.keys[latestByAuthor.startIndex] == author {
-            Self.raise(&latestByAuthor.values[latestByAuthor.startIndex], to: stamp)
+        // Formatting one device made (nearly every note): its entry, no search.
+        if authorStamps.count == 1, authorStamps[0].author == author {
+            if authorStamps[0].stamp < stamp { authorStamps[0].stamp = stamp }
             return
         }
-        // Else one hashed access (an absent author gets `stamp`, as `.zero` is never above it).
-        Self.raise(&latestByAuthor[author, default: .zero], to: stamp)
+        let (index, found) = authorIndex(author)
+        if found {
+            if authorStamps[index].stamp < stamp { authorStamps[index].stamp = stamp }
+        } else {
+            authorStamps.insert(AuthorStamp(author: author, stamp: stamp), at: index)
+        }
     }
 
-    private static func raise(_ latest: inout HLCTimestamp, to stamp: HLCTimestamp) {
-        if latest < stamp { latest = stamp }
+    /// The latest stamp listed for `author` (nil when it has no operation here).
+    func latestStamp(of author: ReplicaID) -> HLCTimestamp? {
+        let (index, found) = authorIndex(author)
+        return found ? authorStamps[index].stamp : nil
+    }
+
+    /// Where `author` is in ``authorStamps`` (ordered by unsigned id), or where it would go.
+    private func authorIndex(_ author: ReplicaID) -> (index: Int, found: Bool) {
+        var low = 0
+        var high = authorStamps.count
+        while low < high {
+            let middle = (low + high) / 2
+            if authorStamps[middle].author.rawValue < author.rawValue { low = middle + 1 } else { high = middle }
+        }
+        return (low, low < authorStamps.count && authorStamps[low].author == author)
     }
 
     /// The operations this set holds and `other` does not (what a copy gained since `other`).

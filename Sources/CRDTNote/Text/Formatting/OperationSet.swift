@@ -7,7 +7,10 @@
 /// allocated table each time it doubles. Here the operations sit in fixed-size chunks that are
 /// never moved (a new chunk, not a reallocation, when one fills), each operation is hashed
 /// once (its hash is kept beside it), and the lookup table holds 4-byte positions, rebuilt
-/// from the kept hashes when it grows. An operation's hash mixes two words of its identity
+/// from the kept hashes when it grows. An operation stamped later than every one held (what
+/// a device makes as its user formats) cannot be here already: it is appended without a
+/// lookup, and entered into the table with others later, in a batch (a lookup costs a few
+/// cache misses once the table is larger than the cache; a batch of entries overlaps them). An operation's hash mixes two words of its identity
 /// (``HashedOperation/identityWords``) with two random keys drawn once per process: a few
 /// multiplications instead of `Hasher` on every keystroke-rate operation, and still no way for
 /// a crafted payload to aim its operations at one slot without knowing the keys.
@@ -21,9 +24,15 @@ struct OperationSet<Element: HashedOperation>: Sendable {
     private var chunks: [[Element]] = []
     /// `hashes[i]` is `Self.hash(element(i))`.
     private var hashes: [Int] = []
-    /// Open addressing with linear probing: 0 is an empty slot, `i + 1` names element `i`. Its
-    /// count is a power of two at least twice ``count`` (or 0 while the set is empty).
+    /// Open addressing with linear probing: 0 is an empty slot, `i + 1` names element `i`, for
+    /// the elements before `indexed`. Its count is a power of two at least twice `indexed`.
     private var slots: [Int32] = []
+    /// The elements `0..<indexed` are in `slots`; the rest (at most `maximumUnindexed`) are
+    /// looked up through their kept hashes.
+    private var indexed = 0
+    /// The latest author and stamp among the elements (nil while the set is empty).
+    private var newest: (stamp: UInt64, replica: UInt64)?
+    private static var maximumUnindexed: Int { 64 }
 
     /// Number of elements.
     var count: Int { hashes.count }
@@ -38,18 +47,23 @@ struct OperationSet<Element: HashedOperation>: Sendable {
 
     /// Whether `element` is in the set.
     func contains(_ element: Element) -> Bool {
-        find(element, hash: Self.hash(element)).found
+        let hash = Self.hash(element)
+        if find(element, hash: hash).found { return true }
+        for i in indexed..<count where hashes[i] == hash && self[i] == element { return true }
+        return false
     }
 
     /// Adds `element` unless the set holds it already; returns whether it was added.
     @discardableResult
     mutating func insert(_ element: Element) -> Bool {
         let hash = Self.hash(element)
-        var (found, slot) = find(element, hash: hash)
-        if found { return false }
-        if (count + 1) * 2 > slots.count {
-            growSlots()
-            slot = emptySlot(for: hash)
+        let key = (stamp: element.stamp.rawValue, replica: element.replica.rawValue)
+        // Equal operations have one author and stamp: a later one is new.
+        if let newest, key <= newest {
+            indexPending()
+            if find(element, hash: hash).found { return false }
+        } else {
+            newest = key
         }
         if chunks.isEmpty || chunks[chunks.count - 1].count == Self.chunkSize {
             var chunk: [Element] = []
@@ -57,9 +71,26 @@ struct OperationSet<Element: HashedOperation>: Sendable {
             chunks.append(chunk)
         }
         chunks[chunks.count - 1].append(element)
-        slots[slot] = Int32(truncatingIfNeeded: hashes.count + 1)
         hashes.append(hash)
+        if count - indexed > Self.maximumUnindexed { indexPending() }
         return true
+    }
+
+    /// Enters the elements appended since the last call into the table (growing it first when
+    /// they would fill more than half of it).
+    private mutating func indexPending() {
+        guard indexed < count else { return }
+        if count * 2 > slots.count {
+            growSlots()
+            return
+        }
+        let mask = slots.count - 1
+        for i in indexed..<count {
+            var slot = hashes[i] & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(truncatingIfNeeded: i + 1)
+        }
+        indexed = count
     }
 
     /// Adds every element of `other` the set does not hold.
@@ -79,8 +110,9 @@ struct OperationSet<Element: HashedOperation>: Sendable {
         return Int(truncatingIfNeeded: h)
     }
 
-    /// Whether `element` (whose hash is `hash`) is here, and the slot that names it, or else
-    /// the empty slot where it would go (any slot when there is no table yet).
+    /// Whether `element` (whose hash is `hash`) is among the elements in the table, and the
+    /// slot that names it, or else the empty slot where it would go (any slot when there is no
+    /// table yet).
     private func find(_ element: Element, hash: Int) -> (found: Bool, slot: Int) {
         guard !slots.isEmpty else { return (false, 0) }
         let mask = slots.count - 1
@@ -93,18 +125,10 @@ struct OperationSet<Element: HashedOperation>: Sendable {
         }
     }
 
-    /// The first empty slot on `hash`'s probe sequence.
-    private func emptySlot(for hash: Int) -> Int {
-        let mask = slots.count - 1
-        var slot = hash & mask
-        while slots[slot] != 0 { slot = (slot + 1) & mask }
-        return slot
-    }
-
     /// Doubles the table (8 slots at first) and places every element again from its kept hash.
     private mutating func growSlots() {
         var size = Swift.max(8, slots.count * 2)
-        while size < (count + 1) * 2 { size *= 2 }
+        while size < count * 2 { size *= 2 }
         slots = [Int32](repeating: 0, count: size)
         let mask = size - 1
         for (i, hash) in hashes.enumerated() {
@@ -112,6 +136,7 @@ struct OperationSet<Element: HashedOperation>: Sendable {
             while slots[slot] != 0 { slot = (slot + 1) & mask }
             slots[slot] = Int32(truncatingIfNeeded: i + 1)
         }
+        indexed = count
     }
 }
 
@@ -147,8 +172,9 @@ extension OperationSet: ExpressibleByArrayLiteral {
 
 /// A formatting operation as ``OperationSet`` stores it: equal operations have equal identity
 /// words; different ones rarely do (the author and stamp, and where the operation applies).
-protocol HashedOperation: Hashable, Sendable {
-    /// Two words that equal operations share.
+protocol HashedOperation: Hashable, Sendable, StampedFormattingOperation {
+    /// Two words that equal operations share (as they share ``StampedFormattingOperation/stamp``
+    /// and ``StampedFormattingOperation/replica``).
     var identityWords: (UInt64, UInt64) { get }
 }
 

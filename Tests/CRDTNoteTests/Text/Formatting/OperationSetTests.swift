@@ -58,6 +58,54 @@ import Testing
         }
     }
 
+    /// A device formatting as it goes: operations stamped later than any held are appended
+    /// without a lookup and entered into the table in batches. Mixed with operations sent
+    /// again (refused), older ones received, and ties on the stamp with other authors, and
+    /// probed while some are still outside the table.
+    @Test(arguments: Array(1...12) as [UInt64])
+    func laterOperationsAddedWithoutALookupAreFound(seed: UInt64) {
+        var rng = SplitMix64(seed: seed)
+        var subject = OperationSet<MarkOperation>()
+        var oracle = Set<MarkOperation>()
+        var made: [MarkOperation] = []
+        var stamp: UInt64 = 1_000
+        func fresh(stamp: UInt64, _ rng: inout SplitMix64) -> MarkOperation {
+            let seq = UInt32(Int.random(in: 0..<400, using: &rng))
+            let first = ElementID(replica: ReplicaID(rawValue: 1), seq: seq)
+            let last = ElementID(replica: first.replica, seq: seq + UInt32(Int.random(in: 0..<9, using: &rng)))
+            return MarkOperation(name: "bold", value: nil, start: .before(first), end: .after(last), first: first, last: last,
+                                 core: .one(first.replica, last.seq + 1), stamp: HLCTimestamp(rawValue: stamp),
+                                 replica: ReplicaID(rawValue: UInt64(Int.random(in: 1...3, using: &rng))))
+        }
+        for step in 0..<3_000 {
+            let operation: MarkOperation
+            switch Int.random(in: 0..<10, using: &rng) {
+            case 0..<6:
+                // Later, or the same stamp again (another author, or another range).
+                stamp += UInt64(Int.random(in: 0...2, using: &rng))
+                operation = fresh(stamp: stamp, &rng)
+            case 6...7 where !made.isEmpty:
+                operation = made[Int.random(in: 0..<made.count, using: &rng)]
+            default:
+                operation = fresh(stamp: UInt64(Int.random(in: 0..<1_000, using: &rng)), &rng)
+            }
+            made.append(operation)
+            #expect(subject.insert(operation) == oracle.insert(operation).inserted, "seed \(seed), step \(step)")
+            if Int.random(in: 0..<7, using: &rng) == 0 {
+                let probe = Bool.random(using: &rng) ? made[Int.random(in: 0..<made.count, using: &rng)]
+                    : fresh(stamp: stamp + UInt64(Int.random(in: 0...1, using: &rng)), &rng)
+                #expect(subject.contains(probe) == oracle.contains(probe), "seed \(seed), step \(step)")
+            }
+            if Int.random(in: 0..<250, using: &rng) == 0 {
+                var shuffled = Array(oracle)
+                shuffled.shuffle(using: &rng)
+                let reordered = OperationSet(shuffled)
+                #expect(reordered == subject && subject == reordered && reordered.hashValue == subject.hashValue, "seed \(seed), step \(step)")
+            }
+        }
+        #expect(subject.count == oracle.count && Set(subject) == oracle, "seed \(seed)")
+    }
+
     @Test func manyOperationsSharingOneStampAndAuthorAreAllKept() {
         // A writer that stamps 50,000 different marks alike: all kept, each found (through its
         // own hash: the element fields are mixed in, so they do not all probe one chain).
