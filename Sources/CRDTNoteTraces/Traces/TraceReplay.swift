@@ -70,11 +70,9 @@ public enum TraceReplay {
         for i in range {
             let position = columns.positions[i]
             let deleteCount = columns.deleteCounts[i]
-            let (end, overflow) = position.addingReportingOverflow(deleteCount)
-            guard position >= 0, deleteCount >= 0, !overflow, end <= note.scalarCount else {
+            guard let end = fittingEnd(position: position, deleteCount: deleteCount, scalarCount: note.scalarCount) else {
                 let (t, k) = trace.location(ofPatch: i)
-                return TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: deleting \(deleteCount) at \(position) "
-                    + "does not fit a document of \(note.scalarCount) scalars")
+                return doesNotFit(position: position, deleteCount: deleteCount, scalarCount: note.scalarCount, transaction: t, patch: k)
             }
             do {
                 try note.replaceScalars(in: position..<end, withUTF8: UnsafeBufferPointer(rebasing: text[columns.textRange(i)]))
@@ -111,11 +109,24 @@ public enum TraceReplay {
     /// `scalarCount` scalars, or an error saying why it does not fit.
     @inline(__always)
     static func checkedEnd(position: Int, deleteCount: Int, scalarCount: Int, transaction t: Int, patch k: Int) throws(TraceError) -> Int {
-        let (end, overflow) = position.addingReportingOverflow(deleteCount)
-        guard position >= 0, deleteCount >= 0, !overflow, end <= scalarCount else {
-            throw TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: deleting \(deleteCount) at \(position) "
-                + "does not fit a document of \(scalarCount) scalars")
+        guard let end = fittingEnd(position: position, deleteCount: deleteCount, scalarCount: scalarCount) else {
+            throw doesNotFit(position: position, deleteCount: deleteCount, scalarCount: scalarCount, transaction: t, patch: k)
         }
         return end
+    }
+
+    /// The end of the range a patch deleting `deleteCount` scalars at `position` deletes from
+    /// a document of `scalarCount` scalars; nil when it does not fit.
+    @inline(__always)
+    private static func fittingEnd(position: Int, deleteCount: Int, scalarCount: Int) -> Int? {
+        let (end, overflow) = position.addingReportingOverflow(deleteCount)
+        guard position >= 0, deleteCount >= 0, !overflow, end <= scalarCount else { return nil }
+        return end
+    }
+
+    /// The error of patch `k` of transaction `t`, which does not fit (``fittingEnd(position:deleteCount:scalarCount:)``).
+    private static func doesNotFit(position: Int, deleteCount: Int, scalarCount: Int, transaction t: Int, patch k: Int) -> TraceError {
+        TraceError(.replayFailed, "txns[\(t)].patches[\(k)]: deleting \(deleteCount) at \(position) "
+            + "does not fit a document of \(scalarCount) scalars")
     }
 }

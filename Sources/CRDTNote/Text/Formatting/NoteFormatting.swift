@@ -23,8 +23,8 @@ struct NoteFormatting: Hashable, Sendable {
     /// attributes index after a local edit does not follow. A function of ``marks``.
     private(set) var hasMarksGrowingAtStart = false
     /// Per author, the latest stamp among its operations here: the formatting part of a copy's
-    /// ``VersionVector``. A function of the set, kept as operations arrive (one dictionary update
-    /// each). An author's stamps grow with every operation it makes, so every copy holds, of each
+    /// ``VersionVector``. A function of the set, kept as operations arrive (in ``authorStamps``).
+    /// An author's stamps grow with every operation it makes, so every copy holds, of each
     /// author, exactly its operations up to the stamp listed (deltas keep it so, §5).
     var latestByAuthor: [ReplicaID: HLCTimestamp] {
         Dictionary(uniqueKeysWithValues: authorStamps.map { ($0.author, $0.stamp) })
@@ -108,6 +108,11 @@ struct NoteFormatting: Hashable, Sendable {
         } else {
             authorStamps.insert(AuthorStamp(author: author, stamp: stamp), at: index)
         }
+    }
+
+    /// The largest stamp of any operation (nil when there is none).
+    var latestStamp: HLCTimestamp? {
+        authorStamps.lazy.map(\.stamp).max()
     }
 
     /// The latest stamp listed for `author` (nil when it has no operation here).

@@ -8,10 +8,3 @@ extension NoteText {
         if let latest = other.latestStamp, latest > .zero { _ = clock.receive(latest) }
     }
 }
-
-extension NoteFormatting {
-    /// The largest stamp of any operation (nil when there is none).
-    var latestStamp: HLCTimestamp? {
-        latestByAuthor.values.max()
-    }
-}

@@ -10,7 +10,8 @@
 /// from the kept hashes when it grows. An operation stamped later than every one held (what
 /// a device makes as its user formats) cannot be here already: it is appended without a
 /// lookup, and entered into the table with others later, in a batch (a lookup costs a few
-/// cache misses once the table is larger than the cache; a batch of entries overlaps them). An operation's hash mixes two words of its identity
+/// cache misses once the table is larger than the cache; a batch of entries overlaps them).
+/// An operation's hash mixes two words of its identity
 /// (``HashedOperation/identityWords``) with two random keys drawn once per process: a few
 /// multiplications instead of `Hasher` on every keystroke-rate operation, and still no way for
 /// a crafted payload to aim its operations at one slot without knowing the keys.
