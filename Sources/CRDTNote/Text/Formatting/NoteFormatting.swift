@@ -16,7 +16,7 @@ struct NoteFormatting: Hashable, Sendable {
     /// reading one paragraph's attributes costs O(1), not O(operations). A key's winners are
     /// one per attribute name, ordered by name (a handful: a scan, no hashing of names, and
     /// the same order whatever order the operations came in).
-    private(set) var paragraphWinners: [ParagraphKey: [ParagraphOperation]] = [:]
+    private(set) var paragraphWinners = ParagraphWinners()
     /// Whether some mark operation's start is not just before its first character (a kind that
     /// grows at its start, §10.2, or a writer's own anchor): text typed before such a mark may
     /// join it by its right origin (§10.4, rule 3), which the incremental update of the
@@ -142,8 +142,8 @@ struct NoteFormatting: Hashable, Sendable {
 
     /// Makes `operation` its key and attribute's winner when it wins over the current one.
     private mutating func noteWinner(_ operation: ParagraphOperation) {
-        // One hashed access of the key (a new key gets its table here, with this operation).
-        Self.noteWinner(operation, in: &paragraphWinners[operation.key, default: []])
+        // One lookup of the key (a new key gets its list here, with this operation).
+        paragraphWinners.updateWinners(of: operation.key) { Self.noteWinner(operation, in: &$0) }
     }
 
     private static func noteWinner(_ operation: ParagraphOperation, in winners: inout [ParagraphOperation]) {

@@ -99,16 +99,11 @@ struct OperationSet<Element: HashedOperation>: Sendable {
         for element in other { insert(element) }
     }
 
-    /// `element`'s identity words mixed with the process's keys (a bijective mix of each word,
-    /// so distinct words never cancel out).
+    /// `element`'s identity words mixed with the process's keys.
     @inline(__always)
     private static func hash(_ element: Element) -> Int {
         let (a, b) = element.identityWords
-        var h = (a ^ OperationHashKeys.first) &* 0x9E37_79B9_7F4A_7C15
-        h ^= h >> 29
-        h = (h ^ b ^ OperationHashKeys.second) &* 0xBF58_476D_1CE4_E5B9
-        h ^= h >> 32
-        return Int(truncatingIfNeeded: h)
+        return OperationHashKeys.mix(a, b)
     }
 
     /// Whether `element` (whose hash is `hash`) is among the elements in the table, and the
@@ -179,8 +174,20 @@ protocol HashedOperation: Hashable, Sendable, StampedFormattingOperation {
     var identityWords: (UInt64, UInt64) { get }
 }
 
-/// The random keys of ``OperationSet``'s hash, drawn once per process.
-private enum OperationHashKeys {
-    static let first = UInt64.random(in: 0 ... .max)
-    static let second = UInt64.random(in: 0 ... .max)
+/// The random keys of ``OperationSet``'s and ``ParagraphWinners``' hashes, drawn once per process.
+enum OperationHashKeys {
+    private static let first = UInt64.random(in: 0 ... .max)
+    private static let second = UInt64.random(in: 0 ... .max)
+
+    /// Two words mixed with the keys (a bijective mix of each word, so distinct words never
+    /// cancel out): a few multiplications, and no way for a crafted payload to aim many
+    /// entries at one slot without knowing the keys.
+    @inline(__always)
+    static func mix(_ a: UInt64, _ b: UInt64) -> Int {
+        var h = (a ^ first) &* 0x9E37_79B9_7F4A_7C15
+        h ^= h >> 29
+        h = (h ^ b ^ second) &* 0xBF58_476D_1CE4_E5B9
+        h ^= h >> 32
+        return Int(truncatingIfNeeded: h)
+    }
 }

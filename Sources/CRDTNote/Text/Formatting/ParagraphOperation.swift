@@ -154,7 +154,7 @@ extension ParagraphKey {
     }
 
     /// The key mixed into one word.
-    fileprivate var word: UInt64 {
+    var word: UInt64 {
         switch self {
         case .documentStart: UInt64.max
         case .newline(let id): (id.replica.rawValue &* 0x9E37_79B9_7F4A_7C15) ^ UInt64(id.seq)
