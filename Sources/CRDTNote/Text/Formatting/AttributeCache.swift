@@ -165,9 +165,16 @@ extension NoteText {
     ///
     /// Throws ``NoteTextError/Code/corruptSnapshot`` when a loaded snapshot's index cannot be built.
     func attributeRuns() throws(NoteTextError) -> AttributeRuns {
-        let sequence = try indexForReading()
-        guard let attributeCache, !formatting.isEmpty else { return AttributeRuns(plain: sequence) }
-        return try attributeCache.runs(orUpdate: { base, edit in base.updated(for: edit, in: sequence, formatting: formatting) },
-                                       orBuild: { () throws(NoteTextError) in AttributeRuns(resolving: formatting, in: sequence) })
+        // The built index and the formatting passed borrowed: a copy of the note's index cost
+        // more than reading a cached index (every field retained and released).
+        if deferred == nil { return try Self.attributeRuns(cache: attributeCache, formatting: formatting, sequence: sequence) }
+        return try Self.attributeRuns(cache: attributeCache, formatting: formatting, sequence: indexForReading())
+    }
+
+    private static func attributeRuns(cache: AttributeCache?, formatting: NoteFormatting,
+                                      sequence: TextSequence) throws(NoteTextError) -> AttributeRuns {
+        guard let cache, !formatting.isEmpty else { return AttributeRuns(plain: sequence) }
+        return try cache.runs(orUpdate: { base, edit in base.updated(for: edit, in: sequence, formatting: formatting) },
+                              orBuild: { () throws(NoteTextError) in AttributeRuns(resolving: formatting, in: sequence) })
     }
 }

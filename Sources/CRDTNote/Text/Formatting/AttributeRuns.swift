@@ -23,15 +23,16 @@ struct AttributeRuns: Sendable, Equatable {
     /// text, then every mark operation weighed where it covers, in the window between its
     /// anchors, and every paragraph with settings given its attributes. O(n/(run length) + the
     /// elements between each operation's anchors + the paragraphs with settings), not a walk
-    /// of every element ever inserted.
-    init(resolving formatting: NoteFormatting, in sequence: TextSequence) {
+    /// of every element ever inserted. (Both borrowed: an initializer would otherwise take them
+    /// owned, a copy of every field of the note's index per resolution.)
+    init(resolving formatting: borrowing NoteFormatting, in sequence: borrowing TextSequence) {
         self.init(plain: sequence)
         guard !formatting.isEmpty else { return }
         _ = add(formatting.marks, paragraphKeys: formatting.paragraphWinners.keys, formatting: formatting, in: sequence)
     }
 
     /// One run of plain body text over the whole of `sequence` (a note without formatting).
-    init(plain sequence: TextSequence) {
+    init(plain sequence: borrowing TextSequence) {
         scalarCount = sequence.scalarCount
         utf16Count = sequence.utf16Count
         if scalarCount > 0 {

@@ -23,15 +23,13 @@ struct FormattingOrder {
     /// The order of the elements from `first` through `last`: a window of the document, in
     /// which an origin outside the window reads as none. Exact for an operation whose anchors and core lie inside the window, since
     /// nothing outside its anchors is ever covered (Docs/FORMAT.md §10.4).
-    init(_ sequence: TextSequence, from first: TreePosition, through last: TreePosition) {
-        self.init(sequence) { sequence.forEachRun(from: first, through: last, $0) }
-    }
-
-    private init(_ sequence: TextSequence, runs forEachRun: ((Run) -> Void) -> Void) {
+    /// (`sequence` borrowed: an initializer would otherwise take it owned, a copy of every field
+    /// of the note's index per operation weighed.)
+    init(_ sequence: borrowing TextSequence, from first: TreePosition, through last: TreePosition) {
         replicaIndex = sequence.replicaIndex
         runsByReplica = Array(repeating: [], count: sequence.replicas.count)
         var origins: [(start: Int, length: Int, left: ItemRef, right: ItemRef)] = []
-        forEachRun { run in
+        sequence.forEachRun(from: first, through: last) { run in
             let start = ids.count
             runsByReplica[Int(run.replica)].append((run.seq, run.length, Int32(start)))
             origins.append((start, Int(run.length), run.left, run.right))
