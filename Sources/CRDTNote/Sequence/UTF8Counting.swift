@@ -60,3 +60,29 @@ enum UTF8Counting {
         return (scalars, utf16)
     }
 }
+
+extension UTF8Counting {
+    /// The offset of the last newline byte (0x0A) in `buffer[lower..<upper]`, nil when there is
+    /// none: eight bytes a step (a newline byte is never part of a multi-byte scalar, so any
+    /// 0x0A byte is a newline). Paragraph lookups scan back over whole paragraphs with it.
+    @inline(__always)
+    static func lastNewline(in buffer: UnsafeBufferPointer<UInt8>, from lower: Int, to upper: Int) -> Int? {
+        guard let base = buffer.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        var end = upper
+        let low7: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        while end - lower >= 8 {
+            // Bytes equal to 0x0A become 0; the 0x80 bit of each byte that is 0 is then set
+            // exactly (no carry crosses bytes: each byte's low seven bits are added apart).
+            let x = raw.loadUnaligned(fromByteOffset: end - 8, as: UInt64.self).littleEndian ^ 0x0A0A_0A0A_0A0A_0A0A
+            let zero = ~(((x & low7) &+ low7) | x | low7)
+            if zero != 0 { return end - 8 + (63 - zero.leadingZeroBitCount) / 8 }
+            end -= 8
+        }
+        while end > lower {
+            end -= 1
+            if buffer[end] == 0x0A { return end }
+        }
+        return nil
+    }
+}
