@@ -1,6 +1,5 @@
 import Testing
 @testable import CRDTNote
-@testable import CRDTNoteSupport
 @testable import CRDTNoteToolSupport
 
 /// The backward newline search paragraph lookups use: `UTF8Counting.lastNewline(in:from:to:)`
@@ -29,16 +28,8 @@ import Testing
     @Test(arguments: Array(1...10) as [UInt64])
     func paragraphKeyIsTheLastNewlineBeforeTheCaret(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        var note = NoteText(replica: ReplicaID(rawValue: 1))
-        let pieces = ["a", "bc", "é", "😀", "\n", "xyz\nq", "ü😀", "long line of text ", "\n\n"]
-        for _ in 0..<Int.random(in: 100...500, using: &rng) {
-            let text = pieces[Int.random(in: 0..<pieces.count, using: &rng)]
-            try note.insert(text, atScalarOffset: Int.random(in: 0...note.scalarCount, using: &rng))
-            if note.scalarCount > 10, Int.random(in: 0..<3, using: &rng) == 0 {
-                let at = Int.random(in: 0..<note.scalarCount - 5, using: &rng)
-                try note.deleteScalars(in: at..<at + Int.random(in: 1...5, using: &rng))
-            }
-        }
+        let note = try NoteText.randomPieces(["a", "bc", "é", "😀", "\n", "xyz\nq", "ü😀", "long line of text ", "\n\n"],
+                                             edits: 100...500, maximumDeletion: 5, &rng)
         let sequence = note.index
         let scalars = Array(note.string.unicodeScalars)
         for k in 0...scalars.count {

@@ -12,16 +12,7 @@ import Testing
     @Test(arguments: Array(1...12) as [UInt64])
     func steppingFindsWhatTheSearchFinds(seed: UInt64) throws {
         var rng = SplitMix64(seed: seed)
-        var note = NoteText(replica: ReplicaID(rawValue: 1))
-        let pieces = ["a", "bc", "é", "😀", "\n", "xyz", "ü😀"]
-        for _ in 0..<Int.random(in: 200...700, using: &rng) {
-            let text = pieces[Int.random(in: 0..<pieces.count, using: &rng)]
-            try note.insert(text, atScalarOffset: Int.random(in: 0...note.scalarCount, using: &rng))
-            if note.scalarCount > 10, Int.random(in: 0..<3, using: &rng) == 0 {
-                let at = Int.random(in: 0..<note.scalarCount - 3, using: &rng)
-                try note.deleteScalars(in: at..<at + Int.random(in: 1...3, using: &rng))
-            }
-        }
+        let note = try NoteText.randomPieces(["a", "bc", "é", "😀", "\n", "xyz", "ü😀"], edits: 200...700, maximumDeletion: 3, &rng)
         let sequence = note.index
         // The oracle: UTF-16 offset to scalar index from the string, nil inside a pair.
         var scalarAt: [Int?] = []
