@@ -25,10 +25,10 @@ struct OperationSet<Element: HashedOperation>: Sendable {
     private var chunks: [[Element]] = []
     /// `hashes[i]` is `Self.hash(element(i))`.
     private var hashes: [Int] = []
-    /// Open addressing with linear probing: 0 is an empty slot, `i + 1` names element `i`, for
-    /// the elements before `indexed`. Its count is a power of two at least twice `indexed`.
-    private var slots: [Int32] = []
-    /// The elements `0..<indexed` are in `slots`; the rest (at most `maximumUnindexed`) are
+    /// The positions of the elements before `indexed`, under their kept hashes; its capacity
+    /// at least twice `indexed`.
+    private var table = PositionTable()
+    /// The elements `0..<indexed` are in `table`; the rest (at most `maximumUnindexed`) are
     /// looked up through their kept hashes.
     private var indexed = 0
     /// The latest author and stamp among the elements (nil while the set is empty).
@@ -49,7 +49,7 @@ struct OperationSet<Element: HashedOperation>: Sendable {
     /// Whether `element` is in the set.
     func contains(_ element: Element) -> Bool {
         let hash = Self.hash(element)
-        if find(element, hash: hash).found { return true }
+        if find(element, hash: hash) { return true }
         for i in indexed..<count where hashes[i] == hash && self[i] == element { return true }
         return false
     }
@@ -62,7 +62,7 @@ struct OperationSet<Element: HashedOperation>: Sendable {
         // Equal operations have one author and stamp: a later one is new.
         if let newest, key <= newest {
             indexPending()
-            if find(element, hash: hash).found { return false }
+            if find(element, hash: hash) { return false }
         } else {
             newest = key
         }
@@ -77,19 +77,14 @@ struct OperationSet<Element: HashedOperation>: Sendable {
         return true
     }
 
-    /// Enters the elements appended since the last call into the table (growing it first when
-    /// they would fill more than half of it).
+    /// Enters the elements appended since the last call into the table (rebuilding it larger
+    /// first when they would fill more than half of it).
     private mutating func indexPending() {
         guard indexed < count else { return }
-        if count * 2 > slots.count {
-            growSlots()
-            return
-        }
-        let mask = slots.count - 1
-        for i in indexed..<count {
-            var slot = hashes[i] & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(truncatingIfNeeded: i + 1)
+        if count * 2 > table.capacity {
+            table.rebuild(count: count) { hashes[$0] }
+        } else {
+            for i in indexed..<count { table.insert(i, hash: hashes[i]) }
         }
         indexed = count
     }
@@ -106,33 +101,9 @@ struct OperationSet<Element: HashedOperation>: Sendable {
         return OperationHashKeys.mix(a, b)
     }
 
-    /// Whether `element` (whose hash is `hash`) is among the elements in the table, and the
-    /// slot that names it, or else the empty slot where it would go (any slot when there is no
-    /// table yet).
-    private func find(_ element: Element, hash: Int) -> (found: Bool, slot: Int) {
-        guard !slots.isEmpty else { return (false, 0) }
-        let mask = slots.count - 1
-        var slot = hash & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry == 0 { return (false, slot) }
-            if hashes[entry - 1] == hash, self[entry - 1] == element { return (true, slot) }
-            slot = (slot + 1) & mask
-        }
-    }
-
-    /// Doubles the table (8 slots at first) and places every element again from its kept hash.
-    private mutating func growSlots() {
-        var size = Swift.max(8, slots.count * 2)
-        while size < count * 2 { size *= 2 }
-        slots = [Int32](repeating: 0, count: size)
-        let mask = size - 1
-        for (i, hash) in hashes.enumerated() {
-            var slot = hash & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(truncatingIfNeeded: i + 1)
-        }
-        indexed = count
+    /// Whether `element` (whose hash is `hash`) is among the elements in the table.
+    private func find(_ element: Element, hash: Int) -> Bool {
+        table.first(hash: hash) { hashes[$0] == hash && self[$0] == element } != nil
     }
 }
 

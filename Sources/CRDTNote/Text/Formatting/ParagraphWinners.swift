@@ -5,38 +5,36 @@
 /// A table of its own rather than a `Dictionary`: a note formatted as it is typed looks a key
 /// up on every newline typed in an attributed paragraph, and `Dictionary` hashes each key
 /// through `Hasher`, several times the cost of the rest of the lookup. Here a key is one word
-/// mixed with the process's keys (``OperationHashKeys``), and the table holds 4-byte positions.
+/// mixed with the process's keys (``OperationHashKeys``), in a ``PositionTable``.
 struct ParagraphWinners: Sendable {
     /// The keys, in the order they came.
     private(set) var keys: [ParagraphKey] = []
     /// `winners[i]` are the winners of `keys[i]`.
     private var winners: [[ParagraphOperation]] = []
-    /// Open addressing with linear probing: 0 is an empty slot, `i + 1` names `keys[i]`. Its
-    /// count is a power of two at least twice the number of keys (or 0 while there is none).
-    private var slots: [Int32] = []
+    /// The positions of the keys; its capacity at least twice their number.
+    private var table = PositionTable()
 
     /// An empty index.
     init() {}
 
     /// The winners of `key` (nil when no operation names it).
     subscript(key: ParagraphKey) -> [ParagraphOperation]? {
-        let (found, slot) = find(key)
-        return found ? winners[Int(slots[slot]) - 1] : nil
+        index(of: key).map { winners[$0] }
     }
 
     /// Calls `body` on `key`'s winners (an empty list for a key not seen before).
     mutating func updateWinners(of key: ParagraphKey, _ body: (inout [ParagraphOperation]) -> Void) {
-        var (found, slot) = find(key)
-        if !found {
-            if (keys.count + 1) * 2 > slots.count {
-                grow()
-                slot = find(key).slot
-            }
-            keys.append(key)
-            winners.append([])
-            slots[slot] = Int32(truncatingIfNeeded: keys.count)
+        if let i = index(of: key) {
+            body(&winners[i])
+            return
         }
-        body(&winners[Int(slots[slot]) - 1])
+        if (keys.count + 1) * 2 > table.capacity {
+            table.rebuild(count: keys.count) { Self.hash(keys[$0]) }
+        }
+        table.insert(keys.count, hash: Self.hash(key))
+        keys.append(key)
+        winners.append([])
+        body(&winners[winners.count - 1])
     }
 
     /// `transform` of every key's winners.
@@ -52,30 +50,9 @@ struct ParagraphWinners: Sendable {
         OperationHashKeys.mix(key.word, 0)
     }
 
-    /// Whether `key` is in the table, and the slot that names it, or else the empty slot where
-    /// it would go (any slot when there is no table yet).
-    private func find(_ key: ParagraphKey) -> (found: Bool, slot: Int) {
-        guard !slots.isEmpty else { return (false, 0) }
-        let mask = slots.count - 1
-        var slot = Self.hash(key) & mask
-        while true {
-            let entry = Int(slots[slot])
-            if entry == 0 { return (false, slot) }
-            if keys[entry - 1] == key { return (true, slot) }
-            slot = (slot + 1) & mask
-        }
-    }
-
-    /// Doubles the table (8 slots at first) and places every key again.
-    private mutating func grow() {
-        let size = Swift.max(8, slots.count * 2)
-        slots = [Int32](repeating: 0, count: size)
-        let mask = size - 1
-        for (i, key) in keys.enumerated() {
-            var slot = Self.hash(key) & mask
-            while slots[slot] != 0 { slot = (slot + 1) & mask }
-            slots[slot] = Int32(truncatingIfNeeded: i + 1)
-        }
+    /// Where `key` is in `keys`, nil when it is not.
+    private func index(of key: ParagraphKey) -> Int? {
+        table.first(hash: Self.hash(key)) { keys[$0] == key }
     }
 }
 
