@@ -58,15 +58,11 @@ extension NoteHistory {
     func payloadsGained(over before: NoteHistory) -> [[UInt8]] {
         let newPending = pending.filter { !before.pending.contains($0) }
         let shadowsGained = self.shadowsGained(over: before)
-        if newPending.isEmpty {
-            guard deletions.count != before.deletions.count || !shadowsGained.isEmpty else { return [] }
-            // Local deletions append: the new ones are the tail.
-            if let last = before.deletions.last, deletions.count > before.deletions.count,
-               deletions[before.deletions.count - 1] == last {
-                var gained = NoteHistory(deletions: Array(deletions[before.deletions.count...]))
-                gained.formUnion(shadowsGained)
-                return [gained.encoded(format: LibraryFormat.history)]
-            }
+        if newPending.isEmpty, let from = localTail(after: before) {
+            guard from < deletions.count || !shadowsGained.isEmpty else { return [] }
+            var gained = NoteHistory(deletions: Array(deletions[from...]))
+            gained.formUnion(shadowsGained)
+            return [gained.encoded(format: LibraryFormat.history)]
         }
         let known = Set(before.readable().history.deletions)
         var gained = NoteHistory(deletions: deletions.filter { !known.contains($0) })
@@ -82,6 +78,18 @@ extension NoteHistory {
             }
         }
         return (gained.isEmpty ? [] : [gained.encoded(format: LibraryFormat.history)]) + unreadable
+    }
+
+    /// Where the events local deletions made since `before` start, when that is all that changed
+    /// its events: local deletions append, or join the last event (``NoteHistory/log(_:)``), so
+    /// they are the tail, from `before`'s last event on when a deletion joined it. Nil when the
+    /// events changed otherwise (a union), or `before` had none and this history has some.
+    private func localTail(after before: NoteHistory) -> Int? {
+        let n = before.deletions.count
+        guard n > 0 else { return deletions.isEmpty ? 0 : nil }
+        guard n <= deletions.count else { return nil }
+        if deletions[n - 1] == before.deletions[n - 1] { return n }
+        return deletions[n - 1].holds(before.deletions[n - 1]) ? n - 1 : nil
     }
 
     /// The shadows and dropped clock entries this history holds that `before` does not (as

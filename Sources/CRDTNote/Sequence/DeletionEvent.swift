@@ -13,6 +13,45 @@ struct DeletionEvent: Hashable, Sendable {
     /// The UTF-8 text the elements held, in id order.
     var text: [UInt8]
 
+    /// How long after an event's stamp a deletion that continues it still joins it, in
+    /// milliseconds: the resolution of insertion times too (``TextSequence/clockLogResolution``).
+    static let coalescingWindow = TextSequence.clockLogResolution
+
+    /// This event with `next` (a later deletion of one stretch) joined to it, when `next` was made
+    /// by the same deleter less than ``coalescingWindow`` after this event's stamp and removed the
+    /// same inserter's ids just before this event's (a backspace) or just after them (the
+    /// delete key); nil otherwise. The joined event keeps this event's stamp.
+    func joined(with next: DeletionEvent) -> DeletionEvent? {
+        guard next.deleter == deleter, next.inserter == inserter, next.stamp > stamp,
+              next.stamp.milliseconds &- stamp.milliseconds < Self.coalescingWindow else { return nil }
+        var out = self
+        if next.seqs.upperBound == seqs.lowerBound {
+            out.seqs = next.seqs.lowerBound..<seqs.upperBound
+            out.text = next.text + text
+        } else if next.seqs.lowerBound == seqs.upperBound {
+            out.seqs = seqs.lowerBound..<next.seqs.upperBound
+            out.text = text + next.text
+        } else {
+            return nil
+        }
+        return out
+    }
+
+    /// Whether this event covers `other`: the same stamp, deleter and inserter, `other`'s ids
+    /// among its own, and for them the same text (`other` is this event as it was before later
+    /// deletions joined it).
+    func holds(_ other: DeletionEvent) -> Bool {
+        guard other.stamp == stamp, other.deleter == deleter, other.inserter == inserter,
+              other.seqs.lowerBound >= seqs.lowerBound, other.seqs.upperBound <= seqs.upperBound else { return false }
+        // The bytes of the scalars before `other`'s first id, then `other`'s text.
+        var start = 0
+        for _ in 0..<Int(other.seqs.lowerBound - seqs.lowerBound) {
+            guard start < text.count else { return false }
+            start += TextSequence.scalarBytes(text[start])
+        }
+        return text.count - start >= other.text.count && text[start..<start + other.text.count].elementsEqual(other.text)
+    }
+
     /// Orders events by stamp, then by every other field, so a set of events has one order.
     static func precedes(_ a: DeletionEvent, _ b: DeletionEvent) -> Bool {
         if a.stamp != b.stamp { return a.stamp < b.stamp }

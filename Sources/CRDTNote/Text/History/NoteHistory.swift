@@ -57,10 +57,19 @@ struct NoteHistory: Hashable, Sendable {
         if !isKnownUniquelyReferenced(&pastIndex) || pastIndex.isFilledUnshared { pastIndex = PastIndexCache() }
     }
 
-    /// Appends the events of one local deletion (stamps never go back on one copy).
+    /// Appends the events of one local deletion (stamps never go back on one copy). A deletion
+    /// of one stretch that continues the last event (the same deleter and inserter, the ids just
+    /// before it, a backspace, or just after it, the delete key) less than
+    /// ``DeletionEvent/coalescingWindow`` after that event's stamp joins it: the event keeps its
+    /// stamp, so every deletion's time is known to within a second, as every insertion's is
+    /// (FORMAT.md §11.1).
     mutating func log(_ events: [DeletionEvent]) {
         guard !events.isEmpty else { return }
         invalidatePastIndex()
+        if events.count == 1, let last = deletions.last, let joined = last.joined(with: events[0]) {
+            deletions[deletions.count - 1] = joined
+            return
+        }
         if let last = deletions.last, let first = events.first, DeletionEvent.precedes(first, last) { unsorted = true }
         deletions.append(contentsOf: events)
     }
@@ -83,7 +92,13 @@ struct NoteHistory: Hashable, Sendable {
         deletions.sort(by: DeletionEvent.precedes)
         var kept: [DeletionEvent] = []
         kept.reserveCapacity(deletions.count)
-        for event in deletions where kept.last != event { kept.append(event) }
+        for event in deletions {
+            // A copy that took an event in before later deletions joined it holds both: the
+            // joined event, with the same stamp, holds the other's ids (and text).
+            if let last = kept.last, last.holds(event) { continue }
+            if let last = kept.last, event.holds(last) { kept[kept.count - 1] = event; continue }
+            kept.append(event)
+        }
         deletions = kept
         unsorted = false
     }
