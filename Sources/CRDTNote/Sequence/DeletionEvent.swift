@@ -41,15 +41,33 @@ struct DeletionEvent: Hashable, Sendable {
     /// among its own, and for them the same text (`other` is this event as it was before later
     /// deletions joined it).
     func holds(_ other: DeletionEvent) -> Bool {
+        var cursor = TextCursor()
+        return holds(other, from: &cursor)
+    }
+
+    /// A place in an event's text: a scalar offset and the byte offset where that scalar starts.
+    struct TextCursor {
+        var scalars = 0
+        var bytes = 0
+    }
+
+    /// ``holds(_:)``, finding where `other`'s text starts in this event's by stepping on from
+    /// `cursor` (a place in this event's text, left where `other`'s text starts): events
+    /// compared in order of their first id against one event cost its text's length once in
+    /// all, not once each.
+    func holds(_ other: DeletionEvent, from cursor: inout TextCursor) -> Bool {
         guard other.stamp == stamp, other.deleter == deleter, other.inserter == inserter,
               other.seqs.lowerBound >= seqs.lowerBound, other.seqs.upperBound <= seqs.upperBound else { return false }
-        // The bytes of the scalars before `other`'s first id, then `other`'s text.
-        var start = 0
-        for _ in 0..<Int(other.seqs.lowerBound - seqs.lowerBound) {
-            guard start < text.count else { return false }
-            start += TextSequence.scalarBytes(text[start])
+        let offset = Int(other.seqs.lowerBound - seqs.lowerBound)
+        if offset < cursor.scalars { cursor = TextCursor() }
+        while cursor.scalars < offset {
+            guard cursor.bytes < text.count else { return false }
+            cursor.bytes += TextSequence.scalarBytes(text[cursor.bytes])
+            cursor.scalars += 1
         }
-        return text.count - start >= other.text.count && text[start..<start + other.text.count].elementsEqual(other.text)
+        let start = cursor.bytes
+        return start <= text.count && text.count - start >= other.text.count
+            && text[start..<start + other.text.count].elementsEqual(other.text)
     }
 
     /// Orders events by stamp, then by every other field, so a set of events has one order.

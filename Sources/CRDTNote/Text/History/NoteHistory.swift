@@ -92,10 +92,14 @@ struct NoteHistory: Hashable, Sendable {
         deletions.sort(by: DeletionEvent.precedes)
         var kept: [DeletionEvent] = []
         kept.reserveCapacity(deletions.count)
+        // Where the last kept event's text was read up to (events that event covers come in
+        // order of their first id, so its text is stepped through once).
+        var cursor = DeletionEvent.TextCursor()
         for event in deletions {
             // A copy that took an event in before later deletions joined it holds both: the
             // joined event, with the same stamp, holds the other's ids (and text).
-            if let last = kept.last, last.holds(event) { continue }
+            if let last = kept.last, last.holds(event, from: &cursor) { continue }
+            cursor = DeletionEvent.TextCursor()
             if let last = kept.last, event.holds(last) { kept[kept.count - 1] = event; continue }
             kept.append(event)
         }

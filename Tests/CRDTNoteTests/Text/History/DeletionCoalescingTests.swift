@@ -161,6 +161,33 @@ import CRDTNoteToolSupport
         #expect(covered.count == deletedAt.count && covered.values.allSatisfy { $0 == 1 }, "\(covered.filter { $0.value != 1 })")
     }
 
+    /// An event covers another of its own stamp and replicas whose ids and text are a stretch
+    /// of its own, wherever the stretch starts (multi-byte scalars included), compared one by
+    /// one in order of their first id through one cursor, or each on its own.
+    @Test func coveringComparesTheTextOfTheIdsInCommon() {
+        let stamp = HLCTimestamp(rawValue: Self.start << 16)
+        func event(_ seqs: Range<UInt32>, _ text: String) -> DeletionEvent {
+            DeletionEvent(inserter: phoneID, seqs: seqs, deleter: phoneID, stamp: stamp, text: Array(text.utf8))
+        }
+        let whole = event(10..<21, "héllo wörld")
+        let parts: [(DeletionEvent, Bool)] = [
+            (event(10..<12, "hé"), true), (event(11..<14, "éll"), true), (event(13..<15, "lo"), true),
+            (event(15..<18, " wö"), true), (event(17..<19, "ör"), true), (event(17..<19, "or"), false), (event(17..<20, "örl"), true),
+            (event(20..<21, "d"), true), (event(20..<22, "d!"), false), (event(9..<11, "xh"), false),
+        ]
+        var cursor = DeletionEvent.TextCursor()
+        for (part, expected) in parts {
+            #expect(whole.holds(part, from: &cursor) == expected, "\(part.seqs)")
+            #expect(whole.holds(part) == expected, "\(part.seqs) alone")
+        }
+        var other = event(12..<13, "l")
+        other.stamp = HLCTimestamp(rawValue: (Self.start + 1) << 16)
+        #expect(!whole.holds(other))
+        other = event(12..<13, "l")
+        other.deleter = laptopID
+        #expect(!whole.holds(other))
+    }
+
     /// A library journals an event again when a deletion joins it: reopened from its journal,
     /// the note's history holds the whole backspace run once.
     @Test func aLibraryKeepsAJoinedEventAcrossReopening() throws {
