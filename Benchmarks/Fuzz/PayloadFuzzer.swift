@@ -18,6 +18,10 @@
 //      record must be within NoteLimits, and its merge with a base record must read back
 //   7  snapshot BODY sealed in a format 2 header (minimum reader 2): the version 2 run table
 //   8  snapshot BODY sealed in a format 6 header (minimum reader 6): clock logs in columns
+//   9  history BODY sealed in a version 2 header (kind 4, minimum reader 4): events in columns,
+//      shadows; an accepted history must normalize once for all, keep no event another covers,
+//      and read back from both versions
+//  10  history BODY sealed in a version 1 header (kind 4, minimum reader 1)
 //
 // Errors thrown by the decoders are the expected outcome for bad input. The harness traps
 // (on purpose: that is how libFuzzer records a finding) only when a decoder accepts input
@@ -254,6 +258,30 @@ private func exerciseTrace(_ bytes: [UInt8]) {
     _ = try? EditingTrace(jsonBytes: bytes)
 }
 
+/// An accepted history must normalize to a fixed point with no event covering another (joined
+/// deletions, FORMAT.md §11.1) and read back from what this library writes in both versions.
+private func exerciseHistory(_ bytes: [UInt8]) {
+    let decoded: NoteHistory
+    do { decoded = try NoteHistory(encoded: bytes) } catch { return }
+    let normalized = decoded.normalized
+    if normalized.normalized.deletions != normalized.deletions { violation("history: normalizing twice changes the events") }
+    for (a, b) in zip(normalized.deletions, normalized.deletions.dropFirst()) where a.holds(b) || b.holds(a) {
+        violation("history: an event another covers survives normalizing (\(a.seqs), \(b.seqs))")
+    }
+    for format in [HistoryFormat.version1, .version2] {
+        let again: NoteHistory
+        do {
+            again = try NoteHistory(encoded: normalized.encoded(format: format))
+        } catch {
+            violation("history: an accepted history written in \(format) does not read back: \(error)")
+        }
+        if again.normalized.deletions != normalized.deletions { violation("history: the events change through \(format)") }
+        if format == .version2, again.shadows != normalized.shadows || again.shadowStamps != normalized.shadowStamps {
+            violation("history: the shadows change through version 2")
+        }
+    }
+}
+
 private func exerciseGzip(_ bytes: [UInt8]) {
     _ = try? Gzip.decompress(bytes, maxOutputBytes: 1 << 20)
 }
@@ -264,7 +292,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     let rest = Array(input[1...])
-    switch input[0] % 9 {
+    switch input[0] % 11 {
     case 0:
         exerciseSnapshot(rest)
         exerciseChanges(rest)
@@ -275,7 +303,9 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case 5: exerciseGzip(rest)
     case 6: exerciseRecordReader(PayloadHeader.wrap(rest, kind: .snapshot))
     case 7: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: 2))
-    default: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: 6))
+    case 8: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: 6))
+    case 9: exerciseHistory(PayloadHeader.wrap(rest, kind: .history, version: HistoryFormat.version2.minimumReader))
+    default: exerciseHistory(PayloadHeader.wrap(rest, kind: .history, version: HistoryFormat.version1.minimumReader))
     }
     return 0
 }
@@ -303,6 +333,22 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMu
             let delta = note.changes(since: other.version).encoded()
             seeds.append([2] + delta[NoteFormat.headerSize...])
         }
+    }
+    // Histories: one note's backspace run (one joined event), deletions elsewhere, a compaction's
+    // shadows; each in both versions.
+    var history = NoteText(replica: ReplicaID(rawValue: 5), clock: fixedClock)
+    history.historyRetention = .default
+    try? history.insert("hello wörld, dear", atScalarOffset: 0)
+    for k in 0..<4 { try? history.deleteScalars(in: (10 - k)..<(11 - k)) }
+    try? history.deleteScalars(in: 0..<2)
+    var histories = [history.history]
+    var shadowed = history.history
+    shadowed.keep(shadows: [ShadowRun(inserter: ReplicaID(rawValue: 5), seqs: 7..<11, left: ShadowRun.Origin(replica: ReplicaID(rawValue: 5), seq: 6), right: nil)],
+                  stamps: [ReplicaID(rawValue: 5): [ClockLogEntry(seq: 0, stamp: HLCTimestamp(rawValue: 1_700_000_000_000 << 16))]])
+    histories.append(shadowed)
+    for h in histories {
+        seeds.append([9] + h.encoded(format: .version2)[NoteFormat.headerSize...])
+        seeds.append([10] + h.encoded(format: .version1)[NoteFormat.headerSize...])
     }
     seeds.append([3] + Array(#"{"records":[{"recordName":"n1","recordType":"Note","zoneID":{"zoneName":"Notes"},"fields":{"title":{"value":"Hi ✓","type":"STRING"},"n":{"value":2,"type":"INT64"},"payload":{"value":"AAECAwT/","type":"BYTES"},"tags":{"value":["a"],"type":"STRING_LIST"},"asset":{"value":{"fileChecksum":"Ab","size":3},"type":"ASSETID"},"where":{"value":{"latitude":48.85,"longitude":2.35},"type":"LOCATION"}}}]}"#.utf8))
     seeds.append([3] + Array(#"[{"recordName":"a","recordType":"Note","deleted":true,"created":{"timestamp":1700000000000},"fields":{}}]"#.utf8))
