@@ -26,11 +26,15 @@ struct NoteHistory: Hashable, Sendable {
 
     /// Keeps the shadows of tombstones a compaction dropped and the clock-log entries it dropped
     /// (a set union with those kept).
+    /// Shadows or entries equal to those kept (a copy's, synced since) change nothing and cost
+    /// a comparison.
     mutating func keep(shadows added: [ShadowRun], stamps: [ReplicaID: [ClockLogEntry]]) {
-        guard !added.isEmpty || !stamps.isEmpty else { return }
+        let newShadows = !added.isEmpty && added != shadows
+        let newStamps = stamps.filter { shadowStamps[$0.key] != $0.value }
+        guard newShadows || !newStamps.isEmpty else { return }
         invalidatePastIndex()
-        shadows = ShadowRun.normalized(shadows + added)
-        for (replica, entries) in stamps { shadowStamps[replica] = ShadowRun.union(shadowStamps[replica] ?? [], entries) }
+        if newShadows { shadows = ShadowRun.normalized(shadows + added) }
+        for (replica, entries) in newStamps { shadowStamps[replica] = ShadowRun.union(shadowStamps[replica] ?? [], entries) }
     }
 
     /// Keeps a history payload to unite with these events when the history is asked for.
@@ -75,14 +79,42 @@ struct NoteHistory: Hashable, Sendable {
     }
 
     /// Adds every event of `other` this history lacks (a set union).
+    /// Events this history holds already (the usual case: the copies synced since) cost one
+    /// walk through both sorted lists; events that come after all of this history's (deletions
+    /// made since, on another copy) are appended; only events among this history's make it
+    /// sort again.
     mutating func formUnion(_ other: NoteHistory) {
         for bytes in other.pending { addPending(bytes) }
         keep(shadows: other.shadows, stamps: other.shadowStamps)
         guard !other.deletions.isEmpty else { return }
-        invalidatePastIndex()
-        deletions.append(contentsOf: other.deletions)
-        unsorted = true
         normalize()
+        let missing = Self.events(of: other.unsorted ? other.normalized.deletions : other.deletions, missingFrom: deletions)
+        guard let first = missing.first else { return }
+        invalidatePastIndex()
+        // Later stamps than every event here: the list stays sorted, and no event across the
+        // seam covers another (covering events share a stamp).
+        let after = deletions.last.map { DeletionEvent.precedes($0, first) && $0.stamp != first.stamp } ?? true
+        deletions.append(contentsOf: missing)
+        if !after {
+            unsorted = true
+            normalize()
+        }
+    }
+
+    /// The events of `theirs` that `mine` lacks, in order (both sorted by
+    /// ``DeletionEvent/precedes(_:_:)``).
+    private static func events(of theirs: [DeletionEvent], missingFrom mine: [DeletionEvent]) -> [DeletionEvent] {
+        var missing: [DeletionEvent] = []
+        var i = 0
+        for event in theirs {
+            while i < mine.count, DeletionEvent.precedes(mine[i], event) { i += 1 }
+            if i < mine.count, mine[i] == event {
+                i += 1
+            } else {
+                missing.append(event)
+            }
+        }
+        return missing
     }
 
     /// Sorts the events and drops repeats, so equal sets hold equal arrays.

@@ -188,6 +188,55 @@ import CRDTNoteToolSupport
         #expect(!whole.holds(other))
     }
 
+    /// `formUnion` (a walk, an append, a sort only when needed) against the plain union (both
+    /// sets in one list, normalized): random sets like editing sessions make, with earlier states
+    /// of joined events (same stamp, part of the ids and text) mixed in, split between two
+    /// histories in random ways, united in both orders and with themselves.
+    @Test(arguments: 0..<24 as Range<UInt64>)
+    func unionEqualsTheNormalizedListOfBoth(seed: UInt64) {
+        var random = SplitMix64(seed: 0x0C1A &+ seed)
+        var events = HistoryColumnsTests.events(seed: 0x0C1B &+ seed, count: Int.random(in: 0...200, using: &random))
+        // Earlier states of some events: a prefix or a suffix of their ids, with that text.
+        for event in events.shuffled(using: &random).prefix(events.count / 4) where event.seqs.count > 1 {
+            let scalars = Array(String(decoding: event.text, as: UTF8.self).unicodeScalars)
+            guard scalars.count == event.seqs.count else { continue }
+            let cut = Int.random(in: 1..<scalars.count, using: &random)
+            var part = event
+            if Bool.random(using: &random) {
+                part.seqs = event.seqs.lowerBound..<(event.seqs.lowerBound + UInt32(cut))
+                part.text = Array(String(String.UnicodeScalarView(scalars[..<cut])).utf8)
+            } else {
+                part.seqs = (event.seqs.lowerBound + UInt32(cut))..<event.seqs.upperBound
+                part.text = Array(String(String.UnicodeScalarView(scalars[cut...])).utf8)
+            }
+            events.append(part)
+        }
+        // Two copies: a random split, a time-ordered split (one copy has the older events), or
+        // one holding all.
+        let sorted = events.sorted(by: DeletionEvent.precedes)
+        let splits: [([DeletionEvent], [DeletionEvent])] = [
+            events.reduce(into: ([], [])) { parts, event in
+                switch random.below(3) {
+                case 0: parts.0.append(event)
+                case 1: parts.1.append(event)
+                default: parts.0.append(event); parts.1.append(event)
+                }
+            },
+            (Array(sorted.prefix(sorted.count / 2)), Array(sorted.dropFirst(sorted.count / 3))),
+            (sorted, Array(sorted.prefix(sorted.count / 2))),
+        ]
+        for (a, b) in splits {
+            let expected = NoteHistory(deletions: a + b).normalized.deletions
+            for (x, y) in [(a, b), (b, a)] {
+                var united = NoteHistory(deletions: x)
+                united.formUnion(NoteHistory(deletions: y))
+                #expect(united.normalized.deletions == expected)
+                united.formUnion(united)
+                #expect(united.normalized.deletions == expected)
+            }
+        }
+    }
+
     /// A library journals an event again when a deletion joins it: reopened from its journal,
     /// the note's history holds the whole backspace run once.
     @Test func aLibraryKeepsAJoinedEventAcrossReopening() throws {
