@@ -25,9 +25,8 @@ struct NoteHistory: Hashable, Sendable {
     var isEmpty: Bool { deletions.isEmpty && pending.isEmpty && shadows.isEmpty && shadowStamps.isEmpty }
 
     /// Keeps the shadows of tombstones a compaction dropped and the clock-log entries it dropped
-    /// (a set union with those kept).
-    /// Shadows or entries equal to those kept (a copy's, synced since) change nothing and cost
-    /// a comparison.
+    /// (a set union with those kept). Shadows or entries equal to those kept (a copy's, synced
+    /// since) change nothing and cost a comparison.
     mutating func keep(shadows added: [ShadowRun], stamps: [ReplicaID: [ClockLogEntry]]) {
         let newShadows = !added.isEmpty && added != shadows
         let newStamps = stamps.filter { shadowStamps[$0.key] != $0.value }
@@ -78,11 +77,10 @@ struct NoteHistory: Hashable, Sendable {
         deletions.append(contentsOf: events)
     }
 
-    /// Adds every event of `other` this history lacks (a set union).
-    /// Events this history holds already (the usual case: the copies synced since) cost one
-    /// walk through both sorted lists; events that come after all of this history's (deletions
-    /// made since, on another copy) are appended; only events among this history's make it
-    /// sort again.
+    /// Adds every event of `other` this history lacks (a set union). Events this history holds
+    /// already (the usual case: the copies synced since) cost one walk through both sorted
+    /// lists; events that come after all of this history's (deletions made since, on another
+    /// copy) are appended; only events among this history's make it sort again.
     mutating func formUnion(_ other: NoteHistory) {
         for bytes in other.pending { addPending(bytes) }
         keep(shadows: other.shadows, stamps: other.shadowStamps)
