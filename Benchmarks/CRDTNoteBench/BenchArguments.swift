@@ -12,7 +12,8 @@ struct BenchArguments {
     var json = false
     var runs: Int?
     var trace: String?
-    /// `scaling --sizes` / `--edits`: the points to measure (default: the whole grid).
+    /// `scaling --sizes` / `--edits`: the points to measure (default: the whole grid);
+    /// `growth --edits N`: the line edits of the run (one number, a multiple of 10,000).
     var sizes: [Int]?
     var edits: [Int]?
     /// `m1 --save DIR`: where to write the workload's snapshots.
@@ -29,6 +30,7 @@ struct BenchArguments {
     private static let jsonOption = OptionSpec.flag("--json", "print JSON")
     private static let sizesOption = OptionSpec.value("--sizes", "N,N,...", "note sizes")
     private static let editsOption = OptionSpec.value("--edits", "K,K,...", "edits per side")
+    private static let growthEditsOption = OptionSpec.value("--edits", "N", "line edits (a multiple of 10,000)")
     private static let saveOption = OptionSpec.value("--save", "DIR", "write the snapshots here")
     private static let notesOption = OptionSpec.value("--notes", "N", "notes in the library")
     private static let formattedOption = OptionSpec.flag("--formatted", "also replay with formatting made as it goes")
@@ -47,7 +49,7 @@ struct BenchArguments {
         "library": spec("library", [notesOption, runsOption, jsonOption]),
         "sync": spec("sync", [notesOption, runsOption, jsonOption, formatOption]),
         "density": spec("density", [jsonOption]),
-        "growth": spec("growth", [jsonOption]),
+        "growth": spec("growth", [jsonOption, growthEditsOption]),
         "formatting": spec("formatting", [runsOption, jsonOption]),
     ]
 
@@ -94,6 +96,9 @@ struct BenchArguments {
         }
         sizes = try Self.numbers(parsed.values["--sizes"], "--sizes", 1...16_000_000)
         edits = try Self.numbers(parsed.values["--edits"], "--edits", 1...1_000_000)
+        if command == "growth", let edits {
+            guard edits.count == 1, edits[0] % 10_000 == 0 else { throw UsageError("growth --edits takes one multiple of 10,000") }
+        }
         for value in parsed.values["--trace"] ?? [] {
             guard !value.isEmpty else { throw UsageError("--trace needs a path") }
             trace = value

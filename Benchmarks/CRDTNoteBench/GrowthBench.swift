@@ -54,6 +54,8 @@ struct GrowthResult {
          ("run_table", .int(parts.runTable)), ("visible_runs", .int(parts.visibleRuns)),
          ("tombstone_runs", .int(parts.tombstoneRuns)), ("tombstones", .int(parts.tombstones)),
          ("tombstone_runs_by_left_origins", .int(parts.tombstoneRunsByLeftOrigins)),
+         ("tombstone_runs_in_chains", .int(parts.tombstoneRunsInChains)),
+         ("payload_bytes_without_chains", .int(parts.total - parts.runTable + parts.runTableWithoutChains)),
          ("run_table_visible_only", .int(parts.visibleRunTable))]
             + parts.runColumns.map { ("runs_" + $0.name.replacing(" column", with: "").replacing(" ", with: "_").replacing("-", with: "_"), .int($0.bytes)) }
     }
@@ -66,24 +68,26 @@ struct GrowthResult {
          "with history (default policy):     \(Format.bytes(payloadBytesHistory)), \(Format.fixed(historyOverheadRatio, 3)) B per B of deleted text kept",
          "automerge-paper, whole history:    \(Format.bytes(history.fullHistoryBytes)) (payload \(Format.bytes(history.payloadBytes)), history \(Format.bytes(history.historyBytes)))",
          "text(at:) on it, median of 100:    \(Format.ms(history.textAt.median)) (first \(Format.ms(history.textAtFirst)))\(history.textAtCorrect ? "" : " (WRONG TEXT)")"]
-            + Table.render([["edits", "payload", "visible", "clock log", "ledger", "runs", "tombstone runs (ids)"]]
+            + Table.render([["edits", "payload", "visible", "clock log", "ledger", "runs", "tombstone runs (ids)", "in chains", "without them"]]
                 + zip(byEdits, partsByEdits).map { edits, parts in
                     ["\(edits.edits)", Format.bytes(edits.bytes), Format.bytes(parts.visibleBytes),
                      "\(Format.bytes(parts.clockLogBytes)) (\(parts.clockLogEntries))", Format.bytes(parts.ledger),
                      "\(Format.bytes(parts.runTable)) (\(parts.visibleRuns + parts.tombstoneRuns))",
-                     "\(parts.tombstoneRuns) (\(parts.tombstones))"]
+                     "\(parts.tombstoneRuns) (\(parts.tombstones))", "\(parts.tombstoneRunsInChains)",
+                     Format.bytes(parts.total - parts.runTable + parts.runTableWithoutChains)]
                 })
     }
 }
 
 enum GrowthBench {
+    /// Line edits of a run unless `--edits` says otherwise.
     static let edits = 60_000
     static let seed: UInt64 = 31
 
     /// Runs the workload twice in step, compacting and not (the same random choices, so the same
     /// text throughout), and measures both in the format an up-to-date fleet writes: the newest
     /// it reads (format 6, clock logs in columns) and history payload version 2.
-    static func run() throws -> GrowthResult {
+    static func run(edits: Int = Self.edits) throws -> GrowthResult {
         let format = SnapshotFormat.newest(readableBy: NoteFormat.readerVersion)
         var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default)
         var plain = GrowthWorkload(seed: seed, compacting: false)

@@ -27,6 +27,12 @@ package struct PayloadBreakdown: Sendable {
     /// origins were followed (the visible text's left origins name them, directly or through
     /// other tombstones): the others stay because right origins name them (FORMAT.md §4.7).
     package var tombstoneRunsByLeftOrigins = 0
+    /// Of the tombstone runs, how many are inner members of linear group chains
+    /// (``GroupChains``), and what the run table (version 2) would take without them, their
+    /// chains' first runs naming the last member: a measure of what re-pointing right origins
+    /// would save, not a payload (0 and ``runTable`` when there is no such chain).
+    package var tombstoneRunsInChains = 0
+    package var runTableWithoutChains = 0
     /// What the run table would take (version 2) with the runs of visible text alone: the runs'
     /// share of a payload that kept no tombstone (no reader accepts it when the visible text names
     /// tombstones; a measure, not a payload).
@@ -99,6 +105,12 @@ extension NoteText {
             parts.runTable = bytes
         } else {
             parts.runTable = SnapshotEncoder.encode(seq, format: format).count - withLogs.count - field.count - parts.ledger
+        }
+        parts.runTableWithoutChains = parts.runTable
+        if let chains = GroupChains.repointed(runs, replicaCount: seq.replicas.count, replicaIDs: seq.replicas, droppable: { _ in true }),
+           chains.dropped > 0 {
+            parts.tombstoneRunsInChains = chains.dropped
+            parts.runTableWithoutChains = runTableSize(chains.runs).bytes
         }
         return parts
     }

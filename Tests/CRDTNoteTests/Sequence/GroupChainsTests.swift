@@ -1,0 +1,116 @@
+import CRDTNoteToolSupport
+import Testing
+@testable import CRDTNote
+
+/// Linear group chains (``GroupChains``, issue 31): found where lines are typed at the top of a
+/// note and deleted, and re-pointing them keeps the order of everything that stays, checked
+/// against the note without re-pointing: the same text, and the same text after the same new
+/// edits are merged into both.
+@Suite("Group chains")
+struct GroupChainsTests {
+    static let ids = (1...4).map { ReplicaID(rawValue: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }
+
+    /// `note` with its runs re-pointed, and how many runs went; nil when nothing would change.
+    static func repointed(_ note: NoteText) throws -> (note: NoteText, dropped: Int)? {
+        let seq = note.sequence
+        let runs = seq.runsInOrder()
+        let result = try #require(GroupChains.repointed(runs, replicaCount: seq.replicas.count, replicaIDs: seq.replicas,
+                                                       droppable: { runs[$0].isDeleted }),
+                                  "re-pointing must keep the rule's order")
+        guard result.dropped > 0 else { return nil }
+        let byID = RunsByID(result.runs, replicaCount: seq.replicas.count)
+        let index = IDIndex(result.runs, byID: byID, nextSeq: seq.nextSeq, slot: { Int32($0 / TextSequence.bulkLeafFill) })
+        let sequence = TextSequence(replicas: seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp,
+                                    logs: seq.clockLog.map(\.entries), content: seq.content, runs: result.runs, index: index)
+        var copy = note
+        copy.sequence = sequence
+        copy.textChanged()
+        #expect(copy.sequence.invariantViolations().isEmpty)
+        // The rule's order of what stays, built from nothing by merging it into an empty note
+        // (the merge's own integration, not the order check), is the order it is stored in.
+        var fresh = NoteText(replica: ReplicaID(rawValue: 7))
+        try fresh.merge(copy)
+        #expect(elements(of: fresh) == elements(of: copy), "the rule orders the re-pointed runs differently")
+        return (copy, result.dropped)
+    }
+
+    /// Every element `note` holds, tombstones included, in document order.
+    static func elements(of note: NoteText) -> [String] {
+        note.sequence.runsInOrder().flatMap { run in
+            (run.seq..<run.seqEnd).map { "\(note.sequence.replicas[Int(run.replica)].rawValue):\($0)" }
+        }
+    }
+
+    /// Lines typed at the top by devices taking turns, each seeing the others' lines, then all
+    /// deleted but the newest: a chain of one element per deleted line, which re-pointing drops
+    /// but for its last member.
+    @Test func linesTypedAtTheTopMakeAChain() throws {
+        var devices = Self.ids.prefix(3).map { NoteText(replica: $0) }
+        for line in 0..<12 {
+            let d = line % 3
+            try devices[d].insert("line \(line)\n", atScalarOffset: 0)
+            for other in devices.indices where other != d { try devices[other].merge(devices[d]) }
+        }
+        var note = devices[0]
+        let newest = "line 11\n".unicodeScalars.count
+        try note.deleteScalars(in: newest..<note.string.unicodeScalars.count)
+        try note.compact(settled: nil)
+        let before = note.sequence.runsInOrder().filter(\.isDeleted).count
+        #expect(before == 11, "each deleted line stays as its first element")
+        let (repointed, dropped) = try #require(try Self.repointed(note))
+        #expect(dropped == 10)
+        #expect(repointed.string == "line 11\n")
+        #expect(repointed.sequence.runsInOrder().filter(\.isDeleted).count == 1)
+    }
+
+    /// Random notes on 2–4 devices, typed mostly at the top: whenever re-pointing finds chains,
+    /// the re-pointed note reads the same, and new edits made on either copy (by a device that
+    /// holds the note as it is, or as re-pointed) and merged into both leave them equal.
+    @Test(arguments: Array(1...16) as [UInt64])
+    func repointingKeepsEveryMergeUnchanged(seed: UInt64) throws {
+        var rng = SplitMix64(seed: seed &* 0x2545_F491_4F6C_DD1D)
+        let count = 2 + rng.below(3)
+        var devices = Self.ids.prefix(count).map { NoteText(replica: $0) }
+        var checked = 0
+        for step in 0..<400 {
+            let d = rng.below(count)
+            let length = devices[d].string.unicodeScalars.count
+            switch rng.below(10) {
+            case 0..<4:
+                let at = rng.below(3) == 0 ? rng.below(length + 1) : 0
+                try devices[d].insert("s\(step)\n", atScalarOffset: at)
+            case 4..<7 where length > 0:
+                let start = rng.below(length)
+                try devices[d].deleteScalars(in: start..<min(length, start + 1 + rng.below(8)))
+            case 7..<9:
+                try devices[d].merge(devices[rng.below(count)])
+            default:
+                var note = devices[d]
+                try note.compact(settled: nil)
+                guard let (repointed, _) = try Self.repointed(note) else { continue }
+                #expect(repointed.string == note.string, "seed \(seed) step \(step)")
+                // New edits on each copy, merged into the other.
+                let id = Self.ids[3]
+                for (source, target) in [(note, repointed), (repointed, note)] {
+                    var editor = source.forked(as: id)
+                    for _ in 0..<3 {
+                        let n = editor.string.unicodeScalars.count
+                        if n > 0, rng.below(3) == 0 {
+                            let start = rng.below(n)
+                            try editor.deleteScalars(in: start..<min(n, start + 2))
+                        } else {
+                            try editor.insert("e\(step)", atScalarOffset: rng.below(2) == 0 ? 0 : rng.below(n + 1))
+                        }
+                    }
+                    var a = source, b = target
+                    try a.merge(editor)
+                    try b.merge(editor)
+                    #expect(a.string == b.string, "seed \(seed) step \(step)")
+                    #expect(a.string == editor.string, "seed \(seed) step \(step)")
+                }
+                checked += 1
+            }
+        }
+        #expect(checked > 0, "seed \(seed): some compaction must find a chain")
+    }
+}
