@@ -62,7 +62,7 @@ import Testing
     }
 
     @Test func readerFormatsAreChecked() throws {
-        for bad in ["7", "0", "1,x", "2,2,2,2,2"] {
+        for bad in ["8", "0", "1,x", "2,2,2,2,2"] {
             let result = try CLIHarness.run(["simulate", "--devices", "4", "--notes", "1", "--edits", "1", "--fault-rate", "0",
                                              "--seed", "1", "--reader-formats", bad])
             #expect(result.status == 64, "\(bad): \(result.stderr)")

@@ -2,9 +2,10 @@
 /// the text and the run table. Replicas are indexes into the body's replica table; devices are
 /// replica ids, since a device that only merged a note has no entry in its table.
 enum CompactionLedgerCoding {
-    /// Writes `ledger` (none: an empty one) for a body whose replica table is `replicas`.
+    /// Writes `ledger` (none: an empty one) for a body whose replica table is `replicas`, with
+    /// its re-pointed ids when `listingRepointed` (format 7 bodies).
     /// Entries naming a replica outside the table, and zero stamps, carry nothing and are left out.
-    static func write(_ ledger: CompactionLedger?, replicas: [ReplicaID], into out: inout ByteWriter) {
+    static func write(_ ledger: CompactionLedger?, replicas: [ReplicaID], listingRepointed: Bool = false, into out: inout ByteWriter) {
         let ledger = ledger ?? CompactionLedger()
         var index: [ReplicaID: Int] = [:]
         for (i, id) in replicas.enumerated() { index[id] = i }
@@ -23,8 +24,14 @@ enum CompactionLedgerCoding {
             writeVector(ledger.seen[device] ?? [:])
         }
         writeVector(ledger.cut)
+        writeRanges(ledger.proposed, index: index, into: &out)
+        if listingRepointed { writeRanges(ledger.repointed, index: index, into: &out) }
+    }
+
+    /// Id ranges per replica: their count, then each as (replica index, seq delta, length − 1).
+    private static func writeRanges(_ byReplica: [ReplicaID: [Range<UInt32>]], index: [ReplicaID: Int], into out: inout ByteWriter) {
         var ranges: [(Int, Range<UInt32>)] = []
-        for (id, list) in ledger.proposed {
+        for (id, list) in byReplica {
             guard let i = index[id] else { continue }
             for range in list where !range.isEmpty { ranges.append((i, range)) }
         }
@@ -39,9 +46,10 @@ enum CompactionLedgerCoding {
         }
     }
 
-    /// Reads a ledger for a body whose replica table is `replicas` with id counts `nextSeq`,
-    /// checking every index, order and range; nil when it is empty.
-    static func read(_ reader: inout ByteReader, replicas: [ReplicaID], nextSeq: [UInt32],
+    /// Reads a ledger for a body whose replica table is `replicas` with id counts `nextSeq`
+    /// (with its re-pointed ids when `listingRepointed`, format 7), checking every index, order
+    /// and range; nil when it is empty.
+    static func read(_ reader: inout ByteReader, replicas: [ReplicaID], nextSeq: [UInt32], listingRepointed: Bool = false,
                      limits: NoteLimits) throws(BinaryDecodingError) -> CompactionLedger? {
         var ledger = CompactionLedger()
         func readVector(_ what: String) throws(BinaryDecodingError) -> [ReplicaID: HLCTimestamp] {
@@ -79,27 +87,39 @@ enum CompactionLedgerCoding {
             ledger.seen[ReplicaID(rawValue: id)] = try readVector("seen vector of device \(ReplicaID(rawValue: id))")
         }
         ledger.cut = try readVector("the proposal's cut")
-        let rangesOffset = reader.offset
-        let ranges = try reader.readCount("proposed range count", minimumBytesEach: 3)
-        guard ranges <= limits.maximumRuns else {
-            throw BinaryDecodingError(.lengthTooLarge, at: rangesOffset, "\(ranges) proposed ranges exceed the limit of \(limits.maximumRuns) runs")
+        ledger.proposed = try readRanges(&reader, "proposed", replicas: replicas, nextSeq: nextSeq, limits: limits)
+        if listingRepointed {
+            ledger.repointed = try readRanges(&reader, "re-pointed", replicas: replicas, nextSeq: nextSeq, limits: limits)
         }
+        return ledger.isEmpty ? nil : ledger
+    }
+
+    /// Id ranges as ``writeRanges(_:index:into:)`` writes them (`what` names them in errors):
+    /// replicas in table order, each replica's ranges increasing, apart and within its ids.
+    static func readRanges(_ reader: inout ByteReader, _ what: String, replicas: [ReplicaID], nextSeq: [UInt32],
+                                   limits: NoteLimits) throws(BinaryDecodingError) -> [ReplicaID: [Range<UInt32>]] {
+        let rangesOffset = reader.offset
+        let ranges = try reader.readCount("\(what) range count", minimumBytesEach: 3)
+        guard ranges <= limits.maximumRuns else {
+            throw BinaryDecodingError(.lengthTooLarge, at: rangesOffset, "\(ranges) \(what) ranges exceed the limit of \(limits.maximumRuns) runs")
+        }
+        var out: [ReplicaID: [Range<UInt32>]] = [:]
         var last = (replica: -1, end: 0)
         for _ in 0..<ranges {
             let offset = reader.offset
-            let i = try reader.readVarUInt(max: UInt64(max(replicas.count - 1, 0)), "replica of a proposed range")
+            let i = try reader.readVarUInt(max: UInt64(max(replicas.count - 1, 0)), "replica of a \(what) range")
             guard i >= last.replica, i < replicas.count else {
-                throw BinaryDecodingError(.invalidValue, at: offset, "proposed range names replica index \(i) out of order or outside the table")
+                throw BinaryDecodingError(.invalidValue, at: offset, "\(what) range names replica index \(i) out of order or outside the table")
             }
             let base = i == last.replica ? last.end : 0
-            let seq = base + (try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of a proposed range"))
-            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of a proposed range") + 1
+            let seq = base + (try reader.readVarUInt(max: UInt64(UInt32.max - 1), "id of a \(what) range"))
+            let length = try reader.readVarUInt(max: UInt64(UInt32.max - 1), "length of a \(what) range") + 1
             guard seq + length <= Int(nextSeq[i]), i != last.replica || seq > last.end else {
-                throw BinaryDecodingError(.invalidValue, at: offset, "proposed ids \(seq)..<\(seq + length) of replica \(replicas[i]) overlap others or lie past its \(nextSeq[i]) ids")
+                throw BinaryDecodingError(.invalidValue, at: offset, "\(what) ids \(seq)..<\(seq + length) of replica \(replicas[i]) overlap others or lie past its \(nextSeq[i]) ids")
             }
-            ledger.proposed[replicas[i], default: []].append(UInt32(seq)..<UInt32(seq + length))
+            out[replicas[i], default: []].append(UInt32(seq)..<UInt32(seq + length))
             last = (i, seq + length)
         }
-        return ledger.isEmpty ? nil : ledger
+        return out
     }
 }

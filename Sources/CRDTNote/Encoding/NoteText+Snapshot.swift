@@ -21,7 +21,7 @@ extension NoteText {
         guard let deferred else { return wrap(sequence, format: format) }
         // A loaded payload that needs reader 3 may hold a compacted state: it is written in format 3.
         let compacted = (PayloadHeader.requiredReaderVersion(of: deferred.payload) ?? 1) >= 3 || ledger != nil
-        let written = format.written(compacted: compacted) { ClockLogColumns.pay(deferred.clockLog.map(\.entries)) }
+        let written = format.written(compacted: compacted, repointed: ledger?.repointed.isEmpty == false) { ClockLogColumns.pay(deferred.clockLog.map(\.entries)) }
         if ledger == deferred.ledger, SnapshotDecoder.writesUnchanged(deferred.payload, in: written) {
             return deferred.payload
         }
@@ -48,7 +48,7 @@ extension NoteText {
     /// compacted or keeping a ledger, see ``SnapshotFormat``).
     private func wrap(_ sequence: TextSequence, format asked: SnapshotFormat) -> [UInt8] {
         let compacted = sequence.hasCompactedIDs || ledger != nil
-        let format = asked.written(compacted: compacted) { ClockLogColumns.pay(sequence.clockLog.map(\.entries)) }
+        let format = asked.written(compacted: compacted, repointed: ledger?.repointed.isEmpty == false) { ClockLogColumns.pay(sequence.clockLog.map(\.entries)) }
         return PayloadHeader.wrap(SnapshotEncoder.encode(sequence, format: format, ledger: ledger), kind: .snapshot, version: format.rawValue)
     }
 

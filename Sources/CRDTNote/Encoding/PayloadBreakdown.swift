@@ -47,7 +47,7 @@ extension NoteText {
     package func payloadBreakdown(format asked: SnapshotFormat) throws(BinaryDecodingError) -> PayloadBreakdown {
         let seq = try loadedSequence()
         let compacted = seq.hasCompactedIDs || ledger != nil
-        let format = asked.written(compacted: compacted) { ClockLogColumns.pay(seq.clockLog.map(\.entries)) }
+        let format = asked.written(compacted: compacted, repointed: ledger?.repointed.isEmpty == false) { ClockLogColumns.pay(seq.clockLog.map(\.entries)) }
         var parts = PayloadBreakdown()
         parts.header = NoteFormat.headerSize
         let logs = seq.clockLog.map(\.entries)
@@ -73,12 +73,13 @@ extension NoteText {
         parts.textField = field.count
         if format.rawValue >= 3 {
             var out = ByteWriter()
-            CompactionLedgerCoding.write(ledger, replicas: seq.replicas, into: &out)
+            CompactionLedgerCoding.write(ledger, replicas: seq.replicas, listingRepointed: format.rawValue >= SnapshotFormat.version7.rawValue, into: &out)
             parts.ledger = out.count
             var vectors = ledger ?? CompactionLedger()
             vectors.proposed = [:]
+            vectors.repointed = [:]
             var vectorsOut = ByteWriter()
-            CompactionLedgerCoding.write(vectors, replicas: seq.replicas, into: &vectorsOut)
+            CompactionLedgerCoding.write(vectors, replicas: seq.replicas, listingRepointed: format.rawValue >= SnapshotFormat.version7.rawValue, into: &vectorsOut)
             parts.ledgerVectors = vectorsOut.count - 1
         }
         let runs = seq.runsInOrder()

@@ -68,7 +68,8 @@ struct SnapshotDecoder {
             throw BinaryDecodingError(.invalidValue, at: reader.absolute(text.startIndex + bad), "text is not valid UTF-8")
         }
         let ledger = layout >= 3
-            ? try CompactionLedgerCoding.read(&reader, replicas: table.replicas, nextSeq: table.nextSeq, limits: limits) : nil
+            ? try CompactionLedgerCoding.read(&reader, replicas: table.replicas, nextSeq: table.nextSeq,
+                                              listingRepointed: layout >= SnapshotFormat.version7.rawValue, limits: limits) : nil
         let runTable = reader
         let runCount: Int
         if layout >= 2 {

@@ -3,7 +3,8 @@
 struct SnapshotEncoder {
     /// The body in `format`: the replica table and text, then the run table of that version
     /// (format 3 puts the compaction ledger before it and uses format 2's; its runs may leave
-    /// compacted ids out; format 6 is format 3 with the clock logs in columns after the table).
+    /// compacted ids out; format 6 is format 3 with the clock logs in columns after the table;
+    /// format 7 is format 6 whose ledger lists the re-pointed ids).
     static func encode(_ seq: TextSequence, format: SnapshotFormat, ledger: CompactionLedger? = nil) -> [UInt8] {
         var out = ByteWriter(reservingCapacity: seq.scalarCount + seq.runCount * 4 + 64)
         let logs = seq.clockLog.map(\.entries)
@@ -14,7 +15,9 @@ struct SnapshotEncoder {
             ClockTableCoding.write(seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp, logs: logs, into: &out)
         }
         out.writeLengthPrefixed(seq.utf8Bytes())
-        if format.rawValue >= 3 { CompactionLedgerCoding.write(ledger, replicas: seq.replicas, into: &out) }
+        if format.rawValue >= 3 {
+            CompactionLedgerCoding.write(ledger, replicas: seq.replicas, listingRepointed: format.rawValue >= SnapshotFormat.version7.rawValue, into: &out)
+        }
         let runs = seq.runsInOrder()
         if format.rawValue >= 2 {
             RunColumnsV2Encoder.write(runs, replicaCount: seq.replicas.count, into: &out)

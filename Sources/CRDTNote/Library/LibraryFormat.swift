@@ -1,12 +1,12 @@
 /// Versions and file names of a note library folder (Docs/LIBRARY.md, "Layout on disk").
 enum LibraryFormat {
     /// The format this library writes.
-    static let version: UInt16 = 6
+    static let version: UInt16 = 7
     /// The oldest reader that can read what it writes (format 1 readers know no pack files,
     /// format 2 readers no fleet entries, format 3 readers no compacted or ledger entries,
     /// format 4 readers no history entries or history blobs, format 5 readers no formatted
-    /// entries or formatting blobs).
-    static let minimumReader: UInt16 = 6
+    /// entries or formatting blobs, format 6 readers no re-pointed ids in ledger entries).
+    static let minimumReader: UInt16 = 7
     /// The first format that stores formatting (older ones kept it in server metadata).
     static let formattingVersion: UInt16 = 6
     /// The layout of the history payloads its journal frames and history blobs hold: the newest

@@ -14,6 +14,7 @@ extension LibrarySyncAccess {
     package func recordCompaction(_ name: String, note: NoteText, compacted: Bool) throws(NoteLibraryError) -> Bool {
         let number = try library.number(of: name)
         let before = try library.load(number)
+        if note.ledger?.repointed.isEmpty == false { try library.upgradeFormatIfOlder() }
         if compacted {
             let snapshot = note.encodedSnapshot(format: .version3)
             guard snapshot.count + 16 <= JournalFraming.maximumBody else { return false }
@@ -32,8 +33,24 @@ extension LibrarySyncAccess {
 extension NoteLibrary {
     /// Appends a `.ledger` entry for note `number` when `note`'s ledger differs from
     /// `before`'s (a merge took in another copy's ledger): change sets do not carry ledgers.
+    /// When the merge took in re-pointed ids (Docs/FORMAT.md §4.7, "Re-pointed right origins"),
+    /// it may have changed the right origins of elements `before` held, which change sets do not
+    /// carry either: the note is then kept whole (a `.compacted` entry, ledger included).
     func appendLedger(of note: NoteText, after before: NoteText, number: UInt32) throws(NoteLibraryError) {
+        if try appendRepointed(note, after: before, number: number) { return }
         guard note.ledger != before.ledger else { return }
         try append(.ledger(note: number, ledger: 0..<0), blob: JournalLedger.encode(note.ledger))
+    }
+
+    /// After a merge into note `number` (`before` → `note`) when either copy listed re-pointed
+    /// ids: appends the whole note (a `.compacted` entry, ledger included) and returns true. Such
+    /// a merge may change the right origins of elements `before` held, and revive elements it
+    /// had dropped, which change sets do not carry.
+    @discardableResult
+    func appendRepointed(_ note: NoteText, after before: NoteText, number: UInt32) throws(NoteLibraryError) -> Bool {
+        guard note.ledger?.repointed.isEmpty == false else { return false }
+        try upgradeFormatIfOlder()
+        try append(.compacted(note: number, snapshot: 0..<0), blob: note.encodedSnapshot(format: .version3))
+        return true
     }
 }

@@ -12,9 +12,9 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
     /// The format version written in the payload header; also its minimum reader version.
     public let rawValue: UInt16
 
-    /// The format numbered `rawValue`, or nil when this library cannot write it (1 to 3, and 6).
+    /// The format numbered `rawValue`, or nil when this library cannot write it (1 to 3, 6 and 7).
     public init?(rawValue: UInt16) {
-        guard (1...3).contains(rawValue) || rawValue == SnapshotFormat.version6.rawValue else { return nil }
+        guard (1...3).contains(rawValue) || (6...7).contains(rawValue) else { return nil }
         self.rawValue = rawValue
     }
 
@@ -33,6 +33,10 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
     /// allows it: a note whose logs are smaller inline (one pasted at once) is written as format
     /// 3 would write it.
     public static let version6 = SnapshotFormat(known: 6)
+    /// Format 7: format 6 whose ledger lists the ids whose right origins a compaction re-pointed
+    /// (Docs/FORMAT.md §4.7, "Re-pointed right origins"), which merges reconcile; needs a reader
+    /// of version 7 or newer. Only a note holding such a list is written in it, whatever is asked.
+    public static let version7 = SnapshotFormat(known: 7)
     /// The newest snapshot format (payload versions 4 and 5 change only history and changes
     /// payloads).
     static let newest = version6
@@ -48,7 +52,7 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
         }
     }
 
-    /// "1", "2", "3" or "6".
+    /// "1", "2", "3", "6" or "7".
     public var description: String { String(rawValue) }
 }
 
@@ -69,8 +73,10 @@ extension SnapshotFormat {
     /// otherwise a compacted note always needs format 3 (no older format can say that ids are
     /// missing), and a note that holds every id never needs it (format 2 says the same to more
     /// readers).
-    /// `logColumnsPay` is asked only when format 6 is.
-    func written(compacted: Bool, logColumnsPay: () -> Bool) -> SnapshotFormat {
+    /// `logColumnsPay` is asked only when format 6 is. A note whose ledger lists re-pointed ids
+    /// (`repointed`) is written in format 7 whatever is asked: no older format can list them.
+    func written(compacted: Bool, repointed: Bool, logColumnsPay: () -> Bool) -> SnapshotFormat {
+        if repointed { return .version7 }
         if rawValue >= SnapshotFormat.version6.rawValue && logColumnsPay() { return .version6 }
         return compacted ? .version3 : (rawValue >= 3 ? .version2 : self)
     }

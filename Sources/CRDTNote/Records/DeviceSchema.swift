@@ -6,7 +6,7 @@
 /// | field | type | meaning |
 /// | --- | --- | --- |
 /// | `version` | INT64 | ``version`` (1,000,000): far above any note schema version, so every release's note gate refuses the record |
-/// | `release` | STRING | the crdtnote release the device runs ("0.4.0") |
+/// | `release` | STRING | the crdtnote release the device runs ("0.5.0") |
 /// | `reads` | INT64 | the newest payload minimum reader version it reads (2 for this release) |
 /// | `capabilities` | LIST of STRING | further features it reads, by name (``encryptedFieldsCapability``); absent when empty |
 /// | `lastSync` | TIMESTAMP | when it last announced itself (its own clock; refreshed about once a day) |

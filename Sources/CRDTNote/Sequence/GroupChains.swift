@@ -15,17 +15,19 @@
 /// nothing else kept names any of them. ``repointed(_:replicaCount:replicaIDs:droppable:)`` says
 /// what the runs would be with `X` naming `Tn` directly and `T1 … Tn−1` gone, and checks that
 /// the result is still in the rule's order (FORMAT.md §4.4): then the rule gives the elements
-/// that stay the order they have now. This is a measure (`PayloadBreakdown`), not a
-/// compaction: dropping a chain changes an element's right origin, and a copy that still holds
-/// the chain keeps the old one, which the merge rule does not yet reconcile (see
-/// Docs/BENCHMARKS.md, "Payload growth").
+/// that stay the order they have now. No compaction uses it yet, only a measure
+/// (`PayloadBreakdown`): dropping a chain changes an element's right origin, which a copy that
+/// still holds the chain keeps; merges reconcile the two (``TextSequence/reconcileRightOrigins(with:listed:)``,
+/// format 7), and a compaction that re-points waits for every active device to read format 7
+/// (Docs/FORMAT.md §4.7, "Re-pointed right origins").
 enum GroupChains {
     /// The result of re-pointing every linear chain of `runs` (document order, every origin held,
     /// as in any state a reader accepts) whose members `droppable` allows (called with a run's
     /// index; asked only about tombstone runs), or nil when the result would not be in the rule's
-    /// order. `repointed`: how many runs name a new right origin; `dropped`: how many runs go.
+    /// order. `repointed`: the runs that name a new right origin (as in `runs`); `dropped`: how
+    /// many runs go.
     static func repointed(_ runs: [Run], replicaCount: Int, replicaIDs: [ReplicaID], droppable: (Int) -> Bool)
-        -> (runs: [Run], repointed: Int, dropped: Int)? {
+        -> (runs: [Run], repointed: [Run], dropped: Int)? {
         let byID = RunsByID(runs, replicaCount: replicaCount)
         func holder(_ ref: ItemRef) -> Int { byID.index(byID.last(replica: Int(ref.replica), atMost: ref.seq)) }
         var namedAsLeft = [UInt32](repeating: 0, count: runs.count)
@@ -36,7 +38,7 @@ enum GroupChains {
         }
         var out = runs
         var drop = [Bool](repeating: false, count: runs.count)
-        var repointed = 0
+        var repointed: [Run] = []
         var dropped = 0
         // The run `ref` names, when it can be a member of a chain under `parent`.
         func member(_ ref: ItemRef, parent: ItemRef) -> Int? {
@@ -58,10 +60,10 @@ enum GroupChains {
             guard chain.count >= 2 else { continue }
             out[x].right = ItemRef(replica: runs[last].replica, seq: runs[last].seq)
             for i in chain.dropLast() { drop[i] = true }
-            repointed += 1
+            repointed.append(out[x])
             dropped += chain.count - 1
         }
-        guard dropped > 0 else { return (runs, 0, 0) }
+        guard dropped > 0 else { return (runs, [], 0) }
         let kept = zip(out, drop).compactMap { $1 ? nil : $0 }
         guard IntegrationOrder.firstViolation(kept, byID: RunsByID(kept, replicaCount: replicaCount), replicaIDs: replicaIDs) == nil else {
             return nil

@@ -44,6 +44,17 @@ extension TextSequence {
                 units += Int(run.utf16)
             }
         }
+        layOut(ordered: ordered)
+    }
+
+    /// Lays the tree out again from `runs` (this document's, in any order): in the rule's order.
+    mutating func layOutInRuleOrder(_ runs: [Run]) {
+        layOut(ordered: ruleOrder(of: runs))
+    }
+
+    /// Lays the tree out again from `ordered` (the rule's order), joining runs that continue
+    /// each other.
+    private mutating func layOut(ordered: [Run]) {
         var joined: [Run] = []
         joined.reserveCapacity(ordered.count)
         for run in ordered {

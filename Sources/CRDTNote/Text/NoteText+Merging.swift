@@ -91,11 +91,32 @@ extension NoteText {
         }
         let known = theirs.replicas.map { id in sequence.replicaIndex[id].map { sequence.nextSeq[Int($0)] } ?? 0 }
         // Elements their formatting names, which a compaction here may have dropped (§10.6).
-        let needed = sequence.hasCompactedIDs && !other.formatting.isEmpty
+        var needed = sequence.hasCompactedIDs && !other.formatting.isEmpty
             ? other.formatting.namedElements().compactMap { id in theirs.replicaIndex[id.replica].map { ItemRef(replica: $0, seq: id.seq) } }
             : []
+        // Ids either copy re-pointed (§4.7): the earlier right origin is taken, revived if need be.
+        var listed = ledger?.repointed ?? [:]
+        for (id, ranges) in other.ledger?.repointed ?? [:] { listed[id] = IDRanges.union(listed[id] ?? [], ranges) }
+        if !listed.isEmpty, sequence.hasCompactedIDs { needed += theirs.rightOriginsToRevive(for: sequence, listed: listed) }
         let set = theirs.changes(since: known, receiver: sequence, needed: needed)
-        let replacements = try sequence.apply(set, recordingPatch: recordingPatch)
+        let saved = listed.isEmpty ? nil : sequence
+        var replacements = try sequence.apply(set, recordingPatch: recordingPatch)
+        if !listed.isEmpty {
+            // Right origins a compaction re-pointed (§4.7): both copies settle on the later one.
+            let (scalars, units) = (sequence.scalarCount, sequence.utf16Count)
+            let before = recordingPatch ? sequence.utf8Bytes() : []
+            do {
+                if try !sequence.reconcileRightOrigins(with: theirs, listed: listed).isEmpty, recordingPatch {
+                    let after = sequence.utf8Bytes()
+                    if after != before {
+                        replacements.append(TextReplacement(utf16Range: 0..<units, scalarRange: 0..<scalars, text: String(decoding: after, as: UTF8.self)))
+                    }
+                }
+            } catch {
+                if let saved { sequence = saved }
+                throw error
+            }
+        }
         textChanged()
         observe(set.latestStamps)
         if other.ledger != nil { mergeLedger(of: other) }

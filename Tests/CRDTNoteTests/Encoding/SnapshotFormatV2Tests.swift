@@ -86,12 +86,14 @@ import CRDTNoteTestSupport
         #expect(SnapshotFormat(rawValue: 1) == .version1)
         #expect(SnapshotFormat(rawValue: 2) == .version2)
         #expect(SnapshotFormat(rawValue: 3) == .version3)
-        #expect(SnapshotFormat(rawValue: 4) == nil && SnapshotFormat(rawValue: 5) == nil && SnapshotFormat(rawValue: 7) == nil)
+        #expect(SnapshotFormat(rawValue: 4) == nil && SnapshotFormat(rawValue: 5) == nil && SnapshotFormat(rawValue: 8) == nil)
         #expect(SnapshotFormat(rawValue: 6) == .version6)
-        #expect(NoteFormat.version == 6 && NoteFormat.readerVersion == 6)
-        // What a fleet's reader version lets it write: versions 4 and 5 add no snapshot format.
-        #expect([1, 2, 3, 4, 5, 6, 9].map { SnapshotFormat.newest(readableBy: $0) }
-                == [.version1, .version2, .version3, .version3, .version3, .version6, .version6])
+        #expect(SnapshotFormat(rawValue: 7) == .version7)
+        #expect(NoteFormat.version == 7 && NoteFormat.readerVersion == 7)
+        // What a fleet's reader version lets it write: versions 4 and 5 add no snapshot format,
+        // and format 7 is only for notes listing re-pointed ids.
+        #expect([1, 2, 3, 4, 5, 6, 7, 9].map { SnapshotFormat.newest(readableBy: $0) }
+                == [.version1, .version2, .version3, .version3, .version3, .version6, .version6, .version6])
     }
 
     @Test func recordsAreWrittenInTheFormatAsked() throws {

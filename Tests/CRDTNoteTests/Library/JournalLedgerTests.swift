@@ -48,4 +48,18 @@ import CRDTNoteToolSupport
         }
         #expect(try JournalLedger.decode(JournalLedger.encode(nil), 0..<JournalLedger.encode(nil).count) == nil)
     }
+
+    /// A ledger listing re-pointed ids (library format 7) reads back with them; one without any
+    /// is written as a format 6 library wrote it.
+    @Test func rePointedIDsReadBack() throws {
+        var random = SplitMix64(seed: 23)
+        for _ in 0..<100 {
+            var ledger = Self.randomLedger(&random)
+            let plain = JournalLedger.encode(ledger)
+            ledger.repointed[.test(UInt64(1 + random.below(3)))] = [UInt32(random.below(5))..<UInt32(6 + random.below(5)), 20..<21]
+            let bytes = JournalLedger.encode(ledger)
+            #expect(try JournalLedger.decode(bytes, 0..<bytes.count) == ledger)
+            #expect(bytes.count > plain.count)
+        }
+    }
 }

@@ -240,8 +240,8 @@ import CRDTNoteToolSupport
         ]
         let bytes = index.encoded()
         #expect(try LibraryIndex.decode(bytes) == index)
-        // Writer version 6, minimum reader 6: format 1 to 5 readers refuse it as newer.
-        #expect(Array(bytes[4..<8]) == [6, 0, 6, 0])
+        // Writer version 7, minimum reader 7: format 1 to 6 readers refuse it as newer.
+        #expect(Array(bytes[4..<8]) == [7, 0, 7, 0])
         // The flags: a: snapshot blob (16) + server blob (32); b: snapshot file (4) + unsaved (1).
         let a = try #require(Self.flags(of: "a", in: bytes))
         #expect(a == 16 | 32)
@@ -316,7 +316,7 @@ import CRDTNoteToolSupport
         try library.compact()
         #expect(try FileManager.default.contentsOfDirectory(atPath: folder + "/notes") == ["pack-3"])
         let index = try #require(FileManager.default.contents(atPath: folder + "/index")).map { $0 }
-        #expect(Array(index[4..<8]) == [6, 0, 6, 0])
+        #expect(Array(index[4..<8]) == [7, 0, 7, 0])
         let reopened = try NoteLibrary(folder: folder, replica: .test(9))
         #expect(try Self.texts(reopened) == expected)
         #expect(try reopened.fields(of: "todo") == ["pinned": .bool(true)])

@@ -30,14 +30,27 @@ struct GroupChainsTests {
         // (the merge's own integration, not the order check), is the order it is stored in.
         var fresh = NoteText(replica: ReplicaID(rawValue: 7))
         try fresh.merge(copy)
-        #expect(elements(of: fresh) == elements(of: copy), "the rule orders the re-pointed runs differently")
+        #expect(try elements(of: fresh) == elements(of: copy), "the rule orders the re-pointed runs differently")
         return (copy, result.dropped)
     }
 
+    /// `count` lines ("line 0" first) typed at the top by three devices taking turns, each
+    /// seeing the others' lines: the first device's copy.
+    static func linesTypedAtTheTop(_ count: Int) throws -> NoteText {
+        var devices = ids.prefix(3).map { NoteText(replica: $0) }
+        for line in 0..<count {
+            let d = line % 3
+            try devices[d].insert("line \(line)\n", atScalarOffset: 0)
+            for other in devices.indices where other != d { try devices[other].merge(devices[d]) }
+        }
+        return devices[0]
+    }
+
     /// Every element `note` holds, tombstones included, in document order.
-    static func elements(of note: NoteText) -> [String] {
-        note.sequence.runsInOrder().flatMap { run in
-            (run.seq..<run.seqEnd).map { "\(note.sequence.replicas[Int(run.replica)].rawValue):\($0)" }
+    static func elements(of note: NoteText) throws -> [String] {
+        let sequence = try note.loadedSequence()
+        return sequence.runsInOrder().flatMap { run in
+            (run.seq..<run.seqEnd).map { "\(sequence.replicas[Int(run.replica)].rawValue):\($0)" }
         }
     }
 
@@ -45,13 +58,7 @@ struct GroupChainsTests {
     /// deleted but the newest: a chain of one element per deleted line, which re-pointing drops
     /// but for its last member.
     @Test func linesTypedAtTheTopMakeAChain() throws {
-        var devices = Self.ids.prefix(3).map { NoteText(replica: $0) }
-        for line in 0..<12 {
-            let d = line % 3
-            try devices[d].insert("line \(line)\n", atScalarOffset: 0)
-            for other in devices.indices where other != d { try devices[other].merge(devices[d]) }
-        }
-        var note = devices[0]
+        var note = try Self.linesTypedAtTheTop(12)
         let newest = "line 11\n".unicodeScalars.count
         try note.deleteScalars(in: newest..<note.string.unicodeScalars.count)
         try note.compact(settled: nil)

@@ -176,7 +176,7 @@ def strict_utf8(data, offset):
 
 # --- payloads (FORMAT.md sections 3 and 4) ----------------------------------------------------
 
-READER_VERSION = 6                      # snapshot bodies of formats 1 to 3 (4 and 5 read as 3) and 6, history 1 and 2
+READER_VERSION = 7                      # snapshot bodies of formats 1 to 3 (4 and 5 read as 3), 6 and 7, history 1 and 2
 
 
 def header(payload):
@@ -543,7 +543,7 @@ def decode_snapshot(payload):
         raise Corrupt("lengthTooLarge", text_at, "text length")
     text = strict_utf8(payload[r.pos:r.pos + n], r.take(n))
     compacted = h["minimumReaderVersion"] >= 3
-    h["ledger"] = ledger(r, replicas) if compacted else None
+    h["ledger"] = ledger(r, replicas, repointed=h["minimumReaderVersion"] >= 7) if compacted else None
     runs = Runs(replicas, text, text_at)
     (runs_v2 if h["minimumReaderVersion"] >= 2 else runs_v1)(r, runs, replicas)
     check_tiling_and_causality(replicas, runs.list, runs.count_at, compacted)
@@ -551,8 +551,9 @@ def decode_snapshot(payload):
     return h, replicas, runs.list, text
 
 
-def ledger(r, replicas):
-    """FORMAT.md 4.7, "Ledger encoding": seen vectors by device, the cut, the proposed ranges."""
+def ledger(r, replicas, repointed=False):
+    """FORMAT.md 4.7, "Ledger encoding": seen vectors by device, the cut, the proposed ranges
+    (and, in format 7, the re-pointed ranges)."""
     R = len(replicas)
 
     def vector(what):
@@ -583,23 +584,29 @@ def ledger(r, replicas):
         previous = device
         seen[device] = vector("seen vector")
     cut = vector("cut")
-    at = r.pos
-    count = r.count(3, "proposed range count")
-    if count > MAX_RUNS:
-        raise Corrupt("lengthTooLarge", at, "proposed range count")
-    proposed, last = [], (-1, 0)
-    for _ in range(count):
-        range_at = r.pos
-        i = r.varuint(max(R - 1, 0), "replica of a proposed range")
-        if i < last[0] or i >= R:
-            raise Corrupt("invalidValue", range_at, "proposed range out of order")
-        seq = (last[1] if i == last[0] else 0) + r.varuint(SEQ_MAX, "proposed seq")
-        length = r.varuint(SEQ_MAX, "proposed length") + 1
-        if seq + length > replicas[i]["nextSeq"] or (i == last[0] and seq <= last[1]):
-            raise Corrupt("invalidValue", range_at, "proposed ids overlap others or lie past the ids")
-        proposed.append((i, seq, length))
-        last = (i, seq + length)
-    return {"seen": seen, "cut": cut, "proposed": proposed}
+
+    def ranges(what):
+        at = r.pos
+        count = r.count(3, what + " range count")
+        if count > MAX_RUNS:
+            raise Corrupt("lengthTooLarge", at, what + " range count")
+        out, last = [], (-1, 0)
+        for _ in range(count):
+            range_at = r.pos
+            i = r.varuint(max(R - 1, 0), "replica of a " + what + " range")
+            if i < last[0] or i >= R:
+                raise Corrupt("invalidValue", range_at, what + " range out of order")
+            seq = (last[1] if i == last[0] else 0) + r.varuint(SEQ_MAX, what + " seq")
+            length = r.varuint(SEQ_MAX, what + " length") + 1
+            if seq + length > replicas[i]["nextSeq"] or (i == last[0] and seq <= last[1]):
+                raise Corrupt("invalidValue", range_at, what + " ids overlap others or lie past the ids")
+            out.append((i, seq, length))
+            last = (i, seq + length)
+        return out
+
+    proposed = ranges("proposed")
+    listed = ranges("re-pointed") if repointed else []
+    return {"seen": seen, "cut": cut, "proposed": proposed, "repointed": listed}
 
 
 def check_tiling_and_causality(replicas, runs, at, compacted=False):
@@ -1265,8 +1272,11 @@ def dump_ledger(ledger, ids):
     if ledger is None:
         return None
     vector = lambda v: {ids[i]: str(t) for i, t in v.items()}
-    return {"seen": {str(d): vector(v) for d, v in ledger["seen"].items()}, "cut": vector(ledger["cut"]),
-            "proposed": [[ids[i], seq, length] for i, seq, length in ledger["proposed"]]}
+    out = {"seen": {str(d): vector(v) for d, v in ledger["seen"].items()}, "cut": vector(ledger["cut"]),
+           "proposed": [[ids[i], seq, length] for i, seq, length in ledger["proposed"]]}
+    if ledger["repointed"]:
+        out["repointed"] = [[ids[i], seq, length] for i, seq, length in ledger["repointed"]]
+    return out
 
 
 if __name__ == "__main__":

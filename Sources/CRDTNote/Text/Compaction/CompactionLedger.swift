@@ -16,8 +16,13 @@ struct CompactionLedger: Sendable, Equatable {
     /// The tombstones proposed, per replica (id ranges, increasing, disjoint): every one was
     /// deleted in the proposing copy, so every copy that has seen `cut` has it deleted.
     var proposed: [ReplicaID: [Range<UInt32>]] = [:]
+    /// Ids whose right origin in this copy may not be the one they were inserted with: a
+    /// compaction re-pointed it past dropped tombstones, here or in a copy merged in (per replica,
+    /// id ranges, increasing, disjoint; format 7, Docs/FORMAT.md §4.7, "Re-pointed right
+    /// origins"). Merges reconcile these ids' right origins (``TextSequence/reconcileRightOrigins(with:listed:)``).
+    var repointed: [ReplicaID: [Range<UInt32>]] = [:]
 
-    var isEmpty: Bool { seen.isEmpty && cut.isEmpty && proposed.isEmpty }
+    var isEmpty: Bool { seen.isEmpty && cut.isEmpty && proposed.isEmpty && repointed.isEmpty }
 
     /// Whether `vector` holds everything `cut` names: pointwise at least as late.
     static func covers(_ vector: [ReplicaID: HLCTimestamp], _ cut: [ReplicaID: HLCTimestamp]) -> Bool {
@@ -38,6 +43,7 @@ struct CompactionLedger: Sendable, Equatable {
         for (device, vector) in other.seen { seen[device] = Self.maximum(seen[device] ?? [:], vector) }
         cut = Self.maximum(cut, other.cut)
         for (replica, ranges) in other.proposed { proposed[replica] = IDRanges.union(proposed[replica] ?? [], ranges) }
+        for (replica, ranges) in other.repointed { repointed[replica] = IDRanges.union(repointed[replica] ?? [], ranges) }
     }
 
     static func maximum(_ a: [ReplicaID: HLCTimestamp], _ b: [ReplicaID: HLCTimestamp]) -> [ReplicaID: HLCTimestamp] {

@@ -33,6 +33,11 @@ extension NoteText {
         // A note keeping history keeps the shadows of what goes, so its past still reads (§11.6).
         let (compacted, shadows, stamps) = sequence.compacted(settled: byIndex, collectingShadows: historyRetention != nil || !history.isEmpty)
         sequence = compacted
+        if var ledger, !ledger.repointed.isEmpty {
+            // Re-pointed ids this copy no longer holds need no reconciling.
+            ledger.repointed = compacted.heldParts(of: ledger.repointed)
+            self.ledger = ledger.isEmpty ? nil : ledger
+        }
         history.keep(shadows: shadows, stamps: stamps)
         textChanged()
     }
