@@ -102,7 +102,7 @@ extension NoteText {
         let saved = listed.isEmpty ? nil : sequence
         var replacements = try sequence.apply(set, recordingPatch: recordingPatch)
         if !listed.isEmpty {
-            // Right origins a compaction re-pointed (§4.7): both copies settle on the later one.
+            // Right origins a compaction re-pointed (§4.7): both copies settle on the earlier one.
             let (scalars, units) = (sequence.scalarCount, sequence.utf16Count)
             let before = recordingPatch ? sequence.utf8Bytes() : []
             do {
