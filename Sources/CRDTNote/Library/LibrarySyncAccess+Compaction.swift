@@ -37,17 +37,17 @@ extension NoteLibrary {
     /// it may have changed the right origins of elements `before` held, which change sets do not
     /// carry either: the note is then kept whole (a `.compacted` entry, ledger included).
     func appendLedger(of note: NoteText, after before: NoteText, number: UInt32) throws(NoteLibraryError) {
-        if try appendRepointed(note, after: before, number: number) { return }
+        if try appendRepointed(note, number: number) { return }
         guard note.ledger != before.ledger else { return }
         try append(.ledger(note: number, ledger: 0..<0), blob: JournalLedger.encode(note.ledger))
     }
 
-    /// After a merge into note `number` (`before` → `note`) when either copy listed re-pointed
-    /// ids: appends the whole note (a `.compacted` entry, ledger included) and returns true. Such
-    /// a merge may change the right origins of elements `before` held, and revive elements it
-    /// had dropped, which change sets do not carry.
+    /// After a merge into note `number` that left `note` when either copy listed re-pointed ids:
+    /// appends the whole note (a `.compacted` entry, ledger included) and returns true. Such a
+    /// merge may change the right origins of elements the note held, and revive elements it had
+    /// dropped, which change sets do not carry.
     @discardableResult
-    func appendRepointed(_ note: NoteText, after before: NoteText, number: UInt32) throws(NoteLibraryError) -> Bool {
+    func appendRepointed(_ note: NoteText, number: UInt32) throws(NoteLibraryError) -> Bool {
         guard note.ledger?.repointed.isEmpty == false else { return false }
         try upgradeFormatIfOlder()
         try append(.compacted(note: number, snapshot: 0..<0), blob: note.encodedSnapshot(format: .version3))

@@ -93,7 +93,7 @@ extension NoteLibrary {
                 try append(.created(note: number, name: name, at: Int64(at), title: derivedTitle(note), changes: 0..<0),
                            changes: changes, formatting: formatting)
                 try journalHistory(of: note, after: empty, number: number)
-                try appendRepointed(note, after: empty, number: number)
+                try appendRepointed(note, number: number)
                 remember(note, as: number)
                 notify(.created(name))
                 return patch
@@ -102,7 +102,7 @@ extension NoteLibrary {
             var note = before
             let patch = try merged(other, into: &note, name: name)
             try journal(note, after: before, number: number)
-            try appendRepointed(note, after: before, number: number)
+            try appendRepointed(note, number: number)
             return patch
         }
     }

@@ -103,13 +103,14 @@ extension NoteText {
         var replacements = try sequence.apply(set, recordingPatch: recordingPatch)
         if !listed.isEmpty {
             // Right origins a compaction re-pointed (§4.7): both copies settle on the earlier one.
-            let (scalars, units) = (sequence.scalarCount, sequence.utf16Count)
-            let before = recordingPatch ? sequence.utf8Bytes() : []
+            // The text before is read only when right origins changed (a copy costs nothing until then).
+            let unreconciled = sequence
             do {
                 if try !sequence.reconcileRightOrigins(with: theirs, listed: listed).isEmpty, recordingPatch {
                     let after = sequence.utf8Bytes()
-                    if after != before {
-                        replacements.append(TextReplacement(utf16Range: 0..<units, scalarRange: 0..<scalars, text: String(decoding: after, as: UTF8.self)))
+                    if after != unreconciled.utf8Bytes() {
+                        replacements.append(TextReplacement(utf16Range: 0..<unreconciled.utf16Count, scalarRange: 0..<unreconciled.scalarCount,
+                                                            text: String(decoding: after, as: UTF8.self)))
                     }
                 }
             } catch {
