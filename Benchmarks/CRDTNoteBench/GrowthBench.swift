@@ -8,7 +8,7 @@ import CRDTNoteToolSupport
 struct GrowthResult {
     var edits: Int
     var visibleBytes: Int
-    /// The format an up-to-date fleet writes (6: clock logs in columns, compacted or not).
+    /// The format an up-to-date fleet asks for (7: compactions re-point group chains).
     var fleetFormat: UInt16
     /// The payload the fleet writes for the synced note, and the same state without compaction.
     var payloadBytes: Int
@@ -86,10 +86,10 @@ enum GrowthBench {
 
     /// Runs the workload twice in step, compacting and not (the same random choices, so the same
     /// text throughout), and measures both in the format an up-to-date fleet writes: the newest
-    /// it reads (format 6, clock logs in columns) and history payload version 2.
+    /// it reads (format 7: compactions re-point group chains) and history payload version 2.
     static func run(edits: Int = Self.edits) throws -> GrowthResult {
         let format = SnapshotFormat.newest(readableBy: NoteFormat.readerVersion)
-        var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default)
+        var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default, repointing: format.allowsRepointing)
         var plain = GrowthWorkload(seed: seed, compacting: false)
         var byEdits: [(Int, Int)] = []
         var partsByEdits: [PayloadBreakdown] = []

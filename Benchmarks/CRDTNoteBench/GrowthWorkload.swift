@@ -6,8 +6,10 @@ import CRDTNoteToolSupport
 /// whole lines; pairs of devices merge every 7 line edits, each device syncs with the server's
 /// copy at least once an hour of simulated time, and a seeded clock advances between keystrokes,
 /// lines and sessions. With `compacting`, each device records what it has seen and compacts
-/// what every device has seen (``NoteText/compactIfSettled(devices:)``) when it syncs, as a
-/// note library in an up-to-date fleet does when it writes the note; without, nothing compacts.
+/// what every device has seen (``NoteText/compactIfSettled(devices:repointing:)``) when it
+/// syncs, as a note library in an up-to-date fleet does when it writes the note, re-pointing
+/// group chains when the fleet's format allows it; without, nothing compacts. Devices keeping
+/// history trim it by their policy when they sync, as a library does when it compacts its files.
 /// Both see the same random choices, so they hold the same text at every step.
 struct GrowthWorkload {
     /// Line edits between two pair merges.
@@ -31,11 +33,15 @@ struct GrowthWorkload {
     let compacting: Bool
     /// The devices that count for compaction: each device's replica.
     private let deviceReplicas: [Set<ReplicaID>]
+    /// Whether compactions re-point group chains (the fleet reads format 7).
+    let repointing: Bool
 
     /// Three empty devices (replicas 1, 2, 3) and an empty server copy, at simulated time 2026-01-01;
-    /// with `history`, the devices keep history by that policy.
-    init(seed: UInt64, compacting: Bool, history: HistoryRetention? = nil) {
+    /// with `history`, the devices keep history by that policy; with `repointing`, compactions
+    /// re-point group chains.
+    init(seed: UInt64, compacting: Bool, history: HistoryRetention? = nil, repointing: Bool = false) {
         self.compacting = compacting
+        self.repointing = repointing
         let start: UInt64 = 1_767_225_600_000
         let time = ManualPhysicalClock(milliseconds: start)
         self.time = time
@@ -109,8 +115,10 @@ struct GrowthWorkload {
     private mutating func sync(_ device: Int) throws {
         try devices[device].merge(server)
         if compacting {
+            devices[device].trimHistory()
             devices[device].recordSeen(by: devices[device].replica)
-            try devices[device].compactIfSettled(devices: deviceReplicas)
+            try devices[device].compactIfSettled(devices: deviceReplicas,
+                                                 repointing: repointing ? .sparingHistory(of: devices[device]) : .off)
         }
         server = devices[device].forked(as: server.replica)
         lastSync[device] = time.milliseconds

@@ -35,22 +35,27 @@ public struct SnapshotFormat: RawRepresentable, Hashable, Sendable, CustomString
     public static let version6 = SnapshotFormat(known: 6)
     /// Format 7: format 6 whose ledger lists the ids whose right origins a compaction re-pointed
     /// (Docs/FORMAT.md §4.7, "Re-pointed right origins"), which merges reconcile; needs a reader
-    /// of version 7 or newer. Only a note holding such a list is written in it, whatever is asked.
+    /// of version 7 or newer. Only a note holding such a list is written in it, whatever is asked;
+    /// asking for it allows compactions to re-point (a note without a list is written as format
+    /// 6 would write it).
     public static let version7 = SnapshotFormat(known: 7)
-    /// The newest snapshot format (payload versions 4 and 5 change only history and changes
-    /// payloads).
-    static let newest = version6
-
     /// The newest snapshot format a reader of version `reader` reads (payload versions 4 and 5
-    /// add no snapshot format: their readers get format 3).
+    /// add no snapshot format: their readers get format 3). Format 7 for readers of 7 and newer:
+    /// asking for it lets compactions re-point right origins (Docs/FORMAT.md §4.7).
     package static func newest(readableBy reader: UInt16) -> SnapshotFormat {
         switch reader {
         case ..<2: .version1
         case 2: .version2
         case 3..<SnapshotFormat.version6.rawValue: .version3
-        default: .version6
+        case SnapshotFormat.version6.rawValue: .version6
+        default: .version7
         }
     }
+
+    /// Whether a note written when `self` is asked for may have its right origins re-pointed by
+    /// a compaction (Docs/FORMAT.md §4.7, "Re-pointed right origins"): format 7 is asked, so
+    /// every device the note is written for reads the ledger's list of re-pointed ids.
+    package var allowsRepointing: Bool { rawValue >= SnapshotFormat.version7.rawValue }
 
     /// "1", "2", "3", "6" or "7".
     public var description: String { String(rawValue) }

@@ -14,8 +14,15 @@ extension TextSequence {
     /// ``compacted(settled:)``, and with `collectingShadows` the shadows of what goes
     /// (``ShadowRun``) and the clock-log entries that go, per replica: what a note's history
     /// keeps of them (Docs/FORMAT.md §11.6).
-    func compacted(settled: [Int: [Range<UInt32>]]?, collectingShadows: Bool)
-        -> (sequence: TextSequence, shadows: [ShadowRun], stamps: [ReplicaID: [ClockLogEntry]]) {
+    ///
+    /// With `repointable` (format 7 asked: Docs/FORMAT.md §4.7, "Re-pointed right origins"), the
+    /// linear group chains left whose members are settled and `repointable` (asked of a kept
+    /// tombstone's id) are re-pointed (``GroupChains``): the run naming a chain names its last
+    /// member, the others go, with no shadow (the history names none of them: the caller's
+    /// `repointable` says so, and none that a shadow kept now names as an origin goes). `repointed`: per replica index, the ids that now name another
+    /// right origin (increasing, disjoint ranges), for the ledger's list.
+    func compacted(settled: [Int: [Range<UInt32>]]?, collectingShadows: Bool, repointable: ((ItemRef) -> Bool)? = nil)
+        -> (sequence: TextSequence, shadows: [ShadowRun], stamps: [ReplicaID: [ClockLogEntry]], repointed: [Int: [Range<UInt32>]]) {
         // Tombstone runs cut where settled ranges start and end, so each piece is settled or not.
         var runs: [Run] = []
         var isSettled: [Bool] = []
@@ -45,7 +52,29 @@ extension TextSequence {
             runs.append(rest); isSettled.append(false)
         }
         let plan = CompactionPlan(runs, replicaCount: replicas.count, settled: { isSettled[$0] })
-        let kept = plan.keptRuns(of: runs)
+        var kept = plan.keptRuns(of: runs)
+        var repointed: [Int: [Range<UInt32>]] = [:]
+        if let repointable {
+            let closed = kept
+            // The shadows kept now name their origins; those stay, so the past still places them.
+            var shadowOrigins = Set<ItemRef>()
+            if collectingShadows {
+                for (i, run) in runs.enumerated() where plan.kept[i] < run.length {
+                    shadowOrigins.insert(plan.kept[i] > 0 ? ItemRef(replica: run.replica, seq: run.seq + plan.kept[i] - 1) : run.left)
+                    shadowOrigins.insert(run.right)
+                }
+            }
+            let chains = GroupChains.repointed(closed, replicaCount: replicas.count, replicaIDs: replicas) { i in
+                let ref = ItemRef(replica: closed[i].replica, seq: closed[i].seq)
+                return (settled.map { IDRanges.contains($0[Int(ref.replica)] ?? [], ref.seq..<ref.seq + 1) } ?? true)
+                    && !shadowOrigins.contains(ref) && repointable(ref)
+            }
+            if let chains, chains.dropped > 0 {
+                kept = chains.runs
+                for run in chains.repointed { repointed[Int(run.replica), default: []].append(run.seq..<run.seqEnd) }
+                repointed = repointed.mapValues { IDRanges.union($0, []) }
+            }
+        }
         var visible = [[Range<UInt32>]](repeating: [], count: replicas.count)
         for run in kept where !run.isDeleted { visible[Int(run.replica)].append(run.seq..<run.seqEnd) }
         let logs = clockLog.enumerated().map { r, log in
@@ -62,19 +91,34 @@ extension TextSequence {
         }
         return (TextSequence(replicas: replicas, nextSeq: nextSeq, latest: latestStamp, logs: logs,
                              content: content, runs: kept, index: index),
-                collectingShadows ? shadows(droppedBy: plan, of: runs) : [], stamps)
+                collectingShadows ? shadows(droppedBy: plan, of: runs) : [], stamps, repointed)
     }
 
     /// Per replica index, the ids of the tombstones a compaction that settled every tombstone
     /// would drop (increasing, disjoint ranges): what is worth proposing. Tombstones that visible
     /// text names as origins, directly or through other tombstones, stay out until it is deleted.
     /// `keeping`: elements that must stay (with their origins) whatever is settled.
-    func droppableTombstones(keeping: [ItemRef] = []) -> [Int: [Range<UInt32>]] {
+    /// With `repointable`, the members of linear group chains that a compaction re-pointing them
+    /// would drop (``compacted(settled:collectingShadows:repointable:)``) are proposed too.
+    func droppableTombstones(keeping: [ItemRef] = [], repointable: ((ItemRef) -> Bool)? = nil) -> [Int: [Range<UInt32>]] {
         let runs = runsInOrder()
         let plan = CompactionPlan(runs, replicaCount: replicas.count, settled: { _ in true }, keeping: keeping)
         var out: [Int: [Range<UInt32>]] = [:]
         for (i, run) in runs.enumerated() where run.isDeleted && plan.kept[i] < run.length {
             out[Int(run.replica), default: []].append(run.seq + plan.kept[i]..<run.seqEnd)
+        }
+        if let repointable {
+            let kept = plan.keptRuns(of: runs)
+            let keptElements = Set(keeping)
+            if let chains = GroupChains.repointed(kept, replicaCount: replicas.count, replicaIDs: replicas, droppable: { i in
+                let ref = ItemRef(replica: kept[i].replica, seq: kept[i].seq)
+                return !keptElements.contains(ref) && repointable(ref)
+            }), chains.dropped > 0 {
+                let staying = Set(chains.runs.map { ItemRef(replica: $0.replica, seq: $0.seq) })
+                for run in kept where run.isDeleted && !staying.contains(ItemRef(replica: run.replica, seq: run.seq)) {
+                    out[Int(run.replica), default: []].append(run.seq..<run.seqEnd)
+                }
+            }
         }
         return out.mapValues { IDRanges.union($0, []) }
     }

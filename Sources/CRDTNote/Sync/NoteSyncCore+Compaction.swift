@@ -48,19 +48,26 @@ extension NoteSyncCore {
     /// counted device has seen is dropped (`devices`: ``compactionDevices(_:form:configuration:now:)``);
     /// the library keeps the result. Unchanged when `devices` is nil or the note has neither a
     /// ledger nor a deleted character; only the seen vector changes when it may not be
-    /// compacted (``mayCompact(_:basedOn:history:)``, `history` the layout its record carries
-    /// history in).
+    /// compacted (``mayCompact(_:basedOn:history:)``, with the layout `form` carries history
+    /// in). Compactions re-point group chains when `form`'s format allows it (format 7: every
+    /// active device reads the ledger's list; Docs/FORMAT.md §4.7, "Re-pointed right origins").
     static func compactedForSending(_ note: NoteText, name: String, base: CloudRecord?, devices: [Set<ReplicaID>]?,
-                                    history: HistoryFormat, _ access: LibrarySyncAccess) throws(NoteLibraryError) -> NoteText {
+                                    form: RecordForm, _ access: LibrarySyncAccess) throws(NoteLibraryError) -> NoteText {
         // A note that never deleted anything (and holds no ledger) has nothing to settle: it
         // stays without a ledger (format 2 or 6, not 3).
         guard let devices, note.ledger != nil || note.elementCount > note.scalarCount else { return note }
         var compacted = note
         compacted.recordSeen(by: access.library.replica)
         var dropped = false
-        if mayCompact(note, basedOn: base, history: history) {
+        if mayCompact(note, basedOn: base, history: form.history) {
+            // Re-pointing spares what the history reads the past of: all of it, decoded.
+            var repointing = ChainRepointing.off
+            if form.format.allowsRepointing {
+                let readable = note.history.readable()
+                if readable.unreadable.isEmpty { repointing = .sparing(readable.history) }
+            }
             do {
-                dropped = try compacted.compactIfSettled(devices: devices)
+                dropped = try compacted.compactIfSettled(devices: devices, repointing: repointing)
             } catch {
                 // Runs that prove corrupt: the note is written as it is, and making its record
                 // reports the damage.

@@ -23,7 +23,7 @@ extension NoteSyncCore {
                 let base = try access.server(of: name)
                 let note = try Self.compactedForSending(try access.note(name), name: name, base: base,
                                                         devices: Self.compactionDevices(state, form: form, configuration: configuration, now: now),
-                                                        history: form.history, access)
+                                                        form: form, access)
                 try access.flush()
                 let record = try Self.makeRecord(for: note, name: name, state: local, basedOn: base,
                                                  configuration: configuration, form: form)

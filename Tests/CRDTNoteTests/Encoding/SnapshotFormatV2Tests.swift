@@ -90,10 +90,13 @@ import CRDTNoteTestSupport
         #expect(SnapshotFormat(rawValue: 6) == .version6)
         #expect(SnapshotFormat(rawValue: 7) == .version7)
         #expect(NoteFormat.version == 7 && NoteFormat.readerVersion == 7)
-        // What a fleet's reader version lets it write: versions 4 and 5 add no snapshot format,
-        // and format 7 is only for notes listing re-pointed ids.
+        // What a fleet's reader version lets it write: versions 4 and 5 add no snapshot format;
+        // format 7, asked of fleets that read it, lets compactions re-point (only a note listing
+        // re-pointed ids is written in it).
         #expect([1, 2, 3, 4, 5, 6, 7, 9].map { SnapshotFormat.newest(readableBy: $0) }
-                == [.version1, .version2, .version3, .version3, .version3, .version6, .version6, .version6])
+                == [.version1, .version2, .version3, .version3, .version3, .version6, .version7, .version7])
+        #expect([SnapshotFormat.version1, .version2, .version3, .version6, .version7].map(\.allowsRepointing)
+                == [false, false, false, false, true])
     }
 
     @Test func recordsAreWrittenInTheFormatAsked() throws {

@@ -12,26 +12,12 @@ import Testing
 struct RepointedMergeTests {
     static let ids = (1...4).map { ReplicaID(rawValue: UInt64($0) &* 0x9E37_79B9_7F4A_7C15) }
 
-    /// `note` with its group chains re-pointed and listed in its ledger (what a compaction of a
-    /// later release does; none of this one re-points), or nil when it has none.
+    /// `note` compacted with its group chains re-pointed and listed in its ledger (what a
+    /// compaction does once the fleet reads format 7), or nil when it has none.
     static func repointed(_ note: NoteText) throws -> NoteText? {
         var note = note
-        try note.compact(settled: nil)
-        let seq = note.sequence
-        let runs = seq.runsInOrder()
-        let result = try #require(GroupChains.repointed(runs, replicaCount: seq.replicas.count, replicaIDs: seq.replicas,
-                                                       droppable: { runs[$0].isDeleted }))
-        guard result.dropped > 0 else { return nil }
-        let byID = RunsByID(result.runs, replicaCount: seq.replicas.count)
-        let index = IDIndex(result.runs, byID: byID, nextSeq: seq.nextSeq, slot: { Int32($0 / TextSequence.bulkLeafFill) })
-        note.sequence = TextSequence(replicas: seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp,
-                                     logs: seq.clockLog.map(\.entries), content: seq.content, runs: result.runs, index: index)
-        var ledger = note.ledger ?? CompactionLedger()
-        for run in result.repointed { ledger.repointed[seq.replicas[Int(run.replica)], default: []].append(run.seq..<run.seqEnd) }
-        ledger.repointed = ledger.repointed.mapValues { IDRanges.union($0, []) }
-        note.ledger = ledger
-        note.textChanged()
-        return note
+        try note.compact(settled: nil, repointing: .sparingHistory(of: note))
+        return note.ledger?.repointed.isEmpty == false ? note : nil
     }
 
     struct Device {

@@ -192,7 +192,8 @@ import CRDTNoteToolSupport
 
         let compacted = try await Self.payload(db, work.note)
         let uncompacted = try await Self.payload(controlDB, work.note)
-        #expect(compacted.reader == SnapshotFormat.newest(readableBy: Self.current).rawValue)
+        // Format 6, or 7 once a compaction re-pointed a group chain (the fleet reads 7).
+        #expect(compacted.reader >= SnapshotFormat.version6.rawValue && compacted.reader <= SnapshotFormat.newest(readableBy: Self.current).rawValue)
         #expect(uncompacted.reader <= 2)
         // Measured: 725 B compacted against 3,406 B uncompacted (248 B of visible text).
         #expect(compacted.bytes * 4 < uncompacted.bytes, "compacted \(compacted.bytes) B, uncompacted \(uncompacted.bytes) B")

@@ -16,7 +16,12 @@ extension NoteText {
     ///
     /// A note that keeps history (a retention policy) or holds some keeps the shadows of what
     /// goes and the clock entries that go (Docs/FORMAT.md §11.6), so its past still reads.
-    package mutating func compact(settled: [ReplicaID: [Range<UInt32>]]?) throws(NoteTextError) {
+    ///
+    /// With `repointing` (every device the note is written for reads format 7), linear group
+    /// chains of settled tombstones are dropped too, the run naming each naming its last member
+    /// instead, and the ledger lists the ids re-pointed (Docs/FORMAT.md §4.7, "Re-pointed right
+    /// origins"); tombstones the history reads the past of stay (``ChainRepointing``).
+    package mutating func compact(settled: [ReplicaID: [Range<UInt32>]]?, repointing: ChainRepointing = .off) throws(NoteTextError) {
         guard !canUndo && !canRedo else { return }
         try buildIndexForEdit()
         var byIndex = settled.map { ranges in
@@ -31,11 +36,17 @@ extension NoteText {
             byIndex = all
         }
         // A note keeping history keeps the shadows of what goes, so its past still reads (§11.6).
-        let (compacted, shadows, stamps) = sequence.compacted(settled: byIndex, collectingShadows: historyRetention != nil || !history.isEmpty)
+        let (compacted, shadows, stamps, repointed) = sequence.compacted(
+            settled: byIndex, collectingShadows: historyRetention != nil || !history.isEmpty,
+            repointable: repointing.repointable(in: sequence))
         sequence = compacted
-        if var ledger, !ledger.repointed.isEmpty {
+        if var ledger = self.ledger ?? (repointed.isEmpty ? nil : CompactionLedger()) {
             // Re-pointed ids this copy no longer holds need no reconciling.
             ledger.repointed = compacted.heldParts(of: ledger.repointed)
+            for (r, ranges) in repointed {
+                let id = compacted.replicas[r]
+                ledger.repointed[id] = IDRanges.union(ledger.repointed[id] ?? [], ranges)
+            }
             self.ledger = ledger.isEmpty ? nil : ledger
         }
         history.keep(shadows: shadows, stamps: stamps)
@@ -83,7 +94,10 @@ extension NoteText {
     /// ``NoteTextError/Code/corruptSnapshot`` (changing nothing) when this note was loaded from a
     /// snapshot whose runs prove corrupt.
     @discardableResult
-    package mutating func compactIfSettled(devices: [Set<ReplicaID>]) throws(NoteTextError) -> Bool {
+    ///
+    /// With `repointing` (every device the note is written for reads format 7), compactions also
+    /// drop linear group chains, and proposals include their members (``compact(settled:repointing:)``).
+    package mutating func compactIfSettled(devices: [Set<ReplicaID>], repointing: ChainRepointing = .off) throws(NoteTextError) -> Bool {
         guard !canUndo && !canRedo else { return false }
         try buildIndexForEdit()
         var ledger = self.ledger ?? CompactionLedger()
@@ -91,7 +105,9 @@ extension NoteText {
         if ledger.isSettled(devices: devices) {
             let proposed = ledger.proposed
             let before = sequence.runCount
-            try compact(settled: proposed)
+            try compact(settled: proposed, repointing: repointing)
+            // The compaction pruned the list of re-pointed ids and added those it re-pointed.
+            ledger.repointed = self.ledger?.repointed ?? [:]
             dropped = sequence.runCount != before || sequence.hasCompactedIDs
             ledger.proposed = [:]
             ledger.cut = [:]
@@ -99,7 +115,7 @@ extension NoteText {
         if ledger.proposed.isEmpty {
             let candidates = sequence.droppableTombstones(keeping: formatting.namedElements().compactMap { id in
                 sequence.replicaIndex[id.replica].map { ItemRef(replica: $0, seq: id.seq) }
-            })
+            }, repointable: repointing.repointable(in: sequence))
             if !candidates.isEmpty {
                 ledger.cut = stampVector()
                 ledger.proposed = Dictionary(uniqueKeysWithValues: candidates.map { (sequence.replicas[$0.key], $0.value) })

@@ -72,3 +72,14 @@ extension NoteText {
         return history.retained(now: HLCTimestamp(clampingMilliseconds: now, counter: 0), by: retention, visibleBytes: utf8.count)
     }
 }
+
+extension NoteText {
+    /// Trims the history this copy holds by its retention policy (``historyRetention``, on its
+    /// own clock), as a note library does when it compacts its files: what a device keeps of
+    /// the past between syncs. Nothing changes without a policy or while payloads wait to be
+    /// decoded.
+    package mutating func trimHistory() {
+        guard let historyRetention, history.pending.isEmpty else { return }
+        history = retained(history, by: historyRetention)
+    }
+}

@@ -36,6 +36,19 @@ struct NoteHistory: Hashable, Sendable {
         for (replica, entries) in newStamps { shadowStamps[replica] = ShadowRun.union(shadowStamps[replica] ?? [], entries) }
     }
 
+    /// Per replica id, the ids this history reads the past of (increasing, disjoint ranges): those
+    /// its deletion events hold and those its shadows name as origins. A compaction that
+    /// re-points right origins leaves them alone (Docs/FORMAT.md §4.7, "Re-pointed right
+    /// origins"): the past is laid out from them with the right origins they had.
+    func namedIDs() -> [ReplicaID: [Range<UInt32>]] {
+        var out: [ReplicaID: [Range<UInt32>]] = [:]
+        for event in deletions { out[event.inserter, default: []].append(event.seqs) }
+        for shadow in shadows {
+            for origin in [shadow.left, shadow.right].compactMap({ $0 }) { out[origin.replica, default: []].append(origin.seq..<origin.seq + 1) }
+        }
+        return out.mapValues { IDRanges.union($0, []) }
+    }
+
     /// Keeps a history payload to unite with these events when the history is asked for.
     mutating func addPending(_ encoded: [UInt8]) {
         guard !pending.contains(encoded) else { return }
