@@ -22,6 +22,8 @@
 //      shadows; an accepted history must normalize once for all, keep no event another covers,
 //      and read back from both versions
 //  10  history BODY sealed in a version 1 header (kind 4, minimum reader 1)
+//  11  snapshot BODY sealed in a format 7 header (minimum reader 7): the ledger's list of
+//      re-pointed right origins (Docs/FORMAT.md §4.7)
 //
 // Errors thrown by the decoders are the expected outcome for bad input. The harness traps
 // (on purpose: that is how libFuzzer records a finding) only when a decoder accepts input
@@ -60,6 +62,21 @@ private let baseNotes: [NoteText] = {
     try? c.insert("!", atScalarOffset: c.scalarCount)
     return [NoteText(replica: ReplicaID(rawValue: 9), clock: fixedClock), a, b, c]
 }()
+
+/// Lines typed at the top by two replicas taking turns, all but the newest deleted, compacted
+/// with its group chains re-pointed: a format 7 seed.
+private func repointedNote() -> NoteText {
+    var notes = [NoteText(replica: ReplicaID(rawValue: 21), clock: fixedClock), NoteText(replica: ReplicaID(rawValue: 22), clock: fixedClock)]
+    for line in 0..<8 {
+        try? notes[line % 2].insert("line \(line)\n", atScalarOffset: 0)
+        do { try notes[1 - line % 2].merge(notes[line % 2]) } catch { violation("the seed notes do not merge: \(error)") }
+    }
+    var note = notes[1]
+    try? note.deleteScalars(in: "line 7\n".unicodeScalars.count..<note.scalarCount)
+    do { try note.compact(settled: nil, repointing: .sparingHistory(of: note)) } catch { violation("the seed note does not compact: \(error)") }
+    if note.ledger?.repointed.isEmpty != false { violation("the seed note re-pointed nothing") }
+    return note
+}
 
 /// Whether to skip accepted-but-unmergeable snapshots instead of reporting them.
 private let allowUnmergeable = getenv("PAYLOAD_FUZZER_ALLOW_UNMERGEABLE") != nil
@@ -124,8 +141,10 @@ private func exerciseSnapshot(_ bytes: [UInt8]) {
           sameState(viaTwo, sequence, ledger: loaded.ledger) else {
         violation("format 2 round trip changed the state")
     }
-    guard let viaSix = try? NoteText(snapshot: PayloadHeader.wrap(SnapshotEncoder.encode(sequence, format: .version6, ledger: loaded.ledger),
-                                                                  kind: .snapshot, version: 6),
+    // Format 6's columns; format 7 (the same with the list) when the ledger lists re-pointed ids.
+    let columns: SnapshotFormat = loaded.ledger?.repointed.isEmpty == false ? .version7 : .version6
+    guard let viaSix = try? NoteText(snapshot: PayloadHeader.wrap(SnapshotEncoder.encode(sequence, format: columns, ledger: loaded.ledger),
+                                                                  kind: .snapshot, version: columns.rawValue),
                                      replica: ReplicaID(rawValue: 77), clock: fixedClock),
           sameState(viaSix, sequence, ledger: loaded.ledger) else {
         violation("format 6 round trip changed the state")
@@ -292,7 +311,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     guard let data, size > 0 else { return 0 }
     let input = Array(UnsafeBufferPointer(start: data, count: size))
     let rest = Array(input[1...])
-    switch input[0] % 11 {
+    switch input[0] % 12 {
     case 0:
         exerciseSnapshot(rest)
         exerciseChanges(rest)
@@ -305,7 +324,8 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     case 7: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: 2))
     case 8: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: 6))
     case 9: exerciseHistory(PayloadHeader.wrap(rest, kind: .history, version: HistoryFormat.version2.minimumReader))
-    default: exerciseHistory(PayloadHeader.wrap(rest, kind: .history, version: HistoryFormat.version1.minimumReader))
+    case 10: exerciseHistory(PayloadHeader.wrap(rest, kind: .history, version: HistoryFormat.version1.minimumReader))
+    default: exerciseSnapshot(PayloadHeader.wrap(rest, kind: .snapshot, version: SnapshotFormat.version7.rawValue))
     }
     return 0
 }
@@ -334,6 +354,8 @@ public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMu
             seeds.append([2] + delta[NoteFormat.headerSize...])
         }
     }
+    // A note whose compaction re-pointed group chains (format 7, its ledger listing the ids).
+    seeds.append([11] + repointedNote().encodedSnapshot(format: .version7)[NoteFormat.headerSize...])
     // Histories: one note's backspace run (one joined event), deletions elsewhere, a compaction's
     // shadows; each in both versions.
     var history = NoteText(replica: ReplicaID(rawValue: 5), clock: fixedClock)

@@ -20,16 +20,19 @@ import CRDTNoteFiles
         let store: any RecordStore
         let time: ManualPhysicalClock
         var configuration: NoteSyncConfiguration
+        /// The library's options, kept across relaunches.
+        let options: NoteLibrary.Options
         var library: NoteLibrary
         var engine: NoteSyncEngine
 
         init(_ store: any RecordStore, replica: UInt64, time: ManualPhysicalClock, reads: UInt16 = NoteFormat.readerVersion,
-             configuration: NoteSyncConfiguration = NoteSyncConfiguration()) throws {
+             configuration: NoteSyncConfiguration = NoteSyncConfiguration(), options: NoteLibrary.Options = NoteLibrary.Options()) throws {
             self.store = store
             self.time = time
             self.configuration = configuration
             self.configuration.readerVersion = reads
-            library = try NoteLibrary.create(folder: "/device/notes", replica: .test(replica), fileSystem: disk)
+            self.options = options
+            library = try NoteLibrary.create(folder: "/device/notes", replica: .test(replica), options: options, fileSystem: disk)
             engine = NoteSyncEngine(library: library, store: store, configuration: self.configuration, retryClock: RecordingClock(),
                                     wallClock: time.clock)
         }
@@ -37,7 +40,7 @@ import CRDTNoteFiles
         /// The app updated (or restarted) with `reads` and `replica`: the same library, a new engine.
         mutating func relaunch(reads: UInt16? = nil, replica: UInt64? = nil) throws {
             if let reads { configuration.readerVersion = reads }
-            if let replica { library = try NoteLibrary(folder: "/device/notes", replica: .test(replica), fileSystem: disk) }
+            if let replica { library = try NoteLibrary(folder: "/device/notes", replica: .test(replica), options: options, fileSystem: disk) }
             engine = NoteSyncEngine(library: library, store: store, configuration: configuration, retryClock: RecordingClock(),
                                     wallClock: time.clock)
         }

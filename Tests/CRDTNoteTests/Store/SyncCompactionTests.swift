@@ -63,14 +63,18 @@ import CRDTNoteToolSupport
                 try typeInside(device, name: name, text: text)
             } else {
                 let boundaries = [0] + lines.map(\.upperBound)
-                let at = boundaries[random.below(boundaries.count)]
-                made += 1
-                let marker = "\(name)\(made)"
-                try device.library.edit(note) { note in
-                    try note.insert("- [ ] " + EditOracle.token(marker: marker, word: "task") + "\n", atScalarOffset: at)
-                }
-                oracle.count([.insert(note: note, marker: marker)])
+                try typeLine(device, name: name, at: boundaries[random.below(boundaries.count)])
             }
+        }
+
+        /// Types a line `- [ ] {marker task}` at scalar offset `at` (a line boundary).
+        mutating func typeLine(_ device: Device, name: String, at: Int) throws {
+            made += 1
+            let marker = "\(name)\(made)"
+            try device.library.edit(note) { note in
+                try note.insert("- [ ] " + EditOracle.token(marker: marker, word: "task") + "\n", atScalarOffset: at)
+            }
+            oracle.count([.insert(note: note, marker: marker)])
         }
 
         /// Types a token right after a token of the text (inside its line).
@@ -159,12 +163,14 @@ import CRDTNoteToolSupport
     /// Runs the to-do workload on library devices, device i reading `reads[i]` (`setUp` runs
     /// once they have synced, before the note is made); returns the devices, the database and
     /// the workload.
-    static func todoRun(reads: [UInt16], rounds: Int, seed: UInt64,
+    static func todoRun(reads: [UInt16], rounds: Int, seed: UInt64, options: NoteLibrary.Options = NoteLibrary.Options(),
                         setUp: (InMemoryCloudDatabase, any RecordStore, ManualPhysicalClock) async throws -> Void = { _, _, _ in })
         async throws -> ([Device], InMemoryCloudDatabase, Workload) {
         let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
         let (db, store) = await database(time)
-        let devices = try reads.enumerated().map { try Device(store, replica: UInt64($0.offset + 1), time: time, reads: $0.element) }
+        let devices = try reads.enumerated().map {
+            try Device(store, replica: UInt64($0.offset + 1), time: time, reads: $0.element, options: options)
+        }
         try await syncAll(devices, times: 2, time: time)
         try await setUp(db, store, time)
         var work = Workload(seed: seed)
@@ -205,6 +211,39 @@ import CRDTNoteToolSupport
         }
     }
 
+    /// A fleet reading format 7 whose libraries keep no history: compactions re-point group
+    /// chains (Docs/FORMAT.md §4.7, "Re-pointed right origins"), the server's payload is format
+    /// 7 with the list, and every device ends with the tokens typed and not deleted and the text
+    /// a fleet reading format 6 (which never re-points) gets from the same edits, with fewer
+    /// tombstones.
+    @Test func aFleetReadingFormatSevenRepointsChainsAndLosesNothing() async throws {
+        var options = NoteLibrary.Options()
+        options.historyRetention = nil
+        let (devices, db, work) = try await Self.todoRun(reads: [Self.current, Self.current, Self.current], rounds: 600, seed: 44,
+                                                         options: options)
+        let (control, controlDB, _) = try await Self.todoRun(reads: [6, 6, 6], rounds: 600, seed: 44, options: options)
+        let texts = try devices.map { try $0.library.text(of: work.note) }
+        #expect(Set(texts).count == 1)
+        #expect(try work.problems(devices) == [])
+        #expect(try control[0].library.text(of: work.note) == texts[0])
+        #expect(try await Self.payload(db, work.note).reader == 7)
+        #expect(try await Self.payload(controlDB, work.note).reader == 6)
+        let tombstones = { (note: NoteText) in note.sequence.runsInOrder().filter(\.isDeleted).count }
+        for (device, other) in zip(devices, control) {
+            let note = try device.library.note(work.note)
+            #expect(note.ledger?.repointed.isEmpty == false, "device \(device.library.replica) holds no list")
+            #expect(note.invariantViolations.isEmpty)
+            let plain = try other.library.note(work.note)
+            #expect(plain.ledger?.repointed.isEmpty ?? true)
+            #expect(tombstones(note) < tombstones(plain), "re-pointed \(tombstones(note)), kept \(tombstones(plain))")
+        }
+        // Reopened, a library holds the same note (its journal kept the re-pointed state whole).
+        for device in devices {
+            let reopened = try NoteLibrary(folder: "/device/notes", replica: device.library.replica, fileSystem: device.disk)
+            #expect(try GroupChainsTests.elements(of: reopened.note(work.note)) == GroupChainsTests.elements(of: device.library.note(work.note)))
+        }
+    }
+
     // MARK: (b) devices offline across compactions
 
     /// 2–5 devices, random edits and sync order; the last device goes offline past the activity
@@ -212,20 +251,30 @@ import CRDTNoteToolSupport
     /// the others delete every line there was and keep editing while their notes compact, then
     /// it comes back with its edits. Every device ends with exactly the tokens typed and not
     /// deleted (the oracle), once each, and the same text.
-    @Test(arguments: Array(1...10) as [UInt64])
-    func devicesComingBackAfterCompactionsLoseAndResurrectNothing(seed: UInt64) async throws {
+    ///
+    /// Without history (`keepsHistory` false) the others' compactions also re-point group chains
+    /// (Docs/FORMAT.md §4.7, "Re-pointed right origins"), so the device comes back holding right
+    /// origins they changed.
+    @Test(arguments: Array(1...10) as [UInt64], [true, false])
+    func devicesComingBackAfterCompactionsLoseAndResurrectNothing(seed: UInt64, keepsHistory: Bool) async throws {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9)
         let count = 2 + random.below(4)
         var configuration = NoteSyncConfiguration()
         configuration.activityWindow = .seconds(2 * 86_400)
+        var options = NoteLibrary.Options()
+        if !keepsHistory { options.historyRetention = nil }
         let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
         let (_, store) = await Self.database(time)
-        let devices = try (1...count).map { try Device(store, replica: UInt64($0), time: time, configuration: configuration) }
+        let devices = try (1...count).map {
+            try Device(store, replica: UInt64($0), time: time, configuration: configuration, options: options)
+        }
         try await Self.syncAll(devices, times: 2, time: time)
         var work = Workload(seed: seed)
         try devices[0].library.create(work.note)
         try await Self.syncAll(devices, time: time)
 
+        /// Whether some device's note listed re-pointed ids after a sync while the last was away.
+        var listed = false
         /// Random edits by random devices of `online`, each syncing after its edits; returns
         /// how many syncs dropped runs from a device's note (compactions).
         func play(_ online: [Int], rounds: Int, step: UInt64) async throws -> Int {
@@ -239,6 +288,7 @@ import CRDTNoteToolSupport
                     let before = try devices[j].library.note(work.note).runCount
                     try await devices[j].engine.sync()
                     if try devices[j].library.note(work.note).runCount < before { compactions += 1 }
+                    if try devices[j].library.note(work.note).ledger?.repointed.isEmpty == false { listed = true }
                 }
             }
             return compactions
@@ -260,8 +310,38 @@ import CRDTNoteToolSupport
             guard let line = Workload.lines(of: text).first else { break }
             try work.deleteLine(device, line, text: text)
         }
+        // They type lines at the top in turn, each seeing the line before (a group chain), and
+        // delete all but the newest.
+        for k in 0..<6 {
+            let device = devices[others[k % others.count]]
+            try work.typeLine(device, name: "d\(others[k % others.count])t", at: 0)
+            try await Self.syncAll(others.map { devices[$0] }, time: time)
+        }
+        for _ in 0..<5 {
+            let device = devices[others[0]]
+            let text = try device.library.text(of: work.note)
+            let lines = Workload.lines(of: text)
+            guard lines.count >= 2 else { break }
+            try work.deleteLine(device, lines[1], text: text)
+        }
+        // Whether that made a chain to re-point: one a compaction of every tombstone leaves.
+        var everything = try devices[others[0]].library.note(work.note)
+        try everything.compact(settled: nil)
+        let runs = everything.sequence.runsInOrder()
+        let chained = GroupChains.repointed(runs, replicaCount: everything.sequence.replicas.count, replicaIDs: everything.sequence.replicas,
+                                            droppable: { runs[$0].isDeleted }).map { $0.dropped > 0 } ?? false
+        // They add a line at the end twice a day for five days, the away device's record going
+        // stale after two: the chain's deletions settle and, without history, the chain is
+        // re-pointed (a compaction happens when a device writes the note).
+        for half in 0..<10 {
+            let device = devices[others[half % others.count]]
+            try work.typeLine(device, name: "d\(others[half % others.count])b", at: try device.library.text(of: work.note).unicodeScalars.count)
+            try await Self.syncAll(others.map { devices[$0] }, time: time, step: 43_200_000 / UInt64(others.count))
+        }
+        listed = try others.contains { try devices[$0].library.note(work.note).ledger?.repointed.isEmpty == false }
         let compactions = try await play(others, rounds: 48, step: 10_800_000)
         #expect(compactions >= 2, "\(compactions) compactions while device \(away) was away")
+        #expect(keepsHistory ? !listed : listed == chained, "seed \(seed): chain \(chained), re-pointed while device \(away) was away: \(listed)")
         // Meanwhile it typed more next to its own text.
         for _ in 0..<2 { try work.typeInside(devices[away], name: "d\(away)e", text: try devices[away].library.text(of: work.note)) }
 
@@ -327,8 +407,14 @@ import CRDTNoteToolSupport
 
     /// A compacted note and its ledger read back the same from the journal after a restart, a
     /// power loss and a library compaction, and in a second process catching up.
-    @Test func compactedNotesReadBackAfterRestartsPowerLossAndLibraryCompaction() async throws {
-        let (devices, _, work) = try await Self.todoRun(reads: [Self.current, Self.current, Self.current], rounds: 300, seed: 12)
+    /// Without history (`keepsHistory` false) the compactions re-point group chains, so the
+    /// journal also holds notes kept whole after merges that reconciled right origins.
+    @Test(arguments: [true, false])
+    func compactedNotesReadBackAfterRestartsPowerLossAndLibraryCompaction(keepsHistory: Bool) async throws {
+        var options = NoteLibrary.Options()
+        if !keepsHistory { options.historyRetention = nil }
+        let (devices, _, work) = try await Self.todoRun(reads: [Self.current, Self.current, Self.current], rounds: 300, seed: 12,
+                                                         options: options)
         var device = devices[1]
         let other = try NoteLibrary(folder: "/device/notes", replica: .test(50), fileSystem: device.disk)
         _ = try other.note(work.note) // held in memory: it must follow what the engine writes
@@ -341,6 +427,7 @@ import CRDTNoteToolSupport
         let expected = try device.library.note(work.note)
         #expect(expected.isCompacted)
         #expect(expected.ledger != nil)
+        #expect(expected.ledger?.repointed.isEmpty == keepsHistory, "re-pointed ids listed: \(!keepsHistory)")
 
         func same(_ library: NoteLibrary, _ what: String) throws {
             let note = try library.note(work.note)
