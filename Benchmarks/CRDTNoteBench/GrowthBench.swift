@@ -20,6 +20,8 @@ struct GrowthResult {
     var byEdits: [(edits: Int, bytes: Int)]
     /// Where each of those payloads' bytes go (the same checkpoints).
     var partsByEdits: [PayloadBreakdown]
+    /// The same checkpoints when the devices keep no history (every settled chain re-pointed).
+    var byEditsKeepingNoHistory: [(edits: Int, bytes: Int)]
     var converged: Bool
     /// The payload plus history field the fleet writes when its devices keep history by the
     /// default policy, the history's bytes per byte of deleted text it keeps, and the
@@ -39,6 +41,7 @@ struct GrowthResult {
             ("payload_bytes_by_edits", .array(byEdits.map { .object(["edits": .int($0.edits), "bytes": .int($0.bytes)]) })),
             ("visible_bytes_by_edits", .array(zip(byEdits, partsByEdits).map { .object(["edits": .int($0.edits), "bytes": .int($1.visibleBytes)]) })),
             ("payload_parts_by_edits", .array(zip(byEdits, partsByEdits).map { .object(JSONObject([("edits", .int($0.edits))] + Self.json($1))) })),
+            ("payload_bytes_by_edits_keeping_no_history", .array(byEditsKeepingNoHistory.map { .object(["edits": .int($0.edits), "bytes": .int($0.bytes)]) })),
             ("converged", .bool(converged)),
             ("payload_bytes_history", .int(payloadBytesHistory)),
             ("history_overhead_ratio", .double(historyOverheadRatio)),
@@ -68,13 +71,15 @@ struct GrowthResult {
          "with history (default policy):     \(Format.bytes(payloadBytesHistory)), \(Format.fixed(historyOverheadRatio, 3)) B per B of deleted text kept",
          "automerge-paper, whole history:    \(Format.bytes(history.fullHistoryBytes)) (payload \(Format.bytes(history.payloadBytes)), history \(Format.bytes(history.historyBytes)))",
          "text(at:) on it, median of 100:    \(Format.ms(history.textAt.median)) (first \(Format.ms(history.textAtFirst)))\(history.textAtCorrect ? "" : " (WRONG TEXT)")"]
-            + Table.render([["edits", "payload", "visible", "clock log", "ledger", "runs", "tombstone runs (ids)", "in chains", "without them"]]
-                + zip(byEdits, partsByEdits).map { edits, parts in
-                    ["\(edits.edits)", Format.bytes(edits.bytes), Format.bytes(parts.visibleBytes),
-                     "\(Format.bytes(parts.clockLogBytes)) (\(parts.clockLogEntries))", Format.bytes(parts.ledger),
-                     "\(Format.bytes(parts.runTable)) (\(parts.visibleRuns + parts.tombstoneRuns))",
-                     "\(parts.tombstoneRuns) (\(parts.tombstones))", "\(parts.tombstoneRunsInChains)",
-                     Format.bytes(parts.total - parts.runTable + parts.runTableWithoutChains)]
+            + Table.render([["edits", "payload", "visible", "clock log", "ledger", "runs", "tombstone runs (ids)", "in chains", "without them",
+                             "no history kept"]]
+                + zip(zip(byEdits, partsByEdits), byEditsKeepingNoHistory).map { pair, bare in
+                    let (edits, parts) = pair
+                    return ["\(edits.edits)", Format.bytes(edits.bytes), Format.bytes(parts.visibleBytes),
+                            "\(Format.bytes(parts.clockLogBytes)) (\(parts.clockLogEntries))", Format.bytes(parts.ledger),
+                            "\(Format.bytes(parts.runTable)) (\(parts.visibleRuns + parts.tombstoneRuns))",
+                            "\(parts.tombstoneRuns) (\(parts.tombstones))", "\(parts.tombstoneRunsInChains)",
+                            Format.bytes(parts.total - parts.runTable + parts.runTableWithoutChains), Format.bytes(bare.bytes)]
                 })
     }
 }
@@ -91,11 +96,14 @@ enum GrowthBench {
         let format = SnapshotFormat.newest(readableBy: NoteFormat.readerVersion)
         var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default, repointing: format.allowsRepointing)
         var plain = GrowthWorkload(seed: seed, compacting: false)
+        var bare = GrowthWorkload(seed: seed, compacting: true, repointing: format.allowsRepointing)
         var byEdits: [(Int, Int)] = []
         var partsByEdits: [PayloadBreakdown] = []
+        var byEditsBare: [(Int, Int)] = []
         while compacting.edits < edits {
             try compacting.step()
             try plain.step()
+            try bare.step()
             if compacting.edits % 10_000 == 0 {
                 // As at the end: every device synced (on a copy; the run goes on unsynced).
                 var synced = compacting
@@ -107,14 +115,18 @@ enum GrowthBench {
                 }
                 byEdits.append((compacting.edits, bytes))
                 partsByEdits.append(parts)
+                var bareSynced = bare
+                try bareSynced.syncEveryDevice()
+                byEditsBare.append((bare.edits, bareSynced.server.encodedSnapshot(format: format).count))
             }
         }
         try compacting.syncEveryDevice()
         try plain.syncEveryDevice()
         let note = compacting.server
         let uncompacted = plain.server
-        guard note.string == uncompacted.string else {
-            throw UsageError("growth: the compacting run's text differs from the plain run's")
+        try bare.syncEveryDevice()
+        guard note.string == uncompacted.string, bare.server.string == note.string else {
+            throw UsageError("growth: the compacting runs' text differs from the plain run's")
         }
         let texts = Set(compacting.devices.map(\.string) + [note.string])
         let withHistory = try HistoryBench.historyBytes(note, history: .version2)
@@ -124,7 +136,8 @@ enum GrowthBench {
             payloadBytes: note.encodedSnapshot(format: format).count,
             uncompactedBytes: uncompacted.encodedSnapshot(format: format).count,
             uncompactedFormatOneBytes: uncompacted.encodedSnapshot(format: .version1).count,
-            byEdits: byEdits, partsByEdits: partsByEdits, converged: texts.count == 1,
+            byEdits: byEdits, partsByEdits: partsByEdits, byEditsKeepingNoHistory: byEditsBare,
+            converged: texts.count == 1 && Set(bare.devices.map(\.string)) == [note.string],
             payloadBytesHistory: note.encodedSnapshot(format: format).count + withHistory.history,
             historyOverheadRatio: kept > 0 ? Double(withHistory.history) / Double(kept) : 0,
             history: try HistoryBench.run())

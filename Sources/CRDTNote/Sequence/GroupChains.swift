@@ -15,11 +15,11 @@
 /// nothing else kept names any of them. ``repointed(_:replicaCount:replicaIDs:droppable:)`` says
 /// what the runs would be with `X` naming `Tn` directly and `T1 … Tn−1` gone, and checks that
 /// the result is still in the rule's order (FORMAT.md §4.4): then the rule gives the elements
-/// that stay the order they have now. No compaction uses it yet, only a measure
-/// (`PayloadBreakdown`): dropping a chain changes an element's right origin, which a copy that
-/// still holds the chain keeps; merges reconcile the two (``TextSequence/reconcileRightOrigins(with:listed:)``,
-/// format 7), and a compaction that re-points waits for every active device to read format 7
-/// (Docs/FORMAT.md §4.7, "Re-pointed right origins").
+/// that stay the order they have now. Compactions use it once every active device reads format
+/// 7 (``ChainRepointing``), and `PayloadBreakdown` measures it: dropping a chain changes an
+/// element's right origin, which a copy that still holds the chain keeps; merges reconcile the
+/// two (``TextSequence/reconcileRightOrigins(with:listed:)``; Docs/FORMAT.md §4.7, "Re-pointed
+/// right origins").
 enum GroupChains {
     /// The result of re-pointing every linear chain of `runs` (document order, every origin held,
     /// as in any state a reader accepts) whose members `droppable` allows (called with a run's

@@ -60,9 +60,11 @@ extension NoteSyncCore {
         compacted.recordSeen(by: access.library.replica)
         var dropped = false
         if mayCompact(note, basedOn: base, history: form.history) {
-            // Re-pointing spares what the history reads the past of: all of it, decoded.
+            // Re-pointing spares what the history reads the past of: all of it, decoded, which is
+            // done only when the step compacts, or may propose (tombstones held, none proposed).
             var repointing = ChainRepointing.off
-            if form.format.allowsRepointing {
+            let proposes = compacted.ledger?.proposed.isEmpty != false && compacted.elementCount > compacted.scalarCount
+            if form.format.allowsRepointing, compacted.isSettled(devices: devices) || proposes {
                 let readable = note.history.readable()
                 if readable.unreadable.isEmpty { repointing = .sparing(readable.history) }
             }
