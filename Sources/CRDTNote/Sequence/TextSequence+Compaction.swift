@@ -16,12 +16,14 @@ extension TextSequence {
     /// keeps of them (Docs/FORMAT.md §11.6).
     ///
     /// With `repointable` (format 7 asked: Docs/FORMAT.md §4.7, "Re-pointed right origins"), the
-    /// linear group chains left whose members are settled and `repointable` (asked of a kept
-    /// tombstone's id) are re-pointed (``GroupChains``): the run naming a chain names its last
-    /// member, the others go, with no shadow (the history names none of them: the caller's
-    /// `repointable` says so, and none that a shadow kept now names as an origin goes). `repointed`: per replica index, the ids that now name another
+    /// linear group chains left whose members are settled and `repointable` (asked of a replica
+    /// index and ids: the history reads the past of none of them) are re-pointed
+    /// (``GroupChains``): the run naming a chain names its last member, the others go, with no
+    /// shadow (the history reads none of them, and none that the shadow of a stretch dropped now
+    /// whose past the history reads names as an origin goes). `repointed`: per replica index, the ids that now name another
     /// right origin (increasing, disjoint ranges), for the ledger's list.
-    func compacted(settled: [Int: [Range<UInt32>]]?, collectingShadows: Bool, repointable: ((ItemRef) -> Bool)? = nil)
+    func compacted(settled: [Int: [Range<UInt32>]]?, collectingShadows: Bool,
+                   repointable: ((_ replica: UInt32, _ seqs: Range<UInt32>) -> Bool)? = nil)
         -> (sequence: TextSequence, shadows: [ShadowRun], stamps: [ReplicaID: [ClockLogEntry]], repointed: [Int: [Range<UInt32>]]) {
         // Tombstone runs cut where settled ranges start and end, so each piece is settled or not.
         var runs: [Run] = []
@@ -56,10 +58,12 @@ extension TextSequence {
         var repointed: [Int: [Range<UInt32>]] = [:]
         if let repointable {
             let closed = kept
-            // The shadows kept now name their origins; those stay, so the past still places them.
+            // The shadows made now of stretches whose past the history reads name their origins;
+            // those stay, so the past still places them.
             var shadowOrigins = Set<ItemRef>()
             if collectingShadows {
-                for (i, run) in runs.enumerated() where plan.kept[i] < run.length {
+                for (i, run) in runs.enumerated() where plan.kept[i] < run.length
+                    && !repointable(run.replica, run.seq + plan.kept[i]..<run.seqEnd) {
                     shadowOrigins.insert(plan.kept[i] > 0 ? ItemRef(replica: run.replica, seq: run.seq + plan.kept[i] - 1) : run.left)
                     shadowOrigins.insert(run.right)
                 }
@@ -67,7 +71,7 @@ extension TextSequence {
             let chains = GroupChains.repointed(closed, replicaCount: replicas.count, replicaIDs: replicas) { i in
                 let ref = ItemRef(replica: closed[i].replica, seq: closed[i].seq)
                 return (settled.map { IDRanges.contains($0[Int(ref.replica)] ?? [], ref.seq..<ref.seq + 1) } ?? true)
-                    && !shadowOrigins.contains(ref) && repointable(ref)
+                    && !shadowOrigins.contains(ref) && repointable(ref.replica, ref.seq..<ref.seq + 1)
             }
             if let chains, chains.dropped > 0 {
                 kept = chains.runs
@@ -100,7 +104,8 @@ extension TextSequence {
     /// `keeping`: elements that must stay (with their origins) whatever is settled.
     /// With `repointable`, the members of linear group chains that a compaction re-pointing them
     /// would drop (``compacted(settled:collectingShadows:repointable:)``) are proposed too.
-    func droppableTombstones(keeping: [ItemRef] = [], repointable: ((ItemRef) -> Bool)? = nil) -> [Int: [Range<UInt32>]] {
+    func droppableTombstones(keeping: [ItemRef] = [], repointable: ((_ replica: UInt32, _ seqs: Range<UInt32>) -> Bool)? = nil)
+        -> [Int: [Range<UInt32>]] {
         let runs = runsInOrder()
         let plan = CompactionPlan(runs, replicaCount: replicas.count, settled: { _ in true }, keeping: keeping)
         var out: [Int: [Range<UInt32>]] = [:]
@@ -112,7 +117,7 @@ extension TextSequence {
             let keptElements = Set(keeping)
             if let chains = GroupChains.repointed(kept, replicaCount: replicas.count, replicaIDs: replicas, droppable: { i in
                 let ref = ItemRef(replica: kept[i].replica, seq: kept[i].seq)
-                return !keptElements.contains(ref) && repointable(ref)
+                return !keptElements.contains(ref) && repointable(ref.replica, ref.seq..<ref.seq + 1)
             }), chains.dropped > 0 {
                 let staying = Set(chains.runs.map { ItemRef(replica: $0.replica, seq: $0.seq) })
                 for run in kept where run.isDeleted && !staying.contains(ItemRef(replica: run.replica, seq: run.seq)) {

@@ -16,12 +16,18 @@ package struct ChainRepointing: Sendable {
     /// ``sparing(_:)`` the history `note` holds now.
     package static func sparingHistory(of note: NoteText) -> ChainRepointing { ChainRepointing(history: note.history) }
 
-    /// Which kept tombstones, by id in `sequence`, a compaction may drop from a chain; nil: none.
-    func repointable(in sequence: TextSequence) -> ((ItemRef) -> Bool)? {
+    /// Whether the history reads the past of none of the ids `seqs` of replica index `replica` in
+    /// `sequence`: a kept tombstone a compaction may drop from a chain, or a stretch it drops
+    /// whose shadow's origins need not stay. Nil: re-pointing is off.
+    func repointable(in sequence: TextSequence) -> ((_ replica: UInt32, _ seqs: Range<UInt32>) -> Bool)? {
         guard let history, history.pending.isEmpty else { return nil }
         let named = history.namedIDs()
-        guard !named.isEmpty else { return { _ in true } }
+        guard !named.isEmpty else { return { _, _ in true } }
         let byIndex = Dictionary(uniqueKeysWithValues: named.compactMap { id, ranges in sequence.replicaIndex[id].map { ($0, ranges) } })
-        return { ref in !IDRanges.contains(byIndex[ref.replica] ?? [], ref.seq..<ref.seq + 1) }
+        return { replica, seqs in
+            guard let ranges = byIndex[replica] else { return true }
+            let i = ranges.partitioningIndex { $0.upperBound > seqs.lowerBound }
+            return i == ranges.count || ranges[i].lowerBound >= seqs.upperBound
+        }
     }
 }
