@@ -4,7 +4,7 @@
 /// unless it drops tombstones.
 extension LibrarySyncAccess {
     /// Keeps note `name` as the compaction step left it: `note` is the library's note after
-    /// `NoteText.recordSeen(by:)` and `NoteText.compactIfSettled(devices:)`, same text, and
+    /// `NoteText.recordSeen(by:)` and `NoteText.compactIfSettled(devices:repointing:)`, same text, and
     /// `compacted` says whether tombstones were dropped. One frame: a `.compacted` entry (the
     /// whole state, ledger included) when they were, else a `.ledger` entry when the ledger
     /// changed, else nothing. Neither marks the note unsaved (the record being built carries

@@ -20,8 +20,9 @@ extension TextSequence {
     /// index and ids: the history reads the past of none of them) are re-pointed
     /// (``GroupChains``): the run naming a chain names its last member, the others go, with no
     /// shadow (the history reads none of them, and none that the shadow of a stretch dropped now
-    /// whose past the history reads names as an origin goes). `repointed`: per replica index, the ids that now name another
-    /// right origin (increasing, disjoint ranges), for the ledger's list.
+    /// whose past the history reads names as an origin goes). `repointed`: per replica index,
+    /// the ids that now name another right origin (increasing, disjoint ranges), for the
+    /// ledger's list.
     func compacted(settled: [Int: [Range<UInt32>]]?, collectingShadows: Bool,
                    repointable: ((_ replica: UInt32, _ seqs: Range<UInt32>) -> Bool)? = nil)
         -> (sequence: TextSequence, shadows: [ShadowRun], stamps: [ReplicaID: [ClockLogEntry]], repointed: [Int: [Range<UInt32>]]) {

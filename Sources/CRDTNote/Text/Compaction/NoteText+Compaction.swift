@@ -2,7 +2,7 @@ extension NoteText {
     /// Drops the deleted characters whose ids `settled` lists (per replica, increasing and
     /// disjoint ranges; nil: every deleted character), except those that characters staying name
     /// as origins (Docs/FORMAT.md §4.7). The text and everything merges need stay; the note is
-    /// written in format 3 from now on. ``compactIfSettled(devices:)`` decides what is settled
+    /// written in format 3 from now on. ``compactIfSettled(devices:repointing:)`` decides what is settled
     /// from the ledger; this takes the caller's word (tests, tools).
     ///
     /// A note with undo or redo steps is left as it is: the steps name deleted characters by id
@@ -40,7 +40,8 @@ extension NoteText {
             settled: byIndex, collectingShadows: historyRetention != nil || !history.isEmpty,
             repointable: repointing.repointable(in: sequence))
         sequence = compacted
-        if var ledger = self.ledger ?? (repointed.isEmpty ? nil : CompactionLedger()) {
+        if !repointed.isEmpty || self.ledger?.repointed.isEmpty == false {
+            var ledger = self.ledger ?? CompactionLedger()
             // Re-pointed ids this copy no longer holds need no reconciling.
             ledger.repointed = compacted.heldParts(of: ledger.repointed)
             for (r, ranges) in repointed {
@@ -76,7 +77,7 @@ extension NoteText {
         return !CompactionLedger.covers(seen, ledger.cut) && CompactionLedger.covers(stampVector(), ledger.cut)
     }
 
-    /// Whether ``compactIfSettled(devices:)`` would drop the pending proposal now: every device
+    /// Whether ``compactIfSettled(devices:repointing:)`` would drop the pending proposal now: every device
     /// of `devices` has seen its cut and the note has no undo or redo steps.
     package func isSettled(devices: [Set<ReplicaID>]) -> Bool {
         guard !canUndo && !canRedo, let ledger else { return false }
@@ -90,13 +91,13 @@ extension NoteText {
     /// seeing the proposal's cut (``recordSeen(by:)``), and a new proposal is made of the
     /// tombstones there are when none is pending. Returns whether anything was dropped.
     ///
-    /// Nothing happens while the note has undo or redo steps (see ``compact(settled:)``). Throws
+    /// Nothing happens while the note has undo or redo steps (see ``compact(settled:repointing:)``). Throws
     /// ``NoteTextError/Code/corruptSnapshot`` (changing nothing) when this note was loaded from a
     /// snapshot whose runs prove corrupt.
-    @discardableResult
     ///
     /// With `repointing` (every device the note is written for reads format 7), compactions also
     /// drop linear group chains, and proposals include their members (``compact(settled:repointing:)``).
+    @discardableResult
     package mutating func compactIfSettled(devices: [Set<ReplicaID>], repointing: ChainRepointing = .off) throws(NoteTextError) -> Bool {
         guard !canUndo && !canRedo else { return false }
         try buildIndexForEdit()
