@@ -24,6 +24,8 @@ struct BenchArguments {
     var format: SnapshotFormat?
     /// `replay --formatted`: also replay with formatting made as it goes.
     var formatted = false
+    /// `growth --repoint`: compactions re-point group chains (format 7; off in the sync engine).
+    var repoint = false
 
     private static let runsOption = OptionSpec.value("--runs", "N", "timed repetitions")
     private static let traceOption = OptionSpec.value("--trace", "PATH", "the M1 base trace")
@@ -34,6 +36,7 @@ struct BenchArguments {
     private static let saveOption = OptionSpec.value("--save", "DIR", "write the snapshots here")
     private static let notesOption = OptionSpec.value("--notes", "N", "notes in the library")
     private static let formattedOption = OptionSpec.flag("--formatted", "also replay with formatting made as it goes")
+    private static let repointOption = OptionSpec.flag("--repoint", "compactions re-point group chains (format 7)")
     private static let formatOption = OptionSpec.value("--format", "N", "payload format pinned (1 or 2)")
 
     /// Options each subcommand accepts, so a stray flag is reported rather than ignored.
@@ -49,7 +52,7 @@ struct BenchArguments {
         "library": spec("library", [notesOption, runsOption, jsonOption]),
         "sync": spec("sync", [notesOption, runsOption, jsonOption, formatOption]),
         "density": spec("density", [jsonOption]),
-        "growth": spec("growth", [jsonOption, growthEditsOption]),
+        "growth": spec("growth", [jsonOption, growthEditsOption, repointOption]),
         "formatting": spec("formatting", [runsOption, jsonOption]),
     ]
 
@@ -87,6 +90,7 @@ struct BenchArguments {
         positionals = parsed.positionals
         json = parsed.flag("--json")
         formatted = parsed.flag("--formatted")
+        repoint = parsed.flag("--repoint")
         // Every occurrence is checked; the last one counts.
         for value in parsed.values["--runs"] ?? [] {
             guard let n = Int(value), n >= 1, n <= 1000 else {

@@ -8,7 +8,7 @@ import CRDTNoteToolSupport
 struct GrowthResult {
     var edits: Int
     var visibleBytes: Int
-    /// The format an up-to-date fleet asks for (7: compactions re-point group chains).
+    /// The format the fleet asks for (6, as the sync engine does; 7 with `--repoint`).
     var fleetFormat: UInt16
     /// The payload the fleet writes for the synced note, and the same state without compaction.
     var payloadBytes: Int
@@ -91,9 +91,12 @@ enum GrowthBench {
 
     /// Runs the workload twice in step, compacting and not (the same random choices, so the same
     /// text throughout), and measures both in the format an up-to-date fleet writes: the newest
-    /// it reads (format 7: compactions re-point group chains) and history payload version 2.
-    static func run(edits: Int = Self.edits) throws -> GrowthResult {
-        let format = SnapshotFormat.newest(readableBy: NoteFormat.readerVersion)
+    /// it reads (format 6; 7 with `repointing`: compactions re-point group chains) and history
+    /// payload version 2.
+    /// With `repointing`, the fleet asks format 7 and compactions re-point group chains (the sync
+    /// engine leaves that off in this release); else it asks format 6, as the sync engine does.
+    static func run(edits: Int = Self.edits, repointing: Bool = false) throws -> GrowthResult {
+        let format: SnapshotFormat = repointing ? SnapshotFormat.newest(readableBy: NoteFormat.readerVersion) : .version6
         var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default, repointing: format.allowsRepointing)
         var plain = GrowthWorkload(seed: seed, compacting: false)
         var bare = GrowthWorkload(seed: seed, compacting: true, repointing: format.allowsRepointing)

@@ -164,12 +164,13 @@ import CRDTNoteToolSupport
     /// once they have synced, before the note is made); returns the devices, the database and
     /// the workload.
     static func todoRun(reads: [UInt16], rounds: Int, seed: UInt64, options: NoteLibrary.Options = NoteLibrary.Options(),
+                        configuration: NoteSyncConfiguration = NoteSyncConfiguration(),
                         setUp: (InMemoryCloudDatabase, any RecordStore, ManualPhysicalClock) async throws -> Void = { _, _, _ in })
         async throws -> ([Device], InMemoryCloudDatabase, Workload) {
         let time = ManualPhysicalClock(milliseconds: 1_800_000_000_000)
         let (db, store) = await database(time)
         let devices = try reads.enumerated().map {
-            try Device(store, replica: UInt64($0.offset + 1), time: time, reads: $0.element, options: options)
+            try Device(store, replica: UInt64($0.offset + 1), time: time, reads: $0.element, configuration: configuration, options: options)
         }
         try await syncAll(devices, times: 2, time: time)
         try await setUp(db, store, time)
@@ -211,17 +212,26 @@ import CRDTNoteToolSupport
         }
     }
 
-    /// A fleet reading format 7 whose libraries keep no history: compactions re-point group
-    /// chains (Docs/FORMAT.md §4.7, "Re-pointed right origins"), the server's payload is format
-    /// 7 with the list, and every device ends with the tokens typed and not deleted and the text
-    /// a fleet reading format 6 (which never re-points) gets from the same edits, with fewer
-    /// tombstones.
+    /// Sync configurations whose compactions re-point group chains (off in this release:
+    /// ``NoteSyncConfiguration/repointsGroupChains``).
+    static var repointing: NoteSyncConfiguration {
+        var configuration = NoteSyncConfiguration()
+        configuration.repointsGroupChains = true
+        return configuration
+    }
+
+    /// A fleet reading format 7 whose libraries keep no history, re-pointing turned on:
+    /// compactions re-point group chains (Docs/FORMAT.md §4.7, "Re-pointed right origins"), the
+    /// server's payload is format 7 with the list, and every device ends with the tokens typed
+    /// and not deleted and the text a fleet reading format 6 (which never re-points) gets from the
+    /// same edits, with fewer tombstones.
     @Test func aFleetReadingFormatSevenRepointsChainsAndLosesNothing() async throws {
         var options = NoteLibrary.Options()
         options.historyRetention = nil
         let (devices, db, work) = try await Self.todoRun(reads: [Self.current, Self.current, Self.current], rounds: 600, seed: 44,
-                                                         options: options)
-        let (control, controlDB, _) = try await Self.todoRun(reads: [6, 6, 6], rounds: 600, seed: 44, options: options)
+                                                         options: options, configuration: Self.repointing)
+        let (control, controlDB, _) = try await Self.todoRun(reads: [6, 6, 6], rounds: 600, seed: 44, options: options,
+                                                             configuration: Self.repointing)
         let texts = try devices.map { try $0.library.text(of: work.note) }
         #expect(Set(texts).count == 1)
         #expect(try work.problems(devices) == [])
@@ -252,14 +262,14 @@ import CRDTNoteToolSupport
     /// it comes back with its edits. Every device ends with exactly the tokens typed and not
     /// deleted (the oracle), once each, and the same text.
     ///
-    /// Without history (`keepsHistory` false) the others' compactions also re-point group chains
-    /// (Docs/FORMAT.md §4.7, "Re-pointed right origins"), so the device comes back holding right
-    /// origins they changed.
+    /// Re-pointing is turned on: without history (`keepsHistory` false) the others' compactions
+    /// also re-point group chains (Docs/FORMAT.md §4.7, "Re-pointed right origins"), so the
+    /// device comes back holding right origins they changed.
     @Test(arguments: Array(1...10) as [UInt64], [true, false])
     func devicesComingBackAfterCompactionsLoseAndResurrectNothing(seed: UInt64, keepsHistory: Bool) async throws {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9)
         let count = 2 + random.below(4)
-        var configuration = NoteSyncConfiguration()
+        var configuration = Self.repointing
         configuration.activityWindow = .seconds(2 * 86_400)
         var options = NoteLibrary.Options()
         if !keepsHistory { options.historyRetention = nil }
@@ -407,14 +417,14 @@ import CRDTNoteToolSupport
 
     /// A compacted note and its ledger read back the same from the journal after a restart, a
     /// power loss and a library compaction, and in a second process catching up.
-    /// Without history (`keepsHistory` false) the compactions re-point group chains, so the
-    /// journal also holds notes kept whole after merges that reconciled right origins.
+    /// Without history (`keepsHistory` false) the compactions re-point group chains (turned on),
+    /// so the journal also holds notes kept whole after merges that reconciled right origins.
     @Test(arguments: [true, false])
     func compactedNotesReadBackAfterRestartsPowerLossAndLibraryCompaction(keepsHistory: Bool) async throws {
         var options = NoteLibrary.Options()
         if !keepsHistory { options.historyRetention = nil }
         let (devices, _, work) = try await Self.todoRun(reads: [Self.current, Self.current, Self.current], rounds: 300, seed: 12,
-                                                         options: options)
+                                                         options: options, configuration: Self.repointing)
         var device = devices[1]
         let other = try NoteLibrary(folder: "/device/notes", replica: .test(50), fileSystem: device.disk)
         _ = try other.note(work.note) // held in memory: it must follow what the engine writes
