@@ -5,11 +5,15 @@ extension TextSequence {
     /// are then taken out again (``removeIDs(keeping:replicas:content:)``) and the set refused,
     /// so a refused set still leaves the same elements in the same order. With `recordingPatch`,
     /// returns how the visible text changed (no replacements otherwise). `scanBudget` replaces
-    /// ``scanBudget(runs:inserts:)`` (tests use it to reach the all-at-once path).
+    /// ``scanBudget(runs:inserts:)`` (tests use it to reach the all-at-once path). With
+    /// `deferringOrderCheck`, a merge that lays the document out again (reviving compacted ids)
+    /// leaves the rule-order check to the caller, which reconciles re-pointed right origins
+    /// first and rolls back itself (Docs/FORMAT.md §4.7).
     @discardableResult
-    mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false, scanBudget: Int? = nil) throws(ChangeSetError) -> [TextReplacement] {
+    mutating func apply(_ set: ChangeSet, recordingPatch: Bool = false, scanBudget: Int? = nil,
+                        deferringOrderCheck: Bool = false) throws(ChangeSetError) -> [TextReplacement] {
         if (hasCompactedIDs || !set.compacted.isEmpty) && needsRebuilding(set) {
-            return try applyRebuilding(set, recordingPatch: recordingPatch)
+            return try applyRebuilding(set, recordingPatch: recordingPatch, deferringOrderCheck: deferringOrderCheck)
         }
         let plan = try plan(set)
         splitLimit = Self.deferredLeafCapacity

@@ -100,13 +100,19 @@ extension NoteText {
         if !listed.isEmpty, sequence.hasCompactedIDs { needed += theirs.rightOriginsToRevive(for: sequence, listed: listed) }
         let set = theirs.changes(since: known, receiver: sequence, needed: needed)
         let saved = listed.isEmpty ? nil : sequence
-        var replacements = try sequence.apply(set, recordingPatch: recordingPatch)
+        // With listed ids the rule's order is checked once right origins are reconciled (below):
+        // revived elements may name the earlier right origin the reconciliation takes.
+        var replacements = try sequence.apply(set, recordingPatch: recordingPatch, deferringOrderCheck: !listed.isEmpty)
         if !listed.isEmpty {
             // Right origins a compaction re-pointed (§4.7): both copies settle on the earlier one.
             // The text before is read only when right origins changed (a copy costs nothing until then).
             let unreconciled = sequence
-            do {
-                if try !sequence.reconcileRightOrigins(with: theirs, listed: listed).isEmpty, recordingPatch {
+            do throws(ChangeSetError) {
+                let changed = try sequence.reconcileRightOrigins(with: theirs, listed: listed)
+                if let violation = sequence.ruleOrderViolation() {
+                    throw ChangeSetError(.inconsistent, "the inserts' origins are ones no editor could have written: \(violation)")
+                }
+                if !changed.isEmpty, recordingPatch {
                     let after = sequence.utf8Bytes()
                     if after != unreconciled.utf8Bytes() {
                         replacements.append(TextReplacement(utf16Range: 0..<unreconciled.utf16Count, scalarRange: 0..<unreconciled.scalarCount,
