@@ -109,7 +109,8 @@ extension NoteText {
             let unreconciled = sequence
             do throws(ChangeSetError) {
                 let changed = try sequence.reconcileRightOrigins(with: theirs, listed: listed)
-                if let violation = sequence.ruleOrderViolation() {
+                // A reconciliation that changed right origins checked the order itself.
+                if changed.isEmpty, let violation = sequence.ruleOrderViolation() {
                     throw ChangeSetError(.inconsistent, "the inserts' origins are ones no editor could have written: \(violation)")
                 }
                 if !changed.isEmpty, recordingPatch {
