@@ -26,6 +26,8 @@ struct BenchArguments {
     var formatted = false
     /// `growth --repoint`: compactions re-point group chains (format 7; off in the sync engine).
     var repoint = false
+    /// `growth --seed N`: the workload's random seed (default ``GrowthBench/seed``).
+    var seed: UInt64?
 
     private static let runsOption = OptionSpec.value("--runs", "N", "timed repetitions")
     private static let traceOption = OptionSpec.value("--trace", "PATH", "the M1 base trace")
@@ -37,6 +39,7 @@ struct BenchArguments {
     private static let notesOption = OptionSpec.value("--notes", "N", "notes in the library")
     private static let formattedOption = OptionSpec.flag("--formatted", "also replay with formatting made as it goes")
     private static let repointOption = OptionSpec.flag("--repoint", "compactions re-point group chains (format 7)")
+    private static let seedOption = OptionSpec.value("--seed", "N", "the workload's random seed")
     private static let formatOption = OptionSpec.value("--format", "N", "payload format pinned (1 or 2)")
 
     /// Options each subcommand accepts, so a stray flag is reported rather than ignored.
@@ -52,7 +55,7 @@ struct BenchArguments {
         "library": spec("library", [notesOption, runsOption, jsonOption]),
         "sync": spec("sync", [notesOption, runsOption, jsonOption, formatOption]),
         "density": spec("density", [jsonOption]),
-        "growth": spec("growth", [jsonOption, growthEditsOption, repointOption]),
+        "growth": spec("growth", [jsonOption, growthEditsOption, repointOption, seedOption]),
         "formatting": spec("formatting", [runsOption, jsonOption]),
     ]
 
@@ -82,6 +85,7 @@ struct BenchArguments {
                 case Self.saveOption.name: throw UsageError("--save needs a folder")
                 case Self.notesOption.name: throw UsageError("--notes needs a number")
                 case Self.formatOption.name: throw UsageError("--format needs 1 or 2")
+                case Self.seedOption.name: throw UsageError("--seed needs a number")
                 default: throw UsageError("\(name) needs a comma-separated list of numbers")
                 }
             case .invalid: throw error
@@ -118,6 +122,12 @@ struct BenchArguments {
                 throw UsageError("--format must be 1 or 2, got \"\(value)\"")
             }
             format = pinned
+        }
+        for value in parsed.values["--seed"] ?? [] {
+            guard let n = UInt64(value), n <= UInt64(Int.max) else {
+                throw UsageError("--seed must be a whole number from 0 to \(Int.max), got \"\(value)\"")
+            }
+            seed = n
         }
         for value in parsed.values["--save"] ?? [] {
             guard !value.isEmpty else { throw UsageError("--save needs a folder") }

@@ -7,6 +7,8 @@ import CRDTNoteToolSupport
 /// all have synced, in the format an up-to-date fleet writes.
 struct GrowthResult {
     var edits: Int
+    /// The workload's random seed.
+    var seed: UInt64
     var visibleBytes: Int
     /// The format the fleet asks for (6, as the sync engine does; 7 with `--repoint`).
     var fleetFormat: UInt16
@@ -33,6 +35,7 @@ struct GrowthResult {
     var json: JSONValue {
         let pairs: [(String, JSONValue)] = [
             ("edits", .int(edits)),
+            ("seed", .int(Int(seed))),
             ("visible_bytes", .int(visibleBytes)),
             ("fleet_format", .int(Int(fleetFormat))),
             ("payload_bytes_no_history", .int(payloadBytes)),
@@ -64,7 +67,7 @@ struct GrowthResult {
     }
 
     var lines: [String] {
-        ["to-do list on 3 devices, \(edits) line edits, \(visibleBytes) B visible; fleet format \(fleetFormat)",
+        ["to-do list on 3 devices, \(edits) line edits (seed \(seed)), \(visibleBytes) B visible; fleet format \(fleetFormat)",
          "payload (what the fleet writes):   \(Format.bytes(payloadBytes))",
          "uncompacted:                       \(Format.bytes(uncompactedBytes)) (format 1: \(Format.bytes(uncompactedFormatOneBytes)))",
          "devices converged:                 \(converged ? "yes" : "NO")",
@@ -95,7 +98,7 @@ enum GrowthBench {
     /// payload version 2.
     /// With `repointing`, the fleet asks format 7 and compactions re-point group chains (the sync
     /// engine leaves that off in this release); else it asks format 6, as the sync engine does.
-    static func run(edits: Int = Self.edits, repointing: Bool = false) throws -> GrowthResult {
+    static func run(edits: Int = Self.edits, seed: UInt64 = Self.seed, repointing: Bool = false) throws -> GrowthResult {
         let format: SnapshotFormat = repointing ? SnapshotFormat.newest(readableBy: NoteFormat.readerVersion) : .version6
         var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default, repointing: format.allowsRepointing)
         var plain = GrowthWorkload(seed: seed, compacting: false)
@@ -135,7 +138,7 @@ enum GrowthBench {
         let withHistory = try HistoryBench.historyBytes(note, history: .version2)
         let kept = try NoteRecord(recordName: "n", note: note, mirror: .off).read(as: ReplicaID(rawValue: 9)).note.keptDeletedTextBytes()
         return GrowthResult(
-            edits: compacting.edits, visibleBytes: note.utf8.count, fleetFormat: format.rawValue,
+            edits: compacting.edits, seed: seed, visibleBytes: note.utf8.count, fleetFormat: format.rawValue,
             payloadBytes: note.encodedSnapshot(format: format).count,
             uncompactedBytes: uncompacted.encodedSnapshot(format: format).count,
             uncompactedFormatOneBytes: uncompacted.encodedSnapshot(format: .version1).count,

@@ -41,26 +41,40 @@ extension TextSequence {
     /// the rule's order (copies that contradict each other).
     mutating func reconcileRightOrigins(with theirs: TextSequence, listed: [ReplicaID: [Range<UInt32>]]) throws(ChangeSetError)
         -> [ReplicaID: [Range<UInt32>]] {
-        var adoptions: [Adoption] = []
-        for (id, ranges) in listed {
-            guard let rt = theirs.replicaIndex[id].map(Int.init), let r = replicaIndex[id].map(Int.init) else { continue }
-            for range in ranges {
-                theirs.forEachHeldRun(replica: rt, in: range) { ids, run in
-                    adoptions += adoptionsHere(replica: r, ids: ids, theirRight: theirs.mapped(run.right, into: self),
-                                               parent: theirs.mapped(run.left, into: self))
-                }
-            }
-        }
-        guard !adoptions.isEmpty else { return [:] }
         let saved = self
-        adopt(adoptions)
+        var changed: [ReplicaID: [Range<UInt32>]] = [:]
+        // Taking a right origin moves the run, which may put another copy's right origin before
+        // this one's where it lay after it (a run re-pointed past a chain whose own first run
+        // goes back to it): so again until nothing changes. Each id takes the other copy's right
+        // origin at most once, so this ends.
+        while true {
+            let adoptions = adoptions(from: theirs, listed: listed)
+            guard !adoptions.isEmpty else { break }
+            adopt(adoptions)
+            for a in adoptions { changed[replicas[Int(a.replica)], default: []].append(a.ids) }
+        }
+        guard !changed.isEmpty else { return [:] }
         if let violation = ruleOrderViolation() {
             self = saved
             throw ChangeSetError(.inconsistent, "the copies' right origins contradict each other: \(violation)")
         }
-        var changed: [ReplicaID: [Range<UInt32>]] = [:]
-        for a in adoptions { changed[replicas[Int(a.replica)], default: []].append(a.ids) }
         return changed.mapValues { IDRanges.union($0, []) }
+    }
+
+    /// The ids of `listed` whose right origin this document takes from `theirs` as it is laid
+    /// out now (``adoptionsHere(replica:ids:theirRight:parent:)``).
+    private func adoptions(from theirs: TextSequence, listed: [ReplicaID: [Range<UInt32>]]) -> [Adoption] {
+        var out: [Adoption] = []
+        for (id, ranges) in listed {
+            guard let rt = theirs.replicaIndex[id].map(Int.init), let r = replicaIndex[id].map(Int.init) else { continue }
+            for range in ranges {
+                theirs.forEachHeldRun(replica: rt, in: range) { ids, run in
+                    out += adoptionsHere(replica: r, ids: ids, theirRight: theirs.mapped(run.right, into: self),
+                                         parent: theirs.mapped(run.left, into: self))
+                }
+            }
+        }
+        return out
     }
 
     /// Calls `body` with each stretch of `range` (ids of replica `r`) this document holds within

@@ -3,13 +3,18 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 
-/// Two copies from `crdtnote-bench growth --repoint --edits 150000` with no history
-/// (Tests/Fixtures/repointed: the receiver and sender of a pair merge after 80,633 line edits,
-/// both listing re-pointed ids). Merging the sender into the receiver was refused as
-/// `inconsistent`: the merge revived compacted elements and laid everything out at once, then
-/// checked the rule's order before reconciling the listed right origins. The order is now
-/// checked after the reconciliation (Docs/FORMAT.md §4.7). Oracle: both merge orders give the
-/// same text, the elements both hold in the same order, and each result reads back.
+/// Pairs of copies from `crdtnote-bench growth --repoint --edits 150000` with no history
+/// (Tests/Fixtures/repointed: the receiver and sender of a merge, both listing re-pointed ids),
+/// whose merge one way was refused as `inconsistent`:
+/// - `refused` (seed 31, after 80,633 line edits): the merge revived compacted elements and laid
+///   everything out at once, then checked the rule's order before reconciling the listed right
+///   origins; the order is now checked after the reconciliation.
+/// - `refused2` (`--seed 1`, after 90,454 line edits): the receiver had re-pointed a chain's
+///   first run past the chain's last member, so the sender's right origin for another run (that
+///   first run) lay after the receiver's; it lies before once the first run takes its right
+///   origin back, so the reconciliation repeats until nothing changes.
+/// Oracle (Docs/FORMAT.md §4.7): both merge orders give the same text, the elements both hold
+/// in the same order, and each result reads back.
 @Suite struct RepointedMergeFixtureTests {
     static func copy(_ name: String, replica: UInt64) throws -> NoteText {
         let bytes = try Data(contentsOf: URL(fileURLWithPath: RepositoryPaths.fixtures + "/repointed/\(name).bin"))
@@ -18,9 +23,10 @@ import CRDTNoteTestSupport
         return note
     }
 
-    @Test func copiesThatRepointedDifferentlyMergeBothWays() throws {
-        let receiver = try Self.copy("refused-receiver", replica: 3)
-        let sender = try Self.copy("refused-sender", replica: 2)
+    @Test(arguments: ["refused", "refused2"])
+    func copiesThatRepointedDifferentlyMergeBothWays(pair: String) throws {
+        let receiver = try Self.copy(pair + "-receiver", replica: 3)
+        let sender = try Self.copy(pair + "-sender", replica: 2)
         #expect(receiver.ledger?.repointed.isEmpty == false && sender.ledger?.repointed.isEmpty == false)
         var one = receiver
         try one.merge(sender)
