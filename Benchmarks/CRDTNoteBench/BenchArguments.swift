@@ -24,8 +24,9 @@ struct BenchArguments {
     var format: SnapshotFormat?
     /// `replay --formatted`: also replay with formatting made as it goes.
     var formatted = false
-    /// `growth --repoint`: compactions re-point group chains (format 7; off in the sync engine).
-    var repoint = false
+    /// `growth --no-repoint`: compactions keep group chains (format 6, what a fleet gets while a
+    /// device reads less than format 7).
+    var noRepoint = false
     /// `growth --seed N`: the workload's random seed (default ``GrowthBench/seed``).
     var seed: UInt64?
 
@@ -38,7 +39,7 @@ struct BenchArguments {
     private static let saveOption = OptionSpec.value("--save", "DIR", "write the snapshots here")
     private static let notesOption = OptionSpec.value("--notes", "N", "notes in the library")
     private static let formattedOption = OptionSpec.flag("--formatted", "also replay with formatting made as it goes")
-    private static let repointOption = OptionSpec.flag("--repoint", "compactions re-point group chains (format 7)")
+    private static let noRepointOption = OptionSpec.flag("--no-repoint", "compactions keep group chains (format 6)")
     private static let seedOption = OptionSpec.value("--seed", "N", "the workload's random seed")
     private static let formatOption = OptionSpec.value("--format", "N", "payload format pinned (1 or 2)")
 
@@ -55,7 +56,7 @@ struct BenchArguments {
         "library": spec("library", [notesOption, runsOption, jsonOption]),
         "sync": spec("sync", [notesOption, runsOption, jsonOption, formatOption]),
         "density": spec("density", [jsonOption]),
-        "growth": spec("growth", [jsonOption, growthEditsOption, repointOption, seedOption]),
+        "growth": spec("growth", [jsonOption, growthEditsOption, noRepointOption, seedOption]),
         "formatting": spec("formatting", [runsOption, jsonOption]),
     ]
 
@@ -94,7 +95,7 @@ struct BenchArguments {
         positionals = parsed.positionals
         json = parsed.flag("--json")
         formatted = parsed.flag("--formatted")
-        repoint = parsed.flag("--repoint")
+        noRepoint = parsed.flag("--no-repoint")
         // Every occurrence is checked; the last one counts.
         for value in parsed.values["--runs"] ?? [] {
             guard let n = Int(value), n >= 1, n <= 1000 else {

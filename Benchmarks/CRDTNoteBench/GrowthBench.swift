@@ -10,7 +10,7 @@ struct GrowthResult {
     /// The workload's random seed.
     var seed: UInt64
     var visibleBytes: Int
-    /// The format the fleet asks for (6, as the sync engine does; 7 with `--repoint`).
+    /// The format the fleet asks for (7, as the sync engine does; 6 with `--no-repoint`).
     var fleetFormat: UInt16
     /// The payload the fleet writes for the synced note, and the same state without compaction.
     var payloadBytes: Int
@@ -92,13 +92,13 @@ enum GrowthBench {
     static let edits = 60_000
     static let seed: UInt64 = 31
 
-    /// Runs the workload twice in step, compacting and not (the same random choices, so the same
-    /// text throughout), and measures both in the format an up-to-date fleet writes: the newest
-    /// it reads (format 6; 7 with `repointing`: compactions re-point group chains) and history
-    /// payload version 2.
-    /// With `repointing`, the fleet asks format 7 and compactions re-point group chains (the sync
-    /// engine leaves that off in this release); else it asks format 6, as the sync engine does.
-    static func run(edits: Int = Self.edits, seed: UInt64 = Self.seed, repointing: Bool = false) throws -> GrowthResult {
+    /// Runs the workload three times in step, compacting (keeping history by the default policy,
+    /// and keeping none) and not (the same random choices, so the same text throughout), and
+    /// measures them in the format an up-to-date fleet writes: the newest it reads (format 7,
+    /// compactions re-pointing group chains) and history payload version 2. Without
+    /// `repointing`, format 6 and compactions keep the chains (a fleet with a device reading
+    /// less than 7).
+    static func run(edits: Int = Self.edits, seed: UInt64 = Self.seed, repointing: Bool = true) throws -> GrowthResult {
         let format: SnapshotFormat = repointing ? SnapshotFormat.newest(readableBy: NoteFormat.readerVersion) : .version6
         var compacting = GrowthWorkload(seed: seed, compacting: true, history: .default, repointing: format.allowsRepointing)
         var plain = GrowthWorkload(seed: seed, compacting: false)

@@ -42,10 +42,10 @@ let usage = """
                                          everything above except standard, as one table
       density [TRACE ...] [--json]       runs and decoded column bytes per snapshot byte of real notes
                                          (default: the three shared traces, and M1's notes), both formats
-      growth [--edits N] [--json] [--repoint] [--seed N]
+      growth [--edits N] [--json] [--no-repoint] [--seed N]
                                          payload growth: a to-do list edited on 3 devices for N line edits
                                          (default 60,000); the synced note's payload, and after every 10,000 edits;
-                                         --repoint: compactions re-point group chains (format 7, off in sync);
+                                         --no-repoint: compactions keep group chains (format 6);
                                          --seed: the workload's random seed (default 31)
       formatting [--runs N] [--json]     formatted notes of 100 KB and 1 MB (a mark per 200 characters):
                                          reading every character's attributes, merging 100 operations
@@ -126,7 +126,7 @@ func runBench() -> Int32 {
             let result = try FormattingBench.run(runs: runs)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.correct)
         case "growth":
-            let result = try GrowthBench.run(edits: args.edits?.first ?? GrowthBench.edits, seed: args.seed ?? GrowthBench.seed, repointing: args.repoint)
+            let result = try GrowthBench.run(edits: args.edits?.first ?? GrowthBench.edits, seed: args.seed ?? GrowthBench.seed, repointing: !args.noRepoint)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.converged)
         case "all":
             let result = try AllBench.run(tracePath: args.trace, runs: runs)

@@ -75,11 +75,6 @@ public struct NoteSyncConfiguration: Hashable, Sendable {
     /// Whether this device reads (and announces) the encrypted record layout: true for this
     /// release, false where a test plays a device on a release before it (0.2.0 and earlier).
     package var readsEncryptedLayout = true
-    /// Whether compactions re-point group chains once every active device reads format 7
-    /// (Docs/FORMAT.md §4.7, "When a compaction re-points"): off in this release, until longer
-    /// runs confirm the fix of a merge a long run found refused (issue 31,
-    /// `RepointedMergeFixtureTests`); tests turn it on. Off, the fleet's format stays at 6.
-    package var repointsGroupChains = false
     /// Most records remembered as passed over for needing a newer reader (each one rewrites the
     /// library's fleet state); beyond it the change feed is read again from its start instead.
     package var maximumRecordsRemembered = 1_000

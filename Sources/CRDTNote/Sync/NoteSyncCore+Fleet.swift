@@ -219,9 +219,7 @@ extension NoteSyncCore {
     /// The format to write a note record's snapshot in now (raising the high-water mark).
     static func format(for state: inout FleetState, configuration: NoteSyncConfiguration, now: Int64) -> SnapshotFormat {
         if case .pinned(let format) = configuration.payloadFormat { return format }
-        let newest = SnapshotFormat.newest(readableBy: reader(for: &state, configuration: configuration, now: now))
-        // Format 7 is asked only when compactions are to re-point.
-        return newest.allowsRepointing && !configuration.repointsGroupChains ? .version6 : newest
+        return SnapshotFormat.newest(readableBy: reader(for: &state, configuration: configuration, now: now))
     }
 
     /// The layout to write a note record's history in now: version 2 once the fleet reads it

@@ -81,9 +81,7 @@ import CRDTNoteFiles
         #expect(fleet.devices.first?.replicas == [.test(1)])
         #expect(fleet.knowsDevices)
         #expect(fleet.heldBackBy.isEmpty)
-        // Format 6: format 7 is asked only of fleets whose compactions re-point, which this
-        // release leaves off (NoteSyncConfiguration.repointsGroupChains).
-        #expect(fleet.writtenFormat == .version6)
+        #expect(fleet.writtenFormat == .version7)
         let seenByB = try await b.engine.fleet()
         #expect(seenByB.devices.map(\.name).contains("Anna's iPhone"))
         #expect(Set(seenByB.devices.map(\.id)) == Set(fleet.devices.map(\.id)))
@@ -152,7 +150,7 @@ import CRDTNoteFiles
     }
 
     /// A device that reads only format 1, offline past the activity window, edits a note the
-    /// others meanwhile wrote in format 6: it keeps its edit, reports the note, and leaves the
+    /// others meanwhile wrote in format 7: it keeps its edit, reports the note, and leaves the
     /// server record byte for byte as it was; the fleet does not go back to format 1 for it.
     @Test func aDeviceReturningAfterTheWindowKeepsItsEditsAndLeavesNewerRecordsAlone() async throws {
         let db = InMemoryCloudDatabase()
@@ -192,11 +190,11 @@ import CRDTNoteFiles
         #expect(try c.library.text(of: "n") == "groceries: milk")
         #expect(try c.library.summary(of: "n")?.unsaved == true)
 
-        // C announced itself again: it holds the fleet back, but the fleet stays at format 6.
+        // C announced itself again: it holds the fleet back, but the fleet stays at format 7.
         try await a.engine.sync()
         let fleet = try await a.engine.fleet()
         #expect(fleet.heldBackBy.map(\.replicas) == [[.test(3)]])
-        #expect(fleet.writtenFormat == .version6)
+        #expect(fleet.writtenFormat == .version7)
         try a.library.setText("groceries: eggs, tea", of: "n")
         try await a.engine.sync()
         #expect(try await Self.serverFormat(db, "n") == 2)
@@ -225,7 +223,7 @@ import CRDTNoteFiles
         remembersTwo.maximumRecordsRemembered = 2
         var c = try Device(store, replica: 3, time: time, reads: 1, configuration: remembersTwo)
         for device in [a, c, a, c] { try await device.engine.sync() }
-        time.advance(by: 31 * Self.day) // C is quiet past the window: A writes format 6
+        time.advance(by: 31 * Self.day) // C is quiet past the window: A writes the newest format
         try await a.engine.sync()
         for i in 0..<5 { try a.library.create("n\(i)", text: "note \(i)") }
         try await a.engine.sync()

@@ -212,15 +212,7 @@ import CRDTNoteToolSupport
         }
     }
 
-    /// Sync configurations whose compactions re-point group chains (off in this release:
-    /// ``NoteSyncConfiguration/repointsGroupChains``).
-    static var repointing: NoteSyncConfiguration {
-        var configuration = NoteSyncConfiguration()
-        configuration.repointsGroupChains = true
-        return configuration
-    }
-
-    /// A fleet reading format 7 whose libraries keep no history, re-pointing turned on:
+    /// A fleet reading format 7 whose libraries keep no history:
     /// compactions re-point group chains (Docs/FORMAT.md §4.7, "Re-pointed right origins"), the
     /// server's payload is format 7 with the list, and every device ends with the tokens typed
     /// and not deleted and the text a fleet reading format 6 (which never re-points) gets from the
@@ -229,9 +221,8 @@ import CRDTNoteToolSupport
         var options = NoteLibrary.Options()
         options.historyRetention = nil
         let (devices, db, work) = try await Self.todoRun(reads: [Self.current, Self.current, Self.current], rounds: 600, seed: 44,
-                                                         options: options, configuration: Self.repointing)
-        let (control, controlDB, _) = try await Self.todoRun(reads: [6, 6, 6], rounds: 600, seed: 44, options: options,
-                                                             configuration: Self.repointing)
+                                                         options: options)
+        let (control, controlDB, _) = try await Self.todoRun(reads: [6, 6, 6], rounds: 600, seed: 44, options: options)
         let texts = try devices.map { try $0.library.text(of: work.note) }
         #expect(Set(texts).count == 1)
         #expect(try work.problems(devices) == [])
@@ -262,14 +253,14 @@ import CRDTNoteToolSupport
     /// it comes back with its edits. Every device ends with exactly the tokens typed and not
     /// deleted (the oracle), once each, and the same text.
     ///
-    /// Re-pointing is turned on: without history (`keepsHistory` false) the others' compactions
+    /// Without history (`keepsHistory` false) the others' compactions
     /// also re-point group chains (Docs/FORMAT.md §4.7, "Re-pointed right origins"), so the
     /// device comes back holding right origins they changed.
     @Test(arguments: Array(1...10) as [UInt64], [true, false])
     func devicesComingBackAfterCompactionsLoseAndResurrectNothing(seed: UInt64, keepsHistory: Bool) async throws {
         var random = SplitMix64(seed: seed &* 0x9E37_79B9)
         let count = 2 + random.below(4)
-        var configuration = Self.repointing
+        var configuration = NoteSyncConfiguration()
         configuration.activityWindow = .seconds(2 * 86_400)
         var options = NoteLibrary.Options()
         if !keepsHistory { options.historyRetention = nil }
@@ -417,14 +408,14 @@ import CRDTNoteToolSupport
 
     /// A compacted note and its ledger read back the same from the journal after a restart, a
     /// power loss and a library compaction, and in a second process catching up.
-    /// Without history (`keepsHistory` false) the compactions re-point group chains (turned on),
+    /// Without history (`keepsHistory` false) the compactions re-point group chains,
     /// so the journal also holds notes kept whole after merges that reconciled right origins.
     @Test(arguments: [true, false])
     func compactedNotesReadBackAfterRestartsPowerLossAndLibraryCompaction(keepsHistory: Bool) async throws {
         var options = NoteLibrary.Options()
         if !keepsHistory { options.historyRetention = nil }
         let (devices, _, work) = try await Self.todoRun(reads: [Self.current, Self.current, Self.current], rounds: 300, seed: 12,
-                                                         options: options, configuration: Self.repointing)
+                                                         options: options)
         var device = devices[1]
         let other = try NoteLibrary(folder: "/device/notes", replica: .test(50), fileSystem: device.disk)
         _ = try other.note(work.note) // held in memory: it must follow what the engine writes
