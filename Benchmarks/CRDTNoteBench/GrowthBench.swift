@@ -62,6 +62,8 @@ struct GrowthResult {
          ("tombstone_runs_by_left_origins", .int(parts.tombstoneRunsByLeftOrigins)),
          ("tombstone_runs_in_chains", .int(parts.tombstoneRunsInChains)),
          ("payload_bytes_without_chains", .int(parts.total - parts.runTable + parts.runTableWithoutChains)),
+         ("tombstone_runs_reparentable", .int(parts.tombstoneRunsReparentable)),
+         ("payload_bytes_reparented", .int(parts.total - parts.runTable + parts.runTableReparented)),
          ("run_table_visible_only", .int(parts.visibleRunTable))]
             + parts.runColumns.map { ("runs_" + $0.name.replacing(" column", with: "").replacing(" ", with: "_").replacing("-", with: "_"), .int($0.bytes)) }
     }
@@ -75,14 +77,15 @@ struct GrowthResult {
          "automerge-paper, whole history:    \(Format.bytes(history.fullHistoryBytes)) (payload \(Format.bytes(history.payloadBytes)), history \(Format.bytes(history.historyBytes)))",
          "text(at:) on it, median of 100:    \(Format.ms(history.textAt.median)) (first \(Format.ms(history.textAtFirst)))\(history.textAtCorrect ? "" : " (WRONG TEXT)")"]
             + Table.render([["edits", "payload", "visible", "clock log", "ledger", "runs", "tombstone runs (ids)", "in chains", "without them",
-                             "no history kept"]]
+                             "no history kept", "re-parented (runs)"]]
                 + zip(zip(byEdits, partsByEdits), byEditsKeepingNoHistory).map { pair, bare in
                     let (edits, parts) = pair
                     return ["\(edits.edits)", Format.bytes(edits.bytes), Format.bytes(parts.visibleBytes),
                             "\(Format.bytes(parts.clockLogBytes)) (\(parts.clockLogEntries))", Format.bytes(parts.ledger),
                             "\(Format.bytes(parts.runTable)) (\(parts.visibleRuns + parts.tombstoneRuns))",
                             "\(parts.tombstoneRuns) (\(parts.tombstones))", "\(parts.tombstoneRunsInChains)",
-                            Format.bytes(parts.total - parts.runTable + parts.runTableWithoutChains), Format.bytes(bare.bytes)]
+                            Format.bytes(parts.total - parts.runTable + parts.runTableWithoutChains), Format.bytes(bare.bytes),
+                            "\(Format.bytes(parts.total - parts.runTable + parts.runTableReparented)) (\(parts.tombstoneRunsReparentable))"]
                 })
     }
 }

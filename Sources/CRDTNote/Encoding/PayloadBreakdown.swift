@@ -33,6 +33,11 @@ package struct PayloadBreakdown: Sendable {
     /// would save, not a payload (0 and ``runTable`` when there is no such chain).
     package var tombstoneRunsInChains = 0
     package var runTableWithoutChains = 0
+    /// Of the tombstone runs left without the chains, how many are deleted lines that visible
+    /// text could take the place of (``Reparenting``), and what the run table (version 2) would
+    /// take without them too: a measure of what re-parenting would save, not a payload.
+    package var tombstoneRunsReparentable = 0
+    package var runTableReparented = 0
     /// What the run table would take (version 2) with the runs of visible text alone: the runs'
     /// share of a payload that kept no tombstone (no reader accepts it when the visible text names
     /// tombstones; a measure, not a payload).
@@ -108,11 +113,16 @@ extension NoteText {
             parts.runTable = SnapshotEncoder.encode(seq, format: format).count - withLogs.count - field.count - parts.ledger
         }
         parts.runTableWithoutChains = parts.runTable
+        var withoutChains = runs
         if let chains = GroupChains.repointed(runs, replicaCount: seq.replicas.count, replicaIDs: seq.replicas, droppable: { _ in true }),
            chains.dropped > 0 {
             parts.tombstoneRunsInChains = chains.dropped
             parts.runTableWithoutChains = runTableSize(chains.runs).bytes
+            withoutChains = chains.runs
         }
+        let reparented = Reparenting.reparented(withoutChains, replicaCount: seq.replicas.count, replicaIDs: seq.replicas, skipsRightOrigins: true)
+        parts.tombstoneRunsReparentable = reparented.dropped
+        parts.runTableReparented = reparented.dropped > 0 ? runTableSize(reparented.runs).bytes : parts.runTableWithoutChains
         return parts
     }
 }

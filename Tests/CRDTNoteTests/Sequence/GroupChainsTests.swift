@@ -18,20 +18,7 @@ struct GroupChainsTests {
                                                        droppable: { runs[$0].isDeleted }),
                                   "re-pointing must keep the rule's order")
         guard result.dropped > 0 else { return nil }
-        let byID = RunsByID(result.runs, replicaCount: seq.replicas.count)
-        let index = IDIndex(result.runs, byID: byID, nextSeq: seq.nextSeq, slot: { Int32($0 / TextSequence.bulkLeafFill) })
-        let sequence = TextSequence(replicas: seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp,
-                                    logs: seq.clockLog.map(\.entries), content: seq.content, runs: result.runs, index: index)
-        var copy = note
-        copy.sequence = sequence
-        copy.textChanged()
-        #expect(copy.sequence.invariantViolations().isEmpty)
-        // The rule's order of what stays, built from nothing by merging it into an empty note
-        // (the merge's own integration, not the order check), is the order it is stored in.
-        var fresh = NoteText(replica: ReplicaID(rawValue: 7))
-        try fresh.merge(copy)
-        #expect(try elements(of: fresh) == elements(of: copy), "the rule orders the re-pointed runs differently")
-        return (copy, result.dropped)
+        return (try note.holding(result.runs), result.dropped)
     }
 
     /// `count` lines ("line 0" first) typed at the top by three devices taking turns, each
@@ -119,5 +106,26 @@ struct GroupChainsTests {
             }
         }
         #expect(checked > 0, "seed \(seed): some compaction must find a chain")
+    }
+}
+
+extension NoteText {
+    /// This note holding `runs` (document order; some of its runs gone, some origins changed)
+    /// instead of its own. Checks that the result keeps the invariants and that the rule's order
+    /// of what stays, built from nothing by merging it into an empty note (the merge's own
+    /// integration, not the order check), is the order it is stored in.
+    func holding(_ runs: [Run]) throws -> NoteText {
+        let seq = sequence
+        let byID = RunsByID(runs, replicaCount: seq.replicas.count)
+        let index = IDIndex(runs, byID: byID, nextSeq: seq.nextSeq, slot: { Int32($0 / TextSequence.bulkLeafFill) })
+        var copy = self
+        copy.sequence = TextSequence(replicas: seq.replicas, nextSeq: seq.nextSeq, latest: seq.latestStamp,
+                                     logs: seq.clockLog.map(\.entries), content: seq.content, runs: runs, index: index)
+        copy.textChanged()
+        #expect(copy.sequence.invariantViolations().isEmpty)
+        var fresh = NoteText(replica: ReplicaID(rawValue: 7))
+        try fresh.merge(copy)
+        #expect(try GroupChainsTests.elements(of: fresh) == GroupChainsTests.elements(of: copy), "the rule orders the runs differently")
+        return copy
     }
 }
