@@ -28,14 +28,7 @@ enum GroupChains {
     /// many runs go.
     static func repointed(_ runs: [Run], replicaCount: Int, replicaIDs: [ReplicaID], droppable: (Int) -> Bool)
         -> (runs: [Run], repointed: [Run], dropped: Int)? {
-        let byID = RunsByID(runs, replicaCount: replicaCount)
-        func holder(_ ref: ItemRef) -> Int { byID.index(byID.last(replica: Int(ref.replica), atMost: ref.seq)) }
-        var namedAsLeft = [UInt32](repeating: 0, count: runs.count)
-        var namedAsRight = [UInt32](repeating: 0, count: runs.count)
-        for run in runs {
-            if !run.left.isNone { namedAsLeft[holder(run.left)] += 1 }
-            if !run.right.isNone { namedAsRight[holder(run.right)] += 1 }
-        }
+        let named = OriginCounts(runs, replicaCount: replicaCount)
         var out = runs
         var drop = [Bool](repeating: false, count: runs.count)
         var repointed: [Run] = []
@@ -43,10 +36,10 @@ enum GroupChains {
         // The run `ref` names, when it can be a member of a chain under `parent`.
         func member(_ ref: ItemRef, parent: ItemRef) -> Int? {
             guard !ref.isNone else { return nil }
-            let i = holder(ref)
+            let i = named.holder(ref)
             let t = runs[i]
             guard t.isDeleted, !drop[i], t.length == 1, t.seq == ref.seq, t.left == parent,
-                  namedAsLeft[i] == 0, namedAsRight[i] == 1, droppable(i) else { return nil }
+                  named.asLeft[i] == 0, named.asRight[i] == 1, droppable(i) else { return nil }
             return i
         }
         for x in runs.indices where !drop[x] {

@@ -5,60 +5,51 @@
 /// every compaction (the origin closure keeps it, FORMAT.md §4.7): the visible line is a child of
 /// that newline. When that tombstone run `D` has no other child and no right origin names it,
 /// the line `V` could take `D`'s place instead: `V` names `D`'s left and right origins, and `D`
-/// goes. ``reparented(_:replicaCount:replicaIDs:)`` does that run by run, repeatedly (a line
-/// then climbs past a run of deleted lines), keeping each step only when the result is still in
-/// the rule's order (FORMAT.md §4.4), so the elements that stay keep their order.
+/// goes. With `skipsRightOrigins`, a run naming a one-element tombstone that nothing else names
+/// as its right origin could name that tombstone's right origin instead, and the tombstone go.
+/// ``reparented(_:replicaCount:replicaIDs:skipsRightOrigins:)`` does that run by run,
+/// repeatedly (a line then climbs past a run of deleted lines), keeping each step only when the
+/// result is still in the rule's order (FORMAT.md §4.4), so the elements that stay keep their
+/// order.
 enum Reparenting {
-    /// The runs (document order, every origin held) with every such `D` gone, and how many went.
-    static func reparented(_ runs: [Run], replicaCount: Int, replicaIDs: [ReplicaID], skipsRightOrigins: Bool = false) -> (runs: [Run], dropped: Int) {
+    /// The runs (document order, every origin held) with every such tombstone run gone, and how
+    /// many went.
+    static func reparented(_ runs: [Run], replicaCount: Int, replicaIDs: [ReplicaID], skipsRightOrigins: Bool = false)
+        -> (runs: [Run], dropped: Int) {
         var current = runs
         var dropped = 0
+        // Applies `edit` to the runs when the result is in the rule's order.
+        func attempt(_ edit: (inout [Run]) -> Void) -> Bool {
+            var candidate = current
+            edit(&candidate)
+            guard IntegrationOrder.firstViolation(candidate, byID: RunsByID(candidate, replicaCount: replicaCount), replicaIDs: replicaIDs) == nil
+            else { return false }
+            current = candidate
+            dropped += 1
+            return true
+        }
         var changed = true
         while changed {
             changed = false
-            let byID = RunsByID(current, replicaCount: replicaCount)
-            func holder(_ ref: ItemRef) -> Int { byID.index(byID.last(replica: Int(ref.replica), atMost: ref.seq)) }
-            var namedAsLeft = [UInt32](repeating: 0, count: current.count)
-            var namedAsRight = [UInt32](repeating: 0, count: current.count)
-            for run in current {
-                if !run.left.isNone { namedAsLeft[holder(run.left)] += 1 }
-                if !run.right.isNone { namedAsRight[holder(run.right)] += 1 }
-            }
-            func accepted(_ candidate: [Run]) -> Bool {
-                IntegrationOrder.firstViolation(candidate, byID: RunsByID(candidate, replicaCount: replicaCount), replicaIDs: replicaIDs) == nil
-            }
+            let named = OriginCounts(current, replicaCount: replicaCount)
             for v in current.indices {
-                // `v` takes the place of the deleted line it is a child of.
-                if !current[v].left.isNone {
-                    let d = holder(current[v].left)
+                let run = current[v]
+                if !run.left.isNone {
+                    let d = named.holder(run.left)
                     let parent = current[d]
-                    if parent.isDeleted, current[v].left.seq == parent.seqEnd &- 1, namedAsLeft[d] == 1, namedAsRight[d] == 0 {
-                        var candidate = current
-                        candidate[v].left = parent.left
-                        candidate[v].right = parent.right
-                        candidate.remove(at: d)
-                        if accepted(candidate) {
-                            current = candidate
-                            dropped += 1
-                            changed = true
-                            break
-                        }
+                    if parent.isDeleted, run.left.seq == parent.seqEnd &- 1, named.asLeft[d] == 1, named.asRight[d] == 0,
+                       attempt({ $0[v].left = parent.left; $0[v].right = parent.right; $0.remove(at: d) }) {
+                        changed = true
+                        break
                     }
                 }
-                // `v` names the right origin of the one tombstone it names as its right origin.
-                if skipsRightOrigins, !current[v].right.isNone {
-                    let t = holder(current[v].right)
+                if skipsRightOrigins, !run.right.isNone {
+                    let t = named.holder(run.right)
                     let held = current[t]
-                    if held.isDeleted, held.length == 1, namedAsLeft[t] == 0, namedAsRight[t] == 1 {
-                        var candidate = current
-                        candidate[v].right = held.right
-                        candidate.remove(at: t)
-                        if accepted(candidate) {
-                            current = candidate
-                            dropped += 1
-                            changed = true
-                            break
-                        }
+                    if held.isDeleted, held.length == 1, named.asLeft[t] == 0, named.asRight[t] == 1,
+                       attempt({ $0[v].right = held.right; $0.remove(at: t) }) {
+                        changed = true
+                        break
                     }
                 }
             }
