@@ -33,9 +33,10 @@ package struct PayloadBreakdown: Sendable {
     /// would save, not a payload (0 and ``runTable`` when there is no such chain).
     package var tombstoneRunsInChains = 0
     package var runTableWithoutChains = 0
-    /// Of the tombstone runs left without the chains, how many are deleted lines that visible
-    /// text could take the place of (``Reparenting``), and what the run table (version 2) would
-    /// take without them too: a measure of what re-parenting would save, not a payload.
+    /// Of a compacted note's tombstone runs left without the chains, how many re-parenting text
+    /// would drop (``Reparenting``), and what the run table (version 2) would take without them
+    /// too: a measure of what re-parenting would save, not a payload (0 and
+    /// ``runTableWithoutChains`` for a note that is not compacted).
     package var tombstoneRunsReparentable = 0
     package var runTableReparented = 0
     /// What the run table would take (version 2) with the runs of visible text alone: the runs'
@@ -120,9 +121,14 @@ extension NoteText {
             parts.runTableWithoutChains = runTableSize(chains.runs).bytes
             withoutChains = chains.runs
         }
-        let reparented = Reparenting.reparented(withoutChains, replicaCount: seq.replicas.count, replicaIDs: seq.replicas, skipsRightOrigins: true)
-        parts.tombstoneRunsReparentable = reparented.dropped
-        parts.runTableReparented = reparented.dropped > 0 ? runTableSize(reparented.runs).bytes : parts.runTableWithoutChains
+        parts.runTableReparented = parts.runTableWithoutChains
+        // Only of a compacted note: an uncompacted one first drops what nothing names.
+        if seq.hasCompactedIDs {
+            let reparented = Reparenting.reparented(withoutChains, replicaCount: seq.replicas.count, replicaIDs: seq.replicas,
+                                                    skipsRightOrigins: true)
+            parts.tombstoneRunsReparentable = reparented.dropped
+            if reparented.dropped > 0 { parts.runTableReparented = runTableSize(reparented.runs).bytes }
+        }
         return parts
     }
 }
