@@ -3,7 +3,7 @@ import Testing
 @testable import CRDTNote
 import CRDTNoteTestSupport
 
-/// Pairs of copies from `crdtnote-bench growth --repoint --edits 150000` with no history
+/// Pairs of copies from `crdtnote-bench growth --edits 150000` (re-pointing) with no history
 /// (Tests/Fixtures/repointed: the receiver and sender of a merge, both listing re-pointed ids),
 /// whose merge one way was refused as `inconsistent`:
 /// - `refused` (seed 31, after 80,633 line edits): the merge revived compacted elements and laid
