@@ -29,6 +29,8 @@ struct BenchArguments {
     var noRepoint = false
     /// `growth --seed N`: the workload's random seed (default ``GrowthBench/seed``).
     var seed: UInt64?
+    /// `growth --seeds N,N,...`: one run per seed, summarized (how flat each run's checkpoints are).
+    var seeds: [UInt64]?
 
     private static let runsOption = OptionSpec.value("--runs", "N", "timed repetitions")
     private static let traceOption = OptionSpec.value("--trace", "PATH", "the M1 base trace")
@@ -41,6 +43,7 @@ struct BenchArguments {
     private static let formattedOption = OptionSpec.flag("--formatted", "also replay with formatting made as it goes")
     private static let noRepointOption = OptionSpec.flag("--no-repoint", "compactions keep group chains (format 6)")
     private static let seedOption = OptionSpec.value("--seed", "N", "the workload's random seed")
+    private static let seedsOption = OptionSpec.value("--seeds", "N,N,...", "one run per seed, summarized")
     private static let formatOption = OptionSpec.value("--format", "N", "payload format pinned (1 or 2)")
 
     /// Options each subcommand accepts, so a stray flag is reported rather than ignored.
@@ -56,7 +59,7 @@ struct BenchArguments {
         "library": spec("library", [notesOption, runsOption, jsonOption]),
         "sync": spec("sync", [notesOption, runsOption, jsonOption, formatOption]),
         "density": spec("density", [jsonOption]),
-        "growth": spec("growth", [jsonOption, growthEditsOption, noRepointOption, seedOption]),
+        "growth": spec("growth", [jsonOption, growthEditsOption, noRepointOption, seedOption, seedsOption]),
         "formatting": spec("formatting", [runsOption, jsonOption]),
     ]
 
@@ -129,6 +132,10 @@ struct BenchArguments {
                 throw UsageError("--seed must be a whole number from 0 to \(Int.max), got \"\(value)\"")
             }
             seed = n
+        }
+        if let list = try Self.numbers(parsed.values["--seeds"], "--seeds", 0...Int.max) {
+            guard seed == nil else { throw UsageError("growth takes --seed or --seeds, not both") }
+            seeds = list.map { UInt64($0) }
         }
         for value in parsed.values["--save"] ?? [] {
             guard !value.isEmpty else { throw UsageError("--save needs a folder") }

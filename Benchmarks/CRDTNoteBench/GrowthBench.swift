@@ -32,6 +32,9 @@ struct GrowthResult {
     var historyOverheadRatio: Double
     var history: HistoryFigures
 
+    /// How flat the checkpoints are.
+    var flatness: GrowthFlatness { GrowthFlatness(edits: byEdits.map(\.edits), payload: byEdits.map(\.bytes), parts: partsByEdits) }
+
     var json: JSONValue {
         let pairs: [(String, JSONValue)] = [
             ("edits", .int(edits)),
@@ -49,7 +52,7 @@ struct GrowthResult {
             ("payload_bytes_history", .int(payloadBytesHistory)),
             ("history_overhead_ratio", .double(historyOverheadRatio)),
         ]
-        return .object(JSONObject(pairs + history.json))
+        return .object(JSONObject(pairs + flatness.json + history.json))
     }
 
     /// One checkpoint's parts, in payload order (run-table columns as `runs_` + column name).
@@ -87,6 +90,8 @@ struct GrowthResult {
                             Format.bytes(parts.total - parts.runTable + parts.runTableWithoutChains), Format.bytes(bare.bytes),
                             "\(Format.bytes(parts.total - parts.runTable + parts.runTableReparented)) (\(parts.tombstoneRunsReparentable))"]
                 })
+            + ["departure from the 10,000-edit entry:"]
+            + Table.render([GrowthFlatness.headers, flatness.cells]).map { "  " + $0 }
     }
 }
 
@@ -114,15 +119,8 @@ enum GrowthBench {
             try plain.step()
             try bare.step()
             if compacting.edits % 10_000 == 0 {
-                // As at the end: every device synced (on a copy; the run goes on unsynced).
-                var synced = compacting
-                try synced.syncEveryDevice()
-                let bytes = synced.server.encodedSnapshot(format: format).count
-                let parts = try synced.server.payloadBreakdown(format: format)
-                guard parts.total == bytes else {
-                    throw UsageError("growth: the payload's parts add up to \(parts.total) bytes, not its \(bytes)")
-                }
-                byEdits.append((compacting.edits, bytes))
+                let parts = try checkpoint(compacting, format: format)
+                byEdits.append((compacting.edits, parts.total))
                 partsByEdits.append(parts)
                 var bareSynced = bare
                 try bareSynced.syncEveryDevice()
@@ -150,5 +148,41 @@ enum GrowthBench {
             payloadBytesHistory: note.encodedSnapshot(format: format).count + withHistory.history,
             historyOverheadRatio: kept > 0 ? Double(withHistory.history) / Double(kept) : 0,
             history: try HistoryBench.run())
+    }
+
+    /// The payload the fleet writes for `workload`'s note once every device has synced, as at
+    /// the end (on a copy; the run goes on unsynced), part by part.
+    static func checkpoint(_ workload: GrowthWorkload, format: SnapshotFormat) throws -> PayloadBreakdown {
+        var synced = workload
+        try synced.syncEveryDevice()
+        let bytes = synced.server.encodedSnapshot(format: format).count
+        let parts = try synced.server.payloadBreakdown(format: format)
+        guard parts.total == bytes else {
+            throw UsageError("growth: the payload's parts add up to \(parts.total) bytes, not its \(bytes)")
+        }
+        return parts
+    }
+
+    /// `growth --seeds`: the compacting run alone (history by the default policy, as the
+    /// payload column of ``run(edits:seed:repointing:)``) once per seed, with its checkpoints.
+    static func runSeeds(edits: Int = Self.edits, seeds: [UInt64], repointing: Bool = true) throws -> GrowthSeedsResult {
+        let format: SnapshotFormat = repointing ? SnapshotFormat.newest(readableBy: NoteFormat.readerVersion) : .version6
+        var runs: [(UInt64, GrowthFlatness, Bool)] = []
+        for seed in seeds {
+            var workload = GrowthWorkload(seed: seed, compacting: true, history: .default, repointing: format.allowsRepointing)
+            var checkpoints: [Int] = []
+            var parts: [PayloadBreakdown] = []
+            while workload.edits < edits {
+                try workload.step()
+                if workload.edits % 10_000 == 0 {
+                    parts.append(try checkpoint(workload, format: format))
+                    checkpoints.append(workload.edits)
+                }
+            }
+            try workload.syncEveryDevice()
+            let converged = Set(workload.devices.map(\.string) + [workload.server.string]).count == 1
+            runs.append((seed, GrowthFlatness(edits: checkpoints, payload: parts.map(\.total), parts: parts), converged))
+        }
+        return GrowthSeedsResult(edits: edits, fleetFormat: format.rawValue, runs: runs)
     }
 }

@@ -42,11 +42,13 @@ let usage = """
                                          everything above except standard, as one table
       density [TRACE ...] [--json]       runs and decoded column bytes per snapshot byte of real notes
                                          (default: the three shared traces, and M1's notes), both formats
-      growth [--edits N] [--json] [--no-repoint] [--seed N]
+      growth [--edits N] [--json] [--no-repoint] [--seed N | --seeds N,N,...]
                                          payload growth: a to-do list edited on 3 devices for N line edits
                                          (default 60,000); the synced note's payload, and after every 10,000 edits;
                                          --no-repoint: compactions keep group chains (format 6);
-                                         --seed: the workload's random seed (default 31)
+                                         --seed: the workload's random seed (default 31);
+                                         --seeds: one run per seed, each checkpoint's departure from
+                                         the 10,000-edit entry (payload, and where it comes from)
       formatting [--runs N] [--json]     formatted notes of 100 KB and 1 MB (a mark per 200 characters):
                                          reading every character's attributes, merging 100 operations
 
@@ -126,6 +128,10 @@ func runBench() -> Int32 {
             let result = try FormattingBench.run(runs: runs)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.correct)
         case "growth":
+            if let seeds = args.seeds {
+                let result = try GrowthBench.runSeeds(edits: args.edits?.first ?? GrowthBench.edits, seeds: seeds, repointing: !args.noRepoint)
+                return emit(result.json, result.lines, asJSON: args.json, passed: result.converged)
+            }
             let result = try GrowthBench.run(edits: args.edits?.first ?? GrowthBench.edits, seed: args.seed ?? GrowthBench.seed, repointing: !args.noRepoint)
             return emit(result.json, result.lines, asJSON: args.json, passed: result.converged)
         case "all":
