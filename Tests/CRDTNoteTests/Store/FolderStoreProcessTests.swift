@@ -171,7 +171,15 @@ import Testing
 
             // The folder reads: every acknowledged change is there, the feed agrees with fetches.
             let store = try DirectoryRecordStore(root: root)
-            let feed = try await store.fetchAllChanges(in: zone, since: nil)
+            var changes: RecordChanges?
+            do {
+                changes = try await store.fetchAllChanges(in: zone, since: nil)
+            } catch {
+                // Every writer so far killed before one created the zone (a loaded machine starts
+                // them late) is no loss: nothing was acknowledged, so nothing can be missing yet.
+                guard error.code == .zoneNotFound, saved.isEmpty, deleted.isEmpty else { throw error }
+            }
+            guard let feed = changes else { continue }
             let inFeed = Dictionary(feed.changed.map { ($0.recordName, $0) }, uniquingKeysWith: { a, _ in a })
             #expect(inFeed.count == feed.changed.count, "round \(round): a record twice in the feed")
             for (name, tag) in saved where !deleted.contains(name) {
