@@ -28,6 +28,7 @@ extension NoteSyncSimulationReport {
             ("recordsByFormatBeforeUpdate", .object(Self.counts(recordsByFormatBeforeUpdate))),
             ("recordsByFormatAfterUpdate", .object(Self.counts(recordsByFormatAfterUpdate))),
             ("unreadableRecordsWritten", .number(JSONNumber(unreadableRecordsWritten))),
+            ("notesCompacted", .number(JSONNumber(notesCompacted))),
             ("setupFailures", .array(setupFailures.map(JSONValue.string))),
         ]))
     }

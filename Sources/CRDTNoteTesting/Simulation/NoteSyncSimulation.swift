@@ -458,6 +458,11 @@ final class SimulationRun {
         for record in await database.allRecords(in: zone) where record.recordType == NoteSchema.recordType {
             let text = try? NoteSyncCore.text(from: record, replica: ReplicaID(rawValue: 0), clock: HybridLogicalClock())
             texts[record.recordName, default: []].insert(text?.string ?? "<unreadable>")
+            do {
+                if let text, try text.holdsCompactedIDs() { report.notesCompacted += 1 }
+            } catch {
+                report.setupFailures.append("the server's copy of \(record.recordName) has corrupt runs: \(error)")
+            }
         }
         for (name, variants) in texts where variants.count != 1 {
             converged = false

@@ -55,6 +55,9 @@ public struct NoteSyncSimulationReport: Hashable, Sendable {
     /// Note records saved, before the update, in a format a device of the run did not read yet
     /// (must be 0).
     public var unreadableRecordsWritten = 0
+    /// Notes whose final copy on the server was compacted: tombstones every device had seen
+    /// were dropped from it (Docs/FORMAT.md §4.7).
+    public var notesCompacted = 0
     /// Steps of the run itself that failed, each with its error: a device whose engine did not
     /// start (or restart after a crash), a note that could not be created. Any makes the run fail.
     public var setupFailures: [String] = []

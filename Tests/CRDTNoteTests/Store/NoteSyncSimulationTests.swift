@@ -42,6 +42,13 @@ import CRDTNoteTestSupport
         #expect(current.succeeded)
         #expect(current.recordsByFormatBeforeUpdate["1"] == nil && (current.recordsByFormatBeforeUpdate["6"] ?? 0) > 0,
                 "\(current.recordsByFormatBeforeUpdate)")
+        // Compaction waits for the fleet (FORMAT.md §4.7): none while a device reads less than
+        // format 3, every note compacted in an up-to-date fleet by the end.
+        #expect(current.notesCompacted == 3, "\(current.notesCompacted) of 3 notes compacted")
+        let waiting = await NoteSyncSimulation(devices: 3, notes: 3, edits: 300, faultRate: 0.1, seed: seed,
+                                               readerFormats: [2, 2, 7]).run()
+        #expect(waiting.succeeded, "lost \(waiting.lostMarkers) divergent \(waiting.divergentNotes) \(waiting.setupFailures)")
+        #expect(waiting.notesCompacted == 0)
     }
 
     /// Every fault a client must survive (lost responses, cancellations, expired tokens, partial

@@ -126,6 +126,12 @@ extension NoteText {
         return dropped
     }
 
+    /// Whether a compaction dropped tombstones of this copy (Docs/FORMAT.md §4.7): it counts ids
+    /// that no run holds. Throws when the note was loaded from a snapshot whose runs prove corrupt.
+    package func holdsCompactedIDs() throws(BinaryDecodingError) -> Bool {
+        try loadedSequence().hasCompactedIDs
+    }
+
     /// Takes in the ledger of a copy merged into this one.
     mutating func mergeLedger(of other: NoteText) {
         guard let theirs = other.ledger else { return }
